@@ -1,0 +1,169 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Repository root (src/core/ → ../..). */
+export const PACKAGE_ROOT = resolve(here, '..', '..');
+export const DEFAULT_CONFIG_PATH = join(PACKAGE_ROOT, 'config', 'default.yaml');
+
+const platformRef = z
+  .string()
+  .regex(/^(telegram|slack|discord|email|cli):.+$/, 'expected <platform>:<id>, e.g. telegram:1001 or email:alice@example.com');
+
+export const cronJobSchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+$/, 'job ids use a-z, 0-9 and -'),
+  schedule: z.string().min(1),
+  timezone: z.string().optional(),
+  prompt: z.string().min(1),
+  deliver: z.string().regex(/^(email|telegram|slack|discord|cli):.+$/, 'expected email:<address>, telegram:<chat id>, slack:<channel id> or discord:<channel id>'),
+  enabled: z.boolean().default(true),
+});
+export type CronJobConfig = z.infer<typeof cronJobSchema>;
+
+export const configSchema = z.strictObject({
+  model: z
+    .strictObject({
+      provider: z.enum(['openai', 'anthropic']).default('openai'),
+      /** Model name; null picks the provider's default (see DEFAULT_MODELS). `MODEL` overrides. */
+      name: z.string().min(1).nullable().default(null),
+      /** Cheaper model for summaries (session search, compression); defaults to `name`. */
+      summary_name: z.string().min(1).optional(),
+      context_window: z.number().int().positive().default(128000),
+      max_output_tokens: z.number().int().positive().default(4096),
+      timeout_seconds: z.number().positive().default(120),
+      max_retries: z.number().int().min(0).max(10).default(3),
+      max_tool_iterations: z.number().int().min(1).max(50).default(10),
+      /** Anthropic cache TTL for the breakpoints. */
+      cache_ttl: z.enum(['5m', '1h']).default('5m'),
+    })
+    .prefault({}),
+  system_message: z.string().optional(),
+  limits: z
+    .strictObject({
+      memory_chars: z.number().int().positive().default(2200),
+      user_chars: z.number().int().positive().default(1375),
+      context_file_chars: z.number().int().positive().default(20000),
+    })
+    .prefault({}),
+  sessions: z
+    .strictObject({
+      idle_reset_minutes: z.number().int().min(0).default(1440),
+      /** Hour of the day (0-23, local time) after which a session started earlier is replaced; null = off. */
+      daily_reset_hour: z.number().int().min(0).max(23).nullable().default(null),
+      /** Messages waiting behind a running turn before the sender gets a "busy" reply. */
+      max_queued: z.number().int().min(1).default(32),
+      /** Turns running at once across all sessions. */
+      max_concurrent_turns: z.number().int().min(1).default(16),
+      /** Compress when the history passes this share of the context window. */
+      compress_at: z.number().min(0.1).max(0.95).default(0.5),
+      /** Most recent user turns kept verbatim by compression. */
+      keep_recent_turns: z.number().int().min(1).default(6),
+    })
+    .prefault({}),
+  people: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'person names use letters, digits, _ . -'), z.array(platformRef)).default({}),
+  cron: z.array(cronJobSchema).default([]),
+  telegram: z
+    .strictObject({
+      /** Public HTTPS URL for webhook mode; long polling when unset. */
+      webhook_url: z.string().url().optional(),
+      webhook_port: z.number().int().positive().default(8443),
+      webhook_secret: z.string().optional(),
+      handle_edited: z.boolean().default(false),
+      pairing: z.boolean().default(false),
+    })
+    .prefault({}),
+  slack: z
+    .strictObject({
+      command: z.string().regex(/^\/[a-z0-9_-]+$/).default('/ask'),
+      /** Who sees a slash command's answer. */
+      command_response: z.enum(['in_channel', 'ephemeral']).default('in_channel'),
+      pairing: z.boolean().default(false),
+    })
+    .prefault({}),
+  discord: z
+    .strictObject({
+      slash_command: z.boolean().default(true),
+      pairing: z.boolean().default(false),
+    })
+    .prefault({}),
+  email: z
+    .strictObject({
+      from: z.string().optional(),
+    })
+    .prefault({}),
+  gateway: z
+    .strictObject({
+      /** Seconds given to running turns on SIGTERM/SIGINT. */
+      shutdown_grace_seconds: z.number().min(0).max(9).default(5),
+      /** Outbox: attempts before a reply is parked as failed. */
+      outbox_max_attempts: z.number().int().min(1).default(12),
+    })
+    .prefault({}),
+});
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+/** Formats the first zod issue as one line naming the setting. */
+function firstIssue(error: z.ZodError, file: string): string {
+  const issue = error.issues[0];
+  const path = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const where = path ? `${path}.` : '';
+    return `${file}: unknown setting ${issue.keys.map((k) => `'${where}${k}'`).join(', ')}`;
+  }
+  return `${file}: ${path ? `'${path}' ` : ''}${issue.message}`;
+}
+
+export function parseConfig(text: string, file: string): AppConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(`${file}: not valid YAML: ${message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(`${file}: expected a mapping of settings at the top level`);
+  }
+  const result = configSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError(firstIssue(result.error, file));
+  const ids = new Set<string>();
+  for (const job of result.data.cron) {
+    if (ids.has(job.id)) throw new ConfigError(`${file}: cron job id '${job.id}' is used twice`);
+    ids.add(job.id);
+  }
+  return result.data;
+}
+
+/** The data folder: $SWITCHBOARD_HOME, else ~/.switchboard. */
+export function resolveHome(env: NodeJS.ProcessEnv): string {
+  const value = env.SWITCHBOARD_HOME?.trim();
+  return value ? resolve(value) : join(homedir(), '.switchboard');
+}
+
+/** Config path: $SWITCHBOARD_CONFIG, else $SWITCHBOARD_HOME/config.yaml if present, else config/default.yaml. */
+export function resolveConfigPath(env: NodeJS.ProcessEnv, home: string): string {
+  const explicit = env.SWITCHBOARD_CONFIG?.trim();
+  if (explicit) {
+    const path = resolve(explicit);
+    if (!existsSync(path)) throw new ConfigError(`SWITCHBOARD_CONFIG: no file at ${path}`);
+    return path;
+  }
+  const inHome = join(home, 'config.yaml');
+  return existsSync(inHome) ? inHome : DEFAULT_CONFIG_PATH;
+}
+
+export function loadConfigFile(path: string): AppConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  return parseConfig(text, path);
+}

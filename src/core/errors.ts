@@ -1,0 +1,94 @@
+/**
+ * Coded errors. A SwitchboardError's message is one line a user can act on; the CLI prints
+ * only that line (never a stack). Never put a secret into a message.
+ */
+export type ErrorCode =
+  | 'config'
+  | 'credentials'
+  | 'usage'
+  | 'platform_api'
+  | 'network'
+  | 'rate_limited'
+  | 'model'
+  | 'storage';
+
+export class SwitchboardError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SwitchboardError';
+    this.code = code;
+  }
+}
+
+export class ConfigError extends SwitchboardError {
+  constructor(message: string) {
+    super('config', message);
+    this.name = 'ConfigError';
+  }
+}
+
+export class UsageError extends SwitchboardError {
+  constructor(message: string) {
+    super('usage', message);
+    this.name = 'UsageError';
+  }
+}
+
+export class CredentialsError extends SwitchboardError {
+  constructor(message: string) {
+    super('credentials', message);
+    this.name = 'CredentialsError';
+  }
+}
+
+export class StorageError extends SwitchboardError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('storage', message, options);
+    this.name = 'StorageError';
+  }
+}
+
+/** A platform refused or failed a call. `retryable` tells the outbox whether to try again later. */
+export class PlatformApiError extends SwitchboardError {
+  readonly platform: string;
+  readonly method: string;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  readonly retryable: boolean;
+  constructor(opts: {
+    platform: string;
+    method: string;
+    message: string;
+    status?: number;
+    retryAfterMs?: number;
+    retryable: boolean;
+    cause?: unknown;
+  }) {
+    super(opts.retryAfterMs !== undefined ? 'rate_limited' : 'platform_api', `${opts.platform} ${opts.method}: ${opts.message}`, {
+      cause: opts.cause,
+    });
+    this.name = 'PlatformApiError';
+    this.platform = opts.platform;
+    this.method = opts.method;
+    this.status = opts.status;
+    this.retryAfterMs = opts.retryAfterMs;
+    this.retryable = opts.retryable;
+  }
+}
+
+export class ModelError extends SwitchboardError {
+  readonly status?: number;
+  constructor(message: string, options?: { status?: number; cause?: unknown }) {
+    super('model', message, { cause: options?.cause });
+    this.name = 'ModelError';
+    this.status = options?.status;
+  }
+}
+
+/** One line for a user: the message of a SwitchboardError, or a generic line for anything else. */
+export function oneLine(error: unknown): string {
+  if (error instanceof SwitchboardError) return error.message.split('\n')[0];
+  if (error instanceof Error) return error.message.split('\n')[0];
+  return String(error);
+}

@@ -1,0 +1,40 @@
+import type { ChatMessage, ToolCall, Usage } from '../messages.js';
+
+/** A named part of the system prompt (DESIGN §5). Concatenating `text`s gives the cached prompt. */
+export interface PromptLayer {
+  name: string;
+  text: string;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  /** The cached system prompt, as layers whose concatenation is the prompt byte for byte. */
+  system: PromptLayer[];
+  /** Stored history plus the new user turn (and tool round-trips of this turn). */
+  messages: ChatMessage[];
+  /** Per-call instructions after the history; never stored (OpenAI: trailing system message; Anthropic: extra block). */
+  tail?: string;
+  tools: ToolSpec[];
+  maxOutputTokens: number;
+  signal?: AbortSignal;
+}
+
+export interface ModelResponse {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  stopReason: string;
+}
+
+export interface Provider {
+  readonly name: 'openai' | 'anthropic' | 'unconfigured';
+  complete(request: ModelRequest): Promise<ModelResponse>;
+  /** For doctor: a cheap reachability check; resolves to a problem line or null. */
+  check(): Promise<string | null>;
+}

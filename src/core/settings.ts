@@ -1,0 +1,192 @@
+import type { AppConfig } from './config.js';
+import { loadConfigFile, resolveConfigPath, resolveHome } from './config.js';
+import { ConfigError } from './errors.js';
+
+/** Who may talk on a platform: `*` = everyone, otherwise a set of platform user ids. Unset = nobody. */
+export interface AllowList {
+  everyone: boolean;
+  ids: ReadonlySet<string>;
+}
+
+export function parseAllowList(value: string | undefined): AllowList {
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return { everyone: items.includes('*'), ids: new Set(items.filter((s) => s !== '*')) };
+}
+
+export function isAllowed(list: AllowList, userId: string): boolean {
+  return list.everyone || list.ids.has(userId);
+}
+
+export const DEFAULT_MODELS = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-sonnet-4-5',
+  ollama: 'llama3.2',
+} as const;
+
+export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+export type ModelSettings =
+  | { provider: 'openai'; name: string; apiKey: string; baseURL?: string }
+  | { provider: 'anthropic'; name: string; apiKey: string; baseURL?: string }
+  /** Nothing configured: try a local Ollama, else answer how to configure a model. */
+  | { provider: 'auto'; name: string; baseURL: string };
+
+export interface TelegramSettings {
+  token: string;
+  apiRoot?: string;
+  allowed: AllowList;
+}
+export interface SlackSettings {
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  apiUrl?: string;
+  port: number;
+  allowed: AllowList;
+}
+export interface DiscordSettings {
+  token: string;
+  apiUrl?: string;
+  gatewayUrl?: string;
+  allowed: AllowList;
+}
+export interface EmailSettings {
+  smtpUrl?: string;
+  from: string;
+  allowed: AllowList;
+}
+
+/** Config file + environment, merged once at start. Environment variables win. */
+export interface Settings {
+  home: string;
+  configPath: string;
+  config: AppConfig;
+  model: ModelSettings;
+  telegram?: TelegramSettings;
+  slack?: SlackSettings;
+  discord?: DiscordSettings;
+  email: EmailSettings;
+  /** Secret values to redact from every log line. */
+  secrets: string[];
+}
+
+function env(e: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = e[name]?.trim();
+  return v ? v : undefined;
+}
+
+function resolveModel(e: NodeJS.ProcessEnv, config: AppConfig): ModelSettings {
+  const openaiKey = env(e, 'OPENAI_API_KEY');
+  const openaiBase = env(e, 'OPENAI_BASE_URL');
+  const anthropicKey = env(e, 'ANTHROPIC_API_KEY');
+  const anthropicBase = env(e, 'ANTHROPIC_BASE_URL');
+  const override = env(e, 'MODEL');
+  const hasOpenai = Boolean(openaiKey || openaiBase);
+  const hasAnthropic = Boolean(anthropicKey);
+  let provider: 'openai' | 'anthropic' | 'auto';
+  if (hasOpenai && hasAnthropic) provider = config.model.provider;
+  else if (hasAnthropic) provider = 'anthropic';
+  else if (hasOpenai) provider = 'openai';
+  else provider = 'auto';
+  if (provider === 'anthropic') {
+    return {
+      provider,
+      name: override ?? config.model.name ?? DEFAULT_MODELS.anthropic,
+      apiKey: anthropicKey ?? '',
+      baseURL: anthropicBase,
+    };
+  }
+  if (provider === 'openai') {
+    // Local OpenAI-compatible servers (Ollama, llama.cpp) need no key; the SDK insists on one.
+    return { provider, name: override ?? config.model.name ?? DEFAULT_MODELS.openai, apiKey: openaiKey ?? 'not-needed', baseURL: openaiBase };
+  }
+  return { provider, name: override ?? config.model.name ?? DEFAULT_MODELS.ollama, baseURL: OLLAMA_BASE_URL };
+}
+
+function port(e: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env(e, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name}: '${raw}' is not a port number (0-65535)`);
+  return n;
+}
+
+function url(e: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env(e, name);
+  if (raw === undefined) return undefined;
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(`${name}: '${raw}' is not a URL`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** Reads config and environment. Throws ConfigError with one line on anything wrong. */
+export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
+  const home = resolveHome(e);
+  const configPath = resolveConfigPath(e, home);
+  const config = loadConfigFile(configPath);
+  const model = resolveModel(e, config);
+
+  const tgToken = env(e, 'TELEGRAM_BOT_TOKEN');
+  const telegram = tgToken
+    ? { token: tgToken, apiRoot: url(e, 'TELEGRAM_API_ROOT'), allowed: parseAllowList(env(e, 'TELEGRAM_ALLOWED_USERS')) }
+    : undefined;
+
+  const slackToken = env(e, 'SLACK_BOT_TOKEN');
+  const slack = slackToken
+    ? {
+        botToken: slackToken,
+        signingSecret: env(e, 'SLACK_SIGNING_SECRET'),
+        appToken: env(e, 'SLACK_APP_TOKEN'),
+        apiUrl: url(e, 'SLACK_API_URL'),
+        port: port(e, 'SLACK_PORT', 3000),
+        allowed: parseAllowList(env(e, 'SLACK_ALLOWED_USERS')),
+      }
+    : undefined;
+
+  const discordToken = env(e, 'DISCORD_BOT_TOKEN');
+  const discord = discordToken
+    ? {
+        token: discordToken,
+        apiUrl: url(e, 'DISCORD_API_URL'),
+        gatewayUrl: url(e, 'DISCORD_GATEWAY_URL'),
+        allowed: parseAllowList(env(e, 'DISCORD_ALLOWED_USERS')),
+      }
+    : undefined;
+
+  const email: EmailSettings = {
+    smtpUrl: env(e, 'SMTP_URL'),
+    from: env(e, 'EMAIL_FROM') ?? config.email.from ?? 'Switchboard <switchboard@localhost>',
+    allowed: parseAllowList(env(e, 'EMAIL_ALLOWED_SENDERS')),
+  };
+
+  const secrets = [
+    'OPENAI_API_KEY',
+    'ANTHROPIC_API_KEY',
+    'TELEGRAM_BOT_TOKEN',
+    'SLACK_BOT_TOKEN',
+    'SLACK_SIGNING_SECRET',
+    'SLACK_APP_TOKEN',
+    'DISCORD_BOT_TOKEN',
+  ]
+    .map((n) => env(e, n))
+    .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
+  const smtp = email.smtpUrl ? safePassword(email.smtpUrl) : undefined;
+  if (smtp) secrets.push(smtp);
+
+  return { home, configPath, config, model, telegram, slack, discord, email, secrets };
+}
+
+function safePassword(smtpUrl: string): string | undefined {
+  try {
+    const p = decodeURIComponent(new URL(smtpUrl).password);
+    return p.length >= 4 ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { StorageError } from '../errors.js';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+function describe(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  return `${e.code ?? 'error'}: ${(e.message ?? String(error)).split('\n')[0]}`;
+}
+
+/**
+ * Opens (creating if needed) the SQLite database, WAL mode, and applies pending migrations.
+ * Any failure is one StorageError line that names the file.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
+  let db: Db;
+  try {
+    if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { readonly: options.readonly ?? false, timeout: 5000 });
+  } catch (error) {
+    throw new StorageError(`cannot open database ${path} (${describe(error)}); check that the folder exists and is writable`, {
+      cause: error,
+    });
+  }
+  try {
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+    }
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: string }).code ?? '';
+    const hint = code.includes('BUSY') || code.includes('LOCKED')
+      ? 'another process holds a lock on it; stop that process or wait and try again'
+      : code.includes('READONLY') || code.includes('CANTOPEN') || code.includes('PERM')
+        ? 'the file or its folder is not writable; fix its permissions or set SWITCHBOARD_HOME to a writable folder'
+        : 'the file may be damaged; move it aside to start fresh';
+    throw new StorageError(`database ${path} is not usable (${describe(error)}): ${hint}`, { cause: error });
+  }
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new StorageError(`database schema version ${current} is newer than this Switchboard (${MIGRATIONS.length}); upgrade Switchboard`);
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}

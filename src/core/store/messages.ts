@@ -1,0 +1,130 @@
+import type { Db } from './db.js';
+import type { ChatMessage, ToolCall, Usage } from '../messages.js';
+
+interface Row {
+  id: number;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  platform: string;
+  sessionStartedAt: number;
+  createdAt: number;
+  role: string;
+  snippet: string;
+  rank: number;
+}
+
+function toChat(r: Row): ChatMessage {
+  if (r.role === 'tool') return { role: 'tool', toolCallId: r.tool_call_id ?? '', name: r.tool_name ?? '', content: r.content };
+  if (r.role === 'assistant') {
+    const calls = r.tool_calls ? (JSON.parse(r.tool_calls) as ToolCall[]) : undefined;
+    return calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
+  }
+  return { role: 'user', content: r.content };
+}
+
+/** Turns free text into a safe FTS5 query: each word quoted, OR-joined (bm25 ranks the best match first). */
+export function toFtsQuery(text: string): string {
+  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return [...new Set(words.map((w) => w.toLowerCase()))].map((w) => `"${w}"`).join(' OR ');
+}
+
+export class MessageRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The replayable history of a session: the compression summary (if any), then the kept rows, oldest first. */
+  history(sessionId: string): ChatMessage[] {
+    const summary = this.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
+    const rows = this.db
+      .prepare('SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
+      .all(sessionId) as Row[];
+    const out = rows.map(toChat);
+    return summary?.summary ? [{ role: 'user', content: summary.summary }, ...out] : out;
+  }
+
+  /** Row ids with the history, for compression. */
+  historyRows(sessionId: string): Array<{ id: number; message: ChatMessage }> {
+    const rows = this.db
+      .prepare('SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
+      .all(sessionId) as Row[];
+    return rows.map((r) => ({ id: r.id, message: toChat(r) }));
+  }
+
+  append(sessionId: string, personKey: string, messages: ChatMessage[], at: number, usage?: Usage): void {
+    const insert = this.db.prepare(
+      `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, created_at, input_tokens, output_tokens, cached_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    messages.forEach((m, i) => {
+      const last = i === messages.length - 1 && m.role === 'assistant' && usage;
+      if (m.role === 'tool') insert.run(sessionId, personKey, 'tool', m.content, null, m.toolCallId, m.name, at, null, null, null);
+      else if (m.role === 'assistant')
+        insert.run(
+          sessionId,
+          personKey,
+          'assistant',
+          m.content,
+          m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null,
+          null,
+          null,
+          at,
+          last ? usage.inputTokens : null,
+          last ? usage.outputTokens : null,
+          last ? usage.cachedTokens : null,
+        );
+      else insert.run(sessionId, personKey, 'user', m.content, null, null, null, at, null, null, null);
+    });
+  }
+
+  /**
+   * Compression: marks rows as compressed away (they stay searchable) and stores the summary that
+   * replaces them; history() replays the summary first, as a user message.
+   */
+  compress(sessionId: string, rowIds: number[], summary: string): void {
+    const mark = this.db.prepare('UPDATE messages SET compressed = 1 WHERE id = ? AND session_id = ?');
+    this.db.transaction(() => {
+      for (const id of rowIds) mark.run(id, sessionId);
+      this.db.prepare('UPDATE sessions SET summary = ? WHERE id = ?').run(summary, sessionId);
+    })();
+  }
+
+  count(sessionId: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n;
+  }
+
+  /** FTS5 search over one person's messages (never anyone else's), optionally excluding a session. */
+  search(personKey: string, query: string, options: { excludeSessionId?: string; limit?: number } = {}): SearchHit[] {
+    const fts = toFtsQuery(query);
+    if (!fts) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT m.session_id AS sessionId, s.platform AS platform, s.started_at AS sessionStartedAt, m.created_at AS createdAt, m.role AS role,
+                snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
+         FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
+         WHERE messages_fts MATCH ? AND m.person_key = ? AND m.session_id != ?
+         ORDER BY rank LIMIT ?`,
+      )
+      .all(fts, personKey, options.excludeSessionId ?? '', options.limit ?? 20) as SearchHit[];
+    return rows;
+  }
+
+  /** Operator search across everyone (the `sessions search` command). */
+  searchAll(query: string, limit = 20): Array<SearchHit & { personKey: string }> {
+    const fts = toFtsQuery(query);
+    if (!fts) return [];
+    return this.db
+      .prepare(
+        `SELECT m.session_id AS sessionId, m.person_key AS personKey, s.platform AS platform, s.started_at AS sessionStartedAt,
+                m.created_at AS createdAt, m.role AS role, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
+         FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
+         WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?`,
+      )
+      .all(fts, limit) as Array<SearchHit & { personKey: string }>;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Versioned schema migrations. Append only: never edit a released step, add a new one.
+ * PRAGMA user_version holds the number of steps applied.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the initial schema
+  `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    key TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    person_key TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    last_active_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    end_reason TEXT,
+    prompt TEXT NOT NULL,
+    prompt_sha256 TEXT NOT NULL,
+    prompt_layers TEXT NOT NULL,
+    tools_signature TEXT NOT NULL DEFAULT '',
+    summary TEXT,
+    prompt_rebuilds INTEGER NOT NULL DEFAULT 0,
+    requests INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cached_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_write_tokens INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX sessions_open ON sessions(key) WHERE ended_at IS NULL;
+  CREATE INDEX sessions_person ON sessions(person_key, started_at);
+
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    person_key TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('user','assistant','tool')),
+    content TEXT NOT NULL,
+    tool_calls TEXT,
+    tool_call_id TEXT,
+    tool_name TEXT,
+    created_at INTEGER NOT NULL,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cached_tokens INTEGER,
+    compressed INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX messages_session ON messages(session_id, id);
+  CREATE INDEX messages_person ON messages(person_key);
+
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    content, content='messages', content_rowid='id', tokenize='porter unicode61'
+  );
+  CREATE TRIGGER messages_ai AFTER INSERT ON messages WHEN new.role IN ('user','assistant') BEGIN
+    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+  END;
+  CREATE TRIGGER messages_ad AFTER DELETE ON messages WHEN old.role IN ('user','assistant') BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+  END;
+
+  CREATE TABLE inbound (
+    platform TEXT NOT NULL,
+    update_id TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    session_key TEXT,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    PRIMARY KEY (platform, update_id)
+  );
+  CREATE INDEX inbound_pending ON inbound(status, received_at) WHERE status = 'pending';
+
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY,
+    session_key TEXT,
+    target TEXT NOT NULL,
+    message TEXT NOT NULL,
+    next_chunk INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    status TEXT NOT NULL DEFAULT 'pending',
+    created_at INTEGER NOT NULL,
+    next_attempt_at INTEGER NOT NULL,
+    sent_at INTEGER
+  );
+  CREATE INDEX outbox_pending ON outbox(status, next_attempt_at) WHERE status = 'pending';
+
+  CREATE TABLE cron_jobs (
+    id TEXT PRIMARY KEY,
+    source TEXT NOT NULL CHECK (source IN ('config','chat')),
+    owner TEXT,
+    schedule TEXT NOT NULL,
+    timezone TEXT,
+    prompt TEXT NOT NULL,
+    deliver TEXT NOT NULL,
+    paused INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    last_slot INTEGER,
+    last_run_at INTEGER,
+    last_status TEXT,
+    last_result TEXT
+  );
+
+  CREATE TABLE cron_runs (
+    id INTEGER PRIMARY KEY,
+    job_id TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    status TEXT NOT NULL,
+    detail TEXT,
+    UNIQUE (job_id, slot)
+  );
+
+  CREATE TABLE pairing_codes (
+    code TEXT PRIMARY KEY,
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    chat_id TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending'
+  );
+  CREATE TABLE paired_users (
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    approved_at INTEGER NOT NULL,
+    PRIMARY KEY (platform, user_id)
+  );
+  `,
+];

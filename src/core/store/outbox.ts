@@ -1,0 +1,95 @@
+import type { Db } from './db.js';
+import type { DeliveryTarget, OutboundMessage } from '../types.js';
+
+export interface OutboxItem {
+  id: number;
+  sessionKey: string | null;
+  target: DeliveryTarget;
+  message: OutboundMessage;
+  nextChunk: number;
+  attempts: number;
+  lastError: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  createdAt: number;
+  nextAttemptAt: number;
+}
+
+interface Row {
+  id: number;
+  session_key: string | null;
+  target: string;
+  message: string;
+  next_chunk: number;
+  attempts: number;
+  last_error: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  created_at: number;
+  next_attempt_at: number;
+}
+
+function fromRow(r: Row): OutboxItem {
+  return {
+    id: r.id,
+    sessionKey: r.session_key,
+    target: JSON.parse(r.target) as DeliveryTarget,
+    message: JSON.parse(r.message) as OutboundMessage,
+    nextChunk: r.next_chunk,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    status: r.status,
+    createdAt: r.created_at,
+    nextAttemptAt: r.next_attempt_at,
+  };
+}
+
+/** Replies on their way out. A row stays until every chunk is confirmed, so nothing is lost. */
+export class OutboxRepo {
+  constructor(private readonly db: Db) {}
+
+  enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null): number {
+    const r = this.db
+      .prepare('INSERT INTO outbox (session_key, target, message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)')
+      .run(sessionKey, JSON.stringify(target), JSON.stringify(message), at, at);
+    return Number(r.lastInsertRowid);
+  }
+
+  get(id: number): OutboxItem | undefined {
+    const row = this.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** Pending items whose time has come, oldest first. */
+  due(now: number, limit = 100): OutboxItem[] {
+    return (
+      this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?").all(now, limit) as Row[]
+    ).map(fromRow);
+  }
+
+  pending(): OutboxItem[] {
+    return (this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as Row[]).map(fromRow);
+  }
+
+  chunkSent(id: number, index: number): void {
+    this.db.prepare('UPDATE outbox SET next_chunk = MAX(next_chunk, ?) WHERE id = ?').run(index + 1, id);
+  }
+
+  sent(id: number, at: number): void {
+    this.db.prepare("UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?").run(at, id);
+  }
+
+  retryLater(id: number, error: string, nextAttemptAt: number): void {
+    this.db.prepare('UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?').run(error, nextAttemptAt, id);
+  }
+
+  /** A permanent failure: kept (not deleted) with its reason, for the operator. */
+  failed(id: number, error: string): void {
+    this.db.prepare("UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?").run(error, id);
+  }
+
+  counts(): { pending: number; sent: number; failed: number } {
+    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM outbox GROUP BY status').all() as Array<{ status: string; n: number }>;
+    const out = { pending: 0, sent: 0, failed: 0 };
+    for (const r of rows) if (r.status in out) out[r.status as keyof typeof out] = r.n;
+    return out;
+  }
+}

@@ -1,0 +1,147 @@
+import type { Db } from './db.js';
+import type { PromptLayer } from '../providers/provider.js';
+import type { Usage } from '../messages.js';
+import type { PlatformId } from '../platforms.js';
+
+export interface SessionRecord {
+  id: string;
+  key: string;
+  platform: PlatformId;
+  personKey: string;
+  startedAt: number;
+  lastActiveAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+  /** The cached system prompt, byte for byte as sent. */
+  prompt: string;
+  promptSha256: string;
+  promptLayers: PromptLayer[];
+  toolsSignature: string;
+  promptRebuilds: number;
+  requests: number;
+  usage: Usage;
+}
+
+interface Row {
+  id: string;
+  key: string;
+  platform: string;
+  person_key: string;
+  started_at: number;
+  last_active_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+  prompt: string;
+  prompt_sha256: string;
+  prompt_layers: string;
+  tools_signature: string;
+  prompt_rebuilds: number;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+}
+
+function fromRow(r: Row): SessionRecord {
+  return {
+    id: r.id,
+    key: r.key,
+    platform: r.platform as PlatformId,
+    personKey: r.person_key,
+    startedAt: r.started_at,
+    lastActiveAt: r.last_active_at,
+    endedAt: r.ended_at,
+    endReason: r.end_reason,
+    prompt: r.prompt,
+    promptSha256: r.prompt_sha256,
+    promptLayers: JSON.parse(r.prompt_layers) as PromptLayer[],
+    toolsSignature: r.tools_signature,
+    promptRebuilds: r.prompt_rebuilds,
+    requests: r.requests,
+    usage: {
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      cachedTokens: r.cached_tokens,
+      cacheWriteTokens: r.cache_write_tokens,
+    },
+  };
+}
+
+export interface NewSession {
+  id: string;
+  key: string;
+  platform: PlatformId;
+  personKey: string;
+  startedAt: number;
+  promptLayers: PromptLayer[];
+  prompt: string;
+  promptSha256: string;
+  toolsSignature: string;
+}
+
+export class SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  findOpen(key: string): SessionRecord | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM sessions WHERE key = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1')
+      .get(key) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  create(s: NewSession): SessionRecord {
+    this.db
+      .prepare(
+        `INSERT INTO sessions (id, key, platform, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(s.id, s.key, s.platform, s.personKey, s.startedAt, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature);
+    return this.get(s.id)!;
+  }
+
+  end(id: string, reason: string, at: number): void {
+    this.db.prepare('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(at, reason, id);
+  }
+
+  /** Replaces the cached prompt (compression, tool change). Counted as a prefix-cache break. */
+  replacePrompt(id: string, layers: PromptLayer[], prompt: string, sha256: string, toolsSignature: string): void {
+    this.db
+      .prepare(
+        'UPDATE sessions SET prompt = ?, prompt_sha256 = ?, prompt_layers = ?, tools_signature = ?, prompt_rebuilds = prompt_rebuilds + 1 WHERE id = ?',
+      )
+      .run(prompt, sha256, JSON.stringify(layers), toolsSignature, id);
+  }
+
+  recordTurn(id: string, at: number, usage: Usage, requests: number): void {
+    this.db
+      .prepare(
+        `UPDATE sessions SET last_active_at = ?, requests = requests + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+         cached_tokens = cached_tokens + ?, cache_write_tokens = cache_write_tokens + ? WHERE id = ?`,
+      )
+      .run(at, requests, usage.inputTokens, usage.outputTokens, usage.cachedTokens, usage.cacheWriteTokens, id);
+  }
+
+  list(options: { limit?: number; personKey?: string } = {}): SessionRecord[] {
+    const limit = options.limit ?? 50;
+    const rows = options.personKey
+      ? (this.db.prepare('SELECT * FROM sessions WHERE person_key = ? ORDER BY last_active_at DESC LIMIT ?').all(options.personKey, limit) as Row[])
+      : (this.db.prepare('SELECT * FROM sessions ORDER BY last_active_at DESC LIMIT ?').all(limit) as Row[]);
+    return rows.map(fromRow);
+  }
+
+  usageByPerson(personKey: string): Usage & { requests: number; sessions: number } {
+    const r = this.db
+      .prepare(
+        `SELECT COUNT(*) AS sessions, COALESCE(SUM(requests),0) AS requests, COALESCE(SUM(input_tokens),0) AS i, COALESCE(SUM(output_tokens),0) AS o,
+         COALESCE(SUM(cached_tokens),0) AS c, COALESCE(SUM(cache_write_tokens),0) AS w FROM sessions WHERE person_key = ?`,
+      )
+      .get(personKey) as { sessions: number; requests: number; i: number; o: number; c: number; w: number };
+    return { sessions: r.sessions, requests: r.requests, inputTokens: r.i, outputTokens: r.o, cachedTokens: r.c, cacheWriteTokens: r.w };
+  }
+}

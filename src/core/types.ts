@@ -1,0 +1,99 @@
+import type { PlatformId } from './platforms.js';
+import type { PlatformHint } from './prompt/hints.js';
+
+/**
+ * One inbound event, normalized by an adapter. Everything platform-specific stays in the adapter;
+ * the core decides policy (auth, sessions, commands) from these fields alone.
+ */
+export interface InboundMessage {
+  platform: PlatformId;
+  /** Chat / channel / DM id as the platform names it (opaque string). */
+  chatId: string;
+  /** Thread (Slack thread_ts, Telegram forum topic, Discord thread channel) when the message is in one. */
+  threadId?: string;
+  /** Sender's platform user id (opaque string). */
+  userId: string;
+  /** Sender-controlled label: never enters the system prompt, only the user message as metadata. */
+  displayName?: string;
+  /** Sender-controlled chat title (groups/channels), same treatment as displayName. */
+  chatTitle?: string;
+  /** Message text, with the bot mention already stripped by the adapter where it makes sense. */
+  text: string;
+  /** A one-to-one chat (DM, private chat, terminal). */
+  isDirect: boolean;
+  /** The bot was mentioned, replied to, or addressed with a command (groups/channels only matter). */
+  mentionsBot: boolean;
+  /** The platform's id of this message (used for replies/threading). */
+  messageId: string;
+  /**
+   * Deduplication key, unique per platform for this delivery of the event
+   * (Telegram update_id, Slack event_id, Discord message id…). A redelivered event carries the same one.
+   */
+  updateId: string;
+  receivedAt: Date;
+  /** Where the answer goes. */
+  replyTarget: DeliveryTarget;
+}
+
+/** Where a reply is delivered. `extra` carries platform details the adapter needs (e.g. Slack response_url). */
+export interface DeliveryTarget {
+  platform: PlatformId;
+  chatId: string;
+  threadId?: string;
+  /** Reply to this platform message (Telegram groups: first chunk replies; Discord guild: message_reference). */
+  replyToMessageId?: string;
+  /** Only the target user should see it where the platform supports that (Slack ephemeral). */
+  ephemeral?: boolean;
+  /** The user the ephemeral/DM reply is for. */
+  userId?: string;
+  extra?: Record<string, string>;
+}
+
+/** One rendered answer on its way out. */
+export interface OutboundMessage {
+  /** Rendered chunks in the target's format, sent in order, one platform message each. */
+  chunks: string[];
+  /** E-mail only: HTML alternative of the whole message. */
+  html?: string;
+  /** E-mail only: subject line. */
+  subject?: string;
+}
+
+/** A delivery job handed to an adapter by the outbox. */
+export interface Delivery {
+  /** Outbox id (stable across retries; adapters may use it for idempotency keys). */
+  id: number;
+  target: DeliveryTarget;
+  message: OutboundMessage;
+  /** Index of the first chunk not yet confirmed sent. */
+  firstChunk: number;
+  /** Adapters call this after each chunk the platform accepted, so a retry resumes after it. */
+  onChunkSent(index: number): void;
+}
+
+/** What an adapter calls for each inbound event. Resolves once the event is journaled (safe to confirm). */
+export type InboundHandler = (message: InboundMessage) => Promise<void>;
+
+/**
+ * A platform door. Required: start, stop, deliver, profile. Optional capabilities are checked for,
+ * never stubbed.
+ */
+export interface Adapter {
+  readonly platform: PlatformId;
+  /** The PLATFORM_HINTS entry this adapter writes for. */
+  readonly profile: PlatformHint;
+  /** Connect and begin receiving; inbound events go to `handler`. Rejects with a SwitchboardError on bad credentials. */
+  start(handler: InboundHandler): Promise<void>;
+  /** Stop intake. Must not confirm events that were not handed to the handler. */
+  stop(): Promise<void>;
+  /**
+   * Send the chunks from `firstChunk` on, in order, calling onChunkSent after each.
+   * Waits out platform 429s itself (retry_after) and sends the chunk once. Throws PlatformApiError
+   * (retryable or not) when a chunk cannot be delivered now. Works without start() (cron delivery).
+   */
+  deliver(delivery: Delivery): Promise<void>;
+  /** Optional: show "typing…" in the chat while a turn runs. */
+  sendTyping?(target: DeliveryTarget): Promise<void>;
+  /** Optional: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
+  diagnose?(): Promise<string[]>;
+}
