@@ -71,6 +71,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE outbox (
     id INTEGER PRIMARY KEY,
     session_key TEXT,
+    chat_key TEXT NOT NULL,
     target TEXT NOT NULL,
     message TEXT NOT NULL,
     next_chunk INTEGER NOT NULL DEFAULT 0,
@@ -81,7 +82,7 @@ export const MIGRATIONS: readonly string[] = [
     next_attempt_at INTEGER NOT NULL,
     sent_at INTEGER
   );
-  CREATE INDEX outbox_pending ON outbox(status, next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX outbox_pending ON outbox(chat_key, id) WHERE status = 'pending';
 
   CREATE TABLE cron_jobs (
     id TEXT PRIMARY KEY,

@@ -42,14 +42,19 @@ function fromRow(r: Row): OutboxItem {
   };
 }
 
+/** Replies to one chat (and thread) share a key and go out in order. */
+export function chatKey(t: DeliveryTarget): string {
+  return `${t.platform}:${t.chatId}:${t.threadId ?? ''}`;
+}
+
 /** Replies on their way out. A row stays until every chunk is confirmed, so nothing is lost. */
 export class OutboxRepo {
   constructor(private readonly db: Db) {}
 
   enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null): number {
     const r = this.db
-      .prepare('INSERT INTO outbox (session_key, target, message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)')
-      .run(sessionKey, JSON.stringify(target), JSON.stringify(message), at, at);
+      .prepare('INSERT INTO outbox (session_key, chat_key, target, message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(sessionKey, chatKey(target), JSON.stringify(target), JSON.stringify(message), at, at);
     return Number(r.lastInsertRowid);
   }
 
@@ -63,6 +68,23 @@ export class OutboxRepo {
     return (
       this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?").all(now, limit) as Row[]
     ).map(fromRow);
+  }
+
+  /** The oldest pending item of each chat (replies to one chat go strictly in order). */
+  heads(): OutboxItem[] {
+    return (
+      this.db
+        .prepare(
+          "SELECT * FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_key) ORDER BY id",
+        )
+        .all() as Row[]
+    ).map(fromRow);
+  }
+
+  /** The oldest pending item of one chat. */
+  headOf(key: string): OutboxItem | undefined {
+    const row = this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1").get(key) as Row | undefined;
+    return row && fromRow(row);
   }
 
   pending(): OutboxItem[] {

@@ -1,0 +1,86 @@
+import { createInterface } from 'node:readline';
+import type { Adapter, Delivery, InboundHandler } from '../core/types.js';
+import { PLATFORM_HINTS } from '../core/prompt/hints.js';
+
+export interface CliAdapterOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** Show a `you>` prompt (only when both ends are a terminal). */
+  interactive: boolean;
+  /** Called once input has ended and the last line has been answered. */
+  onEnd?: () => void;
+}
+
+export const CLI_CHAT_ID = 'local';
+export const CLI_USER_ID = 'local';
+
+/**
+ * The terminal channel (platform `cli`, user `local`): each input line is its own turn, answered on
+ * the output before the next line is read.
+ */
+export function createCliAdapter(options: CliAdapterOptions): Adapter & { finished: Promise<void> } {
+  let seq = 0;
+  let pendingReply: (() => void) | null = null;
+  let rl: ReturnType<typeof createInterface> | null = null;
+  let resolveFinished!: () => void;
+  const finished = new Promise<void>((r) => (resolveFinished = r));
+  const runId = `${process.pid}-${Date.now()}`;
+
+  const prompt = () => {
+    if (options.interactive) options.output.write('you> ');
+  };
+
+  return {
+    platform: 'cli',
+    profile: PLATFORM_HINTS.cli,
+    finished,
+    async start(handler: InboundHandler): Promise<void> {
+      rl = createInterface({ input: options.input, terminal: false });
+      const lines = rl[Symbol.asyncIterator]();
+      prompt();
+      void (async () => {
+        for (;;) {
+          const next = await lines.next();
+          if (next.done) break;
+          const text = next.value.trim();
+          if (!text) {
+            prompt();
+            continue;
+          }
+          const replied = new Promise<void>((r) => (pendingReply = r));
+          seq++;
+          await handler({
+            platform: 'cli',
+            chatId: CLI_CHAT_ID,
+            userId: CLI_USER_ID,
+            text,
+            isDirect: true,
+            mentionsBot: true,
+            messageId: String(seq),
+            updateId: `${runId}-${seq}`,
+            receivedAt: new Date(),
+            replyTarget: { platform: 'cli', chatId: CLI_CHAT_ID },
+          });
+          await replied;
+          prompt();
+        }
+        resolveFinished();
+        options.onEnd?.();
+      })();
+    },
+    async stop(): Promise<void> {
+      rl?.close();
+      pendingReply?.();
+    },
+    async deliver(delivery: Delivery): Promise<void> {
+      const { chunks } = delivery.message;
+      for (let i = delivery.firstChunk; i < chunks.length; i++) {
+        options.output.write(chunks[i].replace(/\n*$/, '\n'));
+        delivery.onChunkSent(i);
+      }
+      const r = pendingReply;
+      pendingReply = null;
+      r?.();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import type { CommandIO } from './io.js';
+import { loadSettings, type Settings } from '../core/settings.js';
+import { silentLogger } from '../core/logger.js';
+import { oneLine } from '../core/errors.js';
+import { openStore, storePath } from '../core/store/store.js';
+import { createProvider } from '../core/providers/index.js';
+import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** `switchboard doctor`: config, credentials per platform, database, model — each problem with its fix. */
+export async function run(_argv: string[], io: CommandIO): Promise<number> {
+  const checks: Check[] = [];
+  let settings: Settings;
+  try {
+    settings = loadSettings(io.env);
+    checks.push({ name: 'config', ok: true, detail: settings.configPath });
+  } catch (error) {
+    io.stdout.write(`✗ config: ${oneLine(error)}\n  fix: correct the file or point SWITCHBOARD_CONFIG at a valid one (see config/default.yaml)\n`);
+    return 1;
+  }
+  // Database
+  try {
+    if (!existsSync(settings.home)) mkdirSync(settings.home, { recursive: true });
+    accessSync(settings.home, constants.W_OK);
+    const store = openStore(storePath(settings.home));
+    const counts = store.outbox.counts();
+    store.close();
+    const waiting = counts.pending ? `, ${counts.pending} repl${counts.pending === 1 ? 'y' : 'ies'} waiting in the outbox` : '';
+    const failed = counts.failed ? `, ${counts.failed} undeliverable` : '';
+    checks.push({ name: 'database', ok: true, detail: `${storePath(settings.home)}${waiting}${failed}` });
+  } catch (error) {
+    checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: make ${settings.home} writable or set SWITCHBOARD_HOME` });
+  }
+
+  // Model
+  const provider = createProvider(settings, silentLogger);
+  const modelProblem = await provider.check();
+  checks.push(
+    modelProblem
+      ? { name: 'model', ok: false, detail: `${modelProblem} — fix: check OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and MODEL` }
+      : { name: 'model', ok: true, detail: `${settings.model.name} via ${settings.model.provider}${'baseURL' in settings.model && settings.model.baseURL ? ` at ${settings.model.baseURL}` : ''}` },
+  );
+
+  // Platforms
+  const platforms = configuredPlatforms(settings);
+  if (!platforms.length) {
+    checks.push({ name: 'platforms', ok: true, detail: 'none configured: `switchboard start` runs the terminal channel (set TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN to add one)' });
+  }
+  for (const adapter of createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
+    if (!adapter.diagnose) continue;
+    let problems: string[];
+    try {
+      problems = await adapter.diagnose();
+    } catch (error) {
+      problems = [oneLine(error)];
+    }
+    checks.push({ name: adapter.platform, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : 'credentials accepted' });
+  }
+  for (const p of ['telegram', 'slack', 'discord'] as const) {
+    const s = settings[p];
+    if (s && !s.allowed.everyone && s.allowed.ids.size === 0) {
+      checks.push({ name: `${p} access`, ok: false, detail: `${p.toUpperCase()}_ALLOWED_USERS is empty, so nobody may talk to the bot — fix: set it to a comma list of user ids, or *` });
+    }
+  }
+
+  for (const c of checks) io.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}\n`);
+  const bad = checks.filter((c) => !c.ok).length;
+  io.stdout.write(bad ? `${bad} problem(s) found.\n` : 'All checks passed.\n');
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CommandIO } from './io.js';
+import { loadSettings } from '../core/settings.js';
+import { createLogger } from '../core/logger.js';
+import { isPlatformId, PLATFORM_IDS } from '../core/platforms.js';
+import { UsageError } from '../core/errors.js';
+import { cronSessionKey, personKey, sessionKey } from '../core/identity.js';
+import { openStore, storePath } from '../core/store/store.js';
+import { promptFactory } from '../core/runtime.js';
+import { sha256 } from '../core/agent.js';
+import type { PromptLayer } from '../core/providers/provider.js';
+
+/**
+ * `switchboard prompt --platform P --user U [--chat C] [--cwd DIR] [--ignore-rules] [--json]`:
+ * the stored prompt of that session when one is open, else a preview built exactly as a new
+ * session would get it (session id `preview`).
+ */
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      platform: { type: 'string' },
+      user: { type: 'string' },
+      chat: { type: 'string' },
+      thread: { type: 'string' },
+      cwd: { type: 'string' },
+      'ignore-rules': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const platform = values.platform;
+  if (!platform) throw new UsageError(`prompt: --platform is required (one of ${PLATFORM_IDS.join(', ')})`);
+  if (!isPlatformId(platform)) throw new UsageError(`prompt: unknown platform '${platform}' (one of ${PLATFORM_IDS.join(', ')})`);
+  const user = values.user ?? (platform === 'cli' ? 'local' : undefined);
+  if (!user) throw new UsageError('prompt: --user is required');
+  const settings = loadSettings(io.env);
+  const logger = createLogger({ secrets: settings.secrets, level: 'warn' });
+  const cwd = values.cwd ? resolve(values.cwd) : io.cwd;
+  const ignoreRules = values['ignore-rules'] ?? false;
+  const person = personKey(settings.config, platform, user);
+  const key = platform === 'cron' ? cronSessionKey(user) : sessionKey({ platform, chatId: values.chat ?? user, threadId: values.thread, userId: user });
+
+  let layers: PromptLayer[] | null = null;
+  let text = '';
+  if (!ignoreRules && existsSync(storePath(settings.home))) {
+    const store = openStore(storePath(settings.home));
+    try {
+      const session = store.sessions.findOpen(key);
+      if (session) {
+        layers = session.promptLayers;
+        text = session.prompt;
+      }
+    } finally {
+      store.close();
+    }
+  }
+  if (!layers) {
+    const built = promptFactory(settings, cwd, logger, ignoreRules)({ platform, personKey: person, sessionId: 'preview', startedAt: new Date() });
+    layers = built.layers;
+    text = built.text;
+  }
+  if (values.json) {
+    const out = { layers: layers.map((l) => ({ name: l.name, chars: l.text.length, text: l.text })), system: text, sha256: sha256(text) };
+    io.stdout.write(JSON.stringify(out) + '\n');
+  } else {
+    io.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  }
+  return 0;
+}

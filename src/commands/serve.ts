@@ -1,0 +1,103 @@
+import { loadSettings, type Settings } from '../core/settings.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { createRuntime, type Runtime } from '../core/runtime.js';
+import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
+import { createCliAdapter } from '../adapters/cli.js';
+import type { Adapter } from '../core/types.js';
+import type { PlatformId } from '../core/platforms.js';
+import { oneLine, SwitchboardError } from '../core/errors.js';
+import type { CommandIO } from './io.js';
+import { createFeatures, type Features } from './features.js';
+
+export interface ServeOptions {
+  mode: 'start' | 'chat';
+  io: CommandIO;
+  cwd: string;
+}
+
+/** Hard limit between a stop signal and exit (DESIGN §4b: exit 0 within 10 s). */
+const EXIT_DEADLINE_MS = 9_500;
+
+/**
+ * Runs the gateway: the configured platforms (start) or the terminal only (chat), the cron
+ * scheduler (start), the outbox, and a clean stop on SIGTERM/SIGINT.
+ */
+export async function serve(options: ServeOptions): Promise<number> {
+  const { io, mode } = options;
+  const settings = loadSettings(io.env);
+  const logger = createLogger({ secrets: settings.secrets });
+  const features = createFeatures(settings, logger);
+  const runtime = createRuntime({ settings, logger, cwd: options.cwd, tools: features.tools, maintainSession: features.maintainSession });
+  const deps = { config: settings.config, logger, home: settings.home };
+
+  const adapters: Adapter[] = mode === 'start' ? createAdapters(settings, deps) : createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
+  const platforms = configuredPlatforms(settings);
+  const wantCli = mode === 'chat' || Boolean(io.stdin.isTTY) || platforms.length === 0;
+  const cli = wantCli ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) }) : null;
+  if (cli) adapters.push(cli);
+  for (const a of adapters) runtime.adapters.set(a.platform, a);
+
+  const started: Adapter[] = [];
+  let stopping: Promise<number> | null = null;
+  const stop = (reason: string): Promise<number> => {
+    stopping ??= shutdown(runtime, started, features, logger, reason);
+    return stopping;
+  };
+
+  try {
+    for (const adapter of adapters) {
+      await adapter.start(runtime.gateway.handle);
+      started.push(adapter);
+    }
+  } catch (error) {
+    await stop('start failed').catch(() => undefined);
+    throw error instanceof SwitchboardError ? error : new SwitchboardError('platform_api', oneLine(error));
+  }
+  runtime.delivery.start();
+  runtime.gateway.recover(started.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli'));
+  if (mode === 'start') features.startScheduler(runtime);
+  logger.info('switchboard', readyLine(settings, started, features, mode));
+
+  const signalled = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+
+  if (mode === 'chat' && cli) {
+    const reason = await Promise.race([cli.finished.then(() => 'end of input'), signalled]);
+    return stop(reason);
+  }
+  if (cli && mode === 'start') {
+    void cli.finished.then(() => logger.info('switchboard', 'terminal input ended; still running until SIGTERM/SIGINT'));
+  }
+  return stop(await signalled);
+}
+
+function readyLine(settings: Settings, started: Adapter[], features: Features, mode: string): string {
+  const doors = started.map((a) => a.platform).join(', ');
+  const jobs = mode === 'start' ? `, cron: ${features.jobCount()} job(s)` : '';
+  return `ready (${doors}${jobs}; model ${settings.model.name} via ${settings.model.provider}; data in ${settings.home})`;
+}
+
+async function shutdown(runtime: Runtime, started: Adapter[], features: Features, logger: Logger, reason: string): Promise<number> {
+  const deadline = setTimeout(() => {
+    logger.warn('switchboard', 'shutdown took too long; exiting');
+    process.exit(0);
+  }, EXIT_DEADLINE_MS);
+  deadline.unref();
+  logger.info('switchboard', `stopping (${reason})`);
+  features.stopScheduler();
+  // 1. stop intake (nothing new is confirmed to a platform)
+  await Promise.allSettled(started.filter((a) => a.platform !== 'cli').map((a) => a.stop()));
+  // 2. let running turns finish for a while; the rest stays journaled for the next start
+  const grace = runtime.settings.config.gateway.shutdown_grace_seconds * 1000;
+  await runtime.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace);
+  // 3. send what is ready (bounded); undelivered replies stay in the outbox
+  runtime.delivery.kick();
+  await Promise.race([runtime.delivery.idle(), new Promise((r) => setTimeout(r, 1500).unref())]);
+  await Promise.allSettled(started.filter((a) => a.platform === 'cli').map((a) => a.stop()));
+  runtime.close();
+  clearTimeout(deadline);
+  logger.info('switchboard', 'stopped');
+  return 0;
+}

@@ -1,0 +1,172 @@
+import type { Store } from './store/store.js';
+import { chatKey, type OutboxItem } from './store/outbox.js';
+import type { Adapter, DeliveryTarget, OutboundMessage } from './types.js';
+import type { Logger } from './logger.js';
+import type { PlatformId } from './platforms.js';
+import { PlatformApiError, oneLine } from './errors.js';
+
+export interface DeliveryOptions {
+  store: Store;
+  adapter: (platform: PlatformId) => Adapter | undefined;
+  logger: Logger;
+  now?: () => number;
+  maxAttempts: number;
+  /** Backoff for attempt n (1-based) when the platform gave no retry-after. */
+  backoffMs?: (attempt: number) => number;
+  /** How often the retry timer looks at the outbox. */
+  pollMs?: number;
+}
+
+const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), 5 * 60_000);
+
+/**
+ * The outbox dispatcher. Every reply is in SQLite before it is sent; chunks are marked as they go,
+ * so a retry resumes after the last confirmed chunk (never lost, never twice). Replies to one chat
+ * go strictly in order; different chats in parallel.
+ */
+export class DeliveryService {
+  private readonly now: () => number;
+  private readonly backoff: (attempt: number) => number;
+  private readonly busy = new Set<string>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private pumping = false;
+  private again = false;
+  private stopped = false;
+  private readonly waiters = new Map<number, Array<(ok: boolean) => void>>();
+
+  constructor(private readonly options: DeliveryOptions) {
+    this.now = options.now ?? Date.now;
+    this.backoff = options.backoffMs ?? defaultBackoff;
+  }
+
+  /** Puts a reply into the outbox (call inside the turn's transaction) — delivery follows on kick(). */
+  enqueue(target: DeliveryTarget, message: OutboundMessage, sessionKey: string | null = null): number {
+    return this.options.store.outbox.enqueue(target, message, this.now(), sessionKey);
+  }
+
+  /** Starts the retry timer. */
+  start(): void {
+    this.stopped = false;
+    if (!this.timer) {
+      this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
+      this.timer.unref();
+    }
+    this.kick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves true once the outbox item is sent, false when it is parked as failed. */
+  waitFor(id: number): Promise<boolean> {
+    const item = this.options.store.outbox.get(id);
+    if (item && item.status !== 'pending') return Promise.resolve(item.status === 'sent');
+    return new Promise((resolve) => {
+      const list = this.waiters.get(id) ?? [];
+      list.push(resolve);
+      this.waiters.set(id, list);
+    });
+  }
+
+  /** Looks at the outbox now. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        this.pumpOnce();
+      } while (this.again);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Waits until deliveries under way have finished (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private pumpOnce(): void {
+    const now = this.now();
+    for (const item of this.options.store.outbox.heads()) {
+      const key = chatKey(item.target);
+      if (this.busy.has(key) || item.nextAttemptAt > now) continue;
+      this.busy.add(key);
+      const p = this.drainChat(key).finally(() => {
+        this.busy.delete(key);
+        this.inFlight.delete(p);
+      });
+      this.inFlight.add(p);
+    }
+  }
+
+  /** Delivers this chat's pending items in order, stopping at the first that cannot go now. */
+  private async drainChat(key: string): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const item = this.options.store.outbox.headOf(key);
+      if (!item || item.nextAttemptAt > this.now()) return;
+      const ok = await this.deliverOne(item);
+      if (!ok) return;
+    }
+  }
+
+  private async deliverOne(item: OutboxItem): Promise<boolean> {
+    const { store, logger } = this.options;
+    const adapter = this.options.adapter(item.target.platform);
+    if (!adapter) {
+      store.outbox.retryLater(item.id, `no ${item.target.platform} adapter is running`, this.now() + 60_000);
+      logger.warn('outbox', `reply ${item.id} for ${item.target.platform} waits: that platform is not configured or not running`);
+      return false;
+    }
+    if (item.nextChunk >= item.message.chunks.length) {
+      store.outbox.sent(item.id, this.now());
+      this.resolveWaiters(item.id, true);
+      return true;
+    }
+    try {
+      await adapter.deliver({
+        id: item.id,
+        target: item.target,
+        message: item.message,
+        firstChunk: item.nextChunk,
+        onChunkSent: (index) => store.outbox.chunkSent(item.id, index),
+      });
+      store.outbox.sent(item.id, this.now());
+      this.resolveWaiters(item.id, true);
+      return true;
+    } catch (error) {
+      const attempts = item.attempts + 1;
+      const retryable = !(error instanceof PlatformApiError) || error.retryable;
+      const reason = oneLine(error);
+      if (!retryable || attempts >= this.options.maxAttempts) {
+        store.outbox.failed(item.id, reason);
+        logger.error('outbox', `reply ${item.id} to ${item.target.platform}:${item.target.chatId} failed for good after ${attempts} attempt(s): ${reason}`);
+        this.resolveWaiters(item.id, false);
+        return true; // the next reply of this chat may go
+      }
+      const wait = error instanceof PlatformApiError && error.retryAfterMs !== undefined ? error.retryAfterMs : this.backoff(attempts);
+      store.outbox.retryLater(item.id, reason, this.now() + wait);
+      logger.warn('outbox', `reply ${item.id} to ${item.target.platform}:${item.target.chatId} not delivered (${reason}); retry in ${Math.round(wait / 1000)} s`);
+      const t = setTimeout(() => this.kick(), wait + 5);
+      t.unref();
+      return false;
+    }
+  }
+
+  private resolveWaiters(id: number, ok: boolean): void {
+    const list = this.waiters.get(id);
+    if (!list) return;
+    this.waiters.delete(id);
+    for (const r of list) r(ok);
+  }
+}

@@ -1,0 +1,139 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type {
+  ContentBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool as AnthropicTool,
+  CacheControlEphemeral,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ChatMessage, ToolCall } from '../messages.js';
+import type { ModelRequest, ModelResponse, Provider, PromptLayer } from './provider.js';
+import { toModelError } from './errors.js';
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  baseURL?: string;
+  timeoutMs: number;
+  maxRetries: number;
+  cacheTtl: '5m' | '1h';
+}
+
+/** The layer after which the first breakpoint goes: everything up to here is shared by every session of a platform. */
+const PLATFORM_SHARED_UNTIL = 'platform_hint';
+
+/**
+ * System prompt as text blocks whose concatenation is exactly the cached prompt: one block for the
+ * platform-shared prefix (layers 1–6), one for the per-user rest, each ending in a breakpoint.
+ */
+export function toAnthropicSystem(layers: PromptLayer[], cache: CacheControlEphemeral): TextBlockParam[] {
+  const cut = layers.findIndex((l) => l.name === PLATFORM_SHARED_UNTIL);
+  const head = (cut >= 0 ? layers.slice(0, cut + 1) : layers).map((l) => l.text).join('');
+  const rest = (cut >= 0 ? layers.slice(cut + 1) : []).map((l) => l.text).join('');
+  const blocks: TextBlockParam[] = [];
+  if (head) blocks.push({ type: 'text', text: head, cache_control: cache });
+  if (rest) blocks.push({ type: 'text', text: rest, cache_control: cache });
+  return blocks;
+}
+
+function parseArgs(json: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(json || '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * History in Messages shape: tool results ride in user turns; consecutive same-role turns merge
+ * (the API wants alternation). The ephemeral tail is an extra text block in the final user turn; the
+ * last two messages carry cache breakpoints (on the block before the tail).
+ */
+export function toAnthropicMessages(messages: ChatMessage[], tail: string | undefined, cache: CacheControlEphemeral): MessageParam[] {
+  const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = [];
+  const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
+    if (!blocks.length) return;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: [...blocks] });
+  };
+  for (const m of messages) {
+    if (m.role === 'user') push('user', [{ type: 'text', text: m.content || ' ' }]);
+    else if (m.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content }]);
+    else {
+      const blocks: ContentBlockParam[] = [];
+      if (m.content) blocks.push({ type: 'text', text: m.content });
+      for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseArgs(c.arguments) });
+      push('assistant', blocks.length ? blocks : [{ type: 'text', text: ' ' }]);
+    }
+  }
+  // Breakpoints on the last two messages (before any tail block).
+  for (const msg of out.slice(-2)) {
+    const block = msg.content[msg.content.length - 1] as ContentBlockParam & { cache_control?: CacheControlEphemeral };
+    if (block.type !== 'thinking' && block.type !== 'redacted_thinking') block.cache_control = cache;
+  }
+  if (tail) {
+    const last = out[out.length - 1];
+    if (last && last.role === 'user') last.content.push({ type: 'text', text: tail });
+    else out.push({ role: 'user', content: [{ type: 'text', text: tail }] });
+  }
+  return out;
+}
+
+/** Anthropic Messages with four cache breakpoints (DESIGN §5); none on the tool list. */
+export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeout: options.timeoutMs,
+    maxRetries: options.maxRetries,
+  });
+  const cache: CacheControlEphemeral = { type: 'ephemeral', ttl: options.cacheTtl };
+  return {
+    name: 'anthropic',
+    async complete(request: ModelRequest): Promise<ModelResponse> {
+      const tools: AnthropicTool[] = request.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: t.parameters as AnthropicTool['input_schema'],
+      }));
+      try {
+        const message = await client.messages.create(
+          {
+            model: request.model,
+            max_tokens: request.maxOutputTokens,
+            system: toAnthropicSystem(request.system, cache),
+            messages: toAnthropicMessages(request.messages, request.tail, cache),
+            ...(tools.length ? { tools } : {}),
+          },
+          { signal: request.signal },
+        );
+        let text = '';
+        const toolCalls: ToolCall[] = [];
+        for (const block of message.content) {
+          if (block.type === 'text') text += block.text;
+          else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
+        }
+        const u = message.usage;
+        const read = u.cache_read_input_tokens ?? 0;
+        const write = u.cache_creation_input_tokens ?? 0;
+        return {
+          text,
+          toolCalls,
+          stopReason: message.stop_reason ?? 'end_turn',
+          usage: { inputTokens: u.input_tokens + read + write, outputTokens: u.output_tokens, cachedTokens: read, cacheWriteTokens: write },
+        };
+      } catch (error) {
+        throw toModelError(error, options.baseURL ?? 'https://api.anthropic.com');
+      }
+    },
+    async check(): Promise<string | null> {
+      try {
+        await client.models.list({}, { timeout: 5000, maxRetries: 0 });
+        return null;
+      } catch (error) {
+        return toModelError(error, options.baseURL ?? 'https://api.anthropic.com').message;
+      }
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import type { Settings } from './settings.js';
+import type { Logger } from './logger.js';
+import { openStore, storePath, type Store } from './store/store.js';
+import { createProvider } from './providers/index.js';
+import type { Provider } from './providers/provider.js';
+import { Agent, type PromptFactory, type SessionMaintainer } from './agent.js';
+import { DeliveryService } from './delivery.js';
+import { Gateway, type Renderer } from './gateway.js';
+import { Pairing } from './pairing.js';
+import type { Adapter } from './types.js';
+import type { PlatformId } from './platforms.js';
+import type { Tool } from './tools/types.js';
+import { buildPrompt } from './prompt/builder.js';
+import { memoryTool } from './tools/memory.js';
+import { skillViewTool } from './tools/skill-view.js';
+import { renderFor } from '../render/index.js';
+
+export interface RuntimeOptions {
+  settings: Settings;
+  logger: Logger;
+  /** Workspace folder for context files (`--cwd`, else the current folder). */
+  cwd: string;
+  /** Override the model provider (tests, benchmark). */
+  provider?: Provider;
+  /** Extra tools (cron, session_search) added by the features that own them. */
+  tools?: Tool[];
+  maintainSession?: SessionMaintainer;
+  now?: () => Date;
+}
+
+/** Everything the gateway needs, wired once. Adapters are attached afterwards (they need the gateway's handler). */
+export interface Runtime {
+  settings: Settings;
+  logger: Logger;
+  store: Store;
+  provider: Provider;
+  agent: Agent;
+  delivery: DeliveryService;
+  gateway: Gateway;
+  pairing: Pairing;
+  adapters: Map<PlatformId, Adapter>;
+  buildPrompt: PromptFactory;
+  render: Renderer;
+  close(): void;
+}
+
+/** The prompt factory for a workspace: DESIGN §5 layers, built once per session. */
+export function promptFactory(settings: Settings, cwd: string, logger: Logger, ignoreRules = false): PromptFactory {
+  return ({ platform, personKey, sessionId, startedAt }) =>
+    buildPrompt({ home: settings.home, config: settings.config, platform, personKey, sessionId, startedAt, cwd, logger, ignoreRules });
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const { settings, logger } = options;
+  const store = openStore(storePath(settings.home));
+  const provider = options.provider ?? createProvider(settings, logger);
+  const adapters = new Map<PlatformId, Adapter>();
+  const build = promptFactory(settings, options.cwd, logger);
+  const tools: Tool[] = [memoryTool, skillViewTool, ...(options.tools ?? [])];
+  const agent = new Agent({ settings, store, provider, tools, buildPrompt: build, logger, now: options.now, maintainSession: options.maintainSession });
+  const delivery = new DeliveryService({
+    store,
+    adapter: (p) => adapters.get(p),
+    logger,
+    maxAttempts: settings.config.gateway.outbox_max_attempts,
+    now: options.now ? () => options.now!().getTime() : undefined,
+  });
+  const pairing = new Pairing(store.db);
+  const render: Renderer = (platform, markdown) => renderFor(platform, markdown);
+  const gateway = new Gateway({ settings, store, agent, delivery, pairing, render, logger, adapter: (p) => adapters.get(p), now: options.now });
+  return {
+    settings,
+    logger,
+    store,
+    provider,
+    agent,
+    delivery,
+    gateway,
+    pairing,
+    adapters,
+    buildPrompt: build,
+    render,
+    close: () => {
+      delivery.stop();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { InboundMessage } from './types.js';
+
+/**
+ * Per-session turn queue (DESIGN §7): one turn at a time per session; messages that arrive during a
+ * turn wait (at most `maxQueued`) and are answered together in one follow-up turn, in arrival order.
+ */
+export class SessionQueues {
+  private readonly running = new Map<string, { controller: AbortController; waiting: InboundMessage[] }>();
+
+  constructor(private readonly maxQueued: number) {}
+
+  isRunning(key: string): boolean {
+    return this.running.has(key);
+  }
+
+  /** 'start' = caller runs a turn now; 'queued' = it will be picked up; 'full' = too many waiting. */
+  offer(key: string, message: InboundMessage): 'start' | 'queued' | 'full' {
+    const entry = this.running.get(key);
+    if (!entry) {
+      this.running.set(key, { controller: new AbortController(), waiting: [] });
+      return 'start';
+    }
+    if (entry.waiting.length >= this.maxQueued) return 'full';
+    entry.waiting.push(message);
+    return 'queued';
+  }
+
+  signal(key: string): AbortSignal {
+    return this.running.get(key)!.controller.signal;
+  }
+
+  /** After a turn: the messages to answer next (all that waited), or null when the session is idle again. */
+  next(key: string): InboundMessage[] | null {
+    const entry = this.running.get(key);
+    if (!entry) return null;
+    if (!entry.waiting.length) {
+      this.running.delete(key);
+      return null;
+    }
+    const batch = entry.waiting;
+    this.running.set(key, { controller: new AbortController(), waiting: [] });
+    return batch;
+  }
+
+  /** /stop: cancels the running turn. True if one was running. */
+  cancel(key: string): boolean {
+    const entry = this.running.get(key);
+    if (!entry) return false;
+    entry.controller.abort();
+    return true;
+  }
+
+  cancelAll(): void {
+    for (const entry of this.running.values()) entry.controller.abort();
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+}
+
+/** A counting semaphore bounding turns across sessions. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+}
