@@ -32,7 +32,7 @@ export const configSchema = z.strictObject({
       /** Model name; null picks the provider's default (see DEFAULT_MODELS). `MODEL` overrides. */
       name: z.string().min(1).nullable().default(null),
       /** Cheaper model for summaries (session search, compression); defaults to `name`. */
-      summary_name: z.string().min(1).optional(),
+      summary_name: z.string().min(1).nullable().default(null),
       context_window: z.number().int().positive().default(128000),
       max_output_tokens: z.number().int().positive().default(4096),
       timeout_seconds: z.number().positive().default(120),
@@ -42,7 +42,7 @@ export const configSchema = z.strictObject({
       cache_ttl: z.enum(['5m', '1h']).default('5m'),
     })
     .prefault({}),
-  system_message: z.string().optional(),
+  system_message: z.string().nullable().optional(),
   limits: z
     .strictObject({
       memory_chars: z.number().int().positive().default(2200),
@@ -70,9 +70,9 @@ export const configSchema = z.strictObject({
   telegram: z
     .strictObject({
       /** Public HTTPS URL for webhook mode; long polling when unset. */
-      webhook_url: z.string().url().optional(),
+      webhook_url: z.string().url().nullable().default(null),
       webhook_port: z.number().int().positive().default(8443),
-      webhook_secret: z.string().optional(),
+      webhook_secret: z.string().min(1).nullable().default(null),
       handle_edited: z.boolean().default(false),
       pairing: z.boolean().default(false),
     })
@@ -93,7 +93,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   email: z
     .strictObject({
-      from: z.string().optional(),
+      from: z.string().min(1).nullable().default(null),
     })
     .prefault({}),
   gateway: z
