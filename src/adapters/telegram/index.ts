@@ -1,0 +1,206 @@
+/**
+ * The Telegram door, on grammY: long polling by default, a webhook when `telegram.webhook_url` is
+ * configured; inbound updates → InboundMessage (inbound.ts); rendered HTML chunks → sendMessage
+ * (send.ts). Policy (who may talk, sessions, commands) is the gateway's.
+ */
+import { randomBytes } from 'node:crypto';
+import { Bot } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+import type { AdapterDeps } from '../deps.js';
+import type { TelegramSettings } from '../../core/settings.js';
+import type { Adapter, Delivery, DeliveryTarget, InboundHandler } from '../../core/types.js';
+import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
+import { getMeFailure, toPlatformError } from './errors.js';
+import { toInboundMessage, type BotIdentity } from './inbound.js';
+import { telegramHtmlToPlain } from './plain.js';
+import { Poller, type AllowedUpdate } from './polling.js';
+import { deliverChunks, sendTyping, type SendContext } from './send.js';
+import { startWebhookServer, type WebhookServer } from './webhook.js';
+
+export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
+
+/** Shown in Telegram's command menu; the gateway implements them. */
+export const TELEGRAM_COMMANDS = [
+  { command: 'start', description: 'Start talking to the assistant' },
+  { command: 'help', description: 'What this bot can do' },
+  { command: 'new', description: 'Start a fresh conversation' },
+  { command: 'status', description: 'Session, model and prompt-cache status' },
+  { command: 'usage', description: 'Token usage of this session' },
+  { command: 'stop', description: 'Stop the answer being written' },
+] as const;
+
+const ALLOWED_UPDATES: readonly AllowedUpdate[] = ['message', 'edited_message'];
+
+export interface TelegramAdapterDeps extends AdapterDeps {
+  /** Known bot identity: skips getMe at start (tests, or a caller that already checked the token). */
+  botInfo?: UserFromGetMe;
+  /** Waits out 429s; replaceable in tests. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Long-poll timeout per getUpdates call (default 30 s). */
+  pollTimeoutSeconds?: number;
+  /** On stop, how long an update being handed over may still take (default 3 s). */
+  stopGraceMs?: number;
+  /** Longest `retry_after` waited out inside deliver (default 30 s); longer ones go back to the outbox. */
+  maxRetryAfterSeconds?: number;
+  /** Interface the webhook server binds (default 0.0.0.0). */
+  webhookHost?: string;
+}
+
+export interface TelegramAdapter extends Adapter {
+  /** The bound webhook port while running in webhook mode. */
+  readonly webhookPort: number | undefined;
+}
+
+/** Creates the Telegram adapter. No network happens before start()/deliver(). */
+export function createTelegramAdapter(settings: TelegramSettings, deps: TelegramAdapterDeps): TelegramAdapter {
+  const { logger, config } = deps;
+  const apiRoot = (settings.apiRoot ?? TELEGRAM_API_ROOT).replace(/\/+$/, '');
+  const bot = new Bot(settings.token, { client: { apiRoot }, botInfo: deps.botInfo });
+  const now = deps.now ?? (() => new Date());
+  const sendContext: SendContext = {
+    api: bot.api,
+    token: settings.token,
+    logger,
+    sleep: deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    maxRetryAfterSeconds: deps.maxRetryAfterSeconds ?? 30,
+    maxRateLimitWaits: 5,
+    toPlain: telegramHtmlToPlain,
+  };
+  let handler: InboundHandler | undefined;
+  let accepting = false;
+  let poller: Poller | undefined;
+  let webhook: WebhookServer | undefined;
+  let identity: BotIdentity | undefined;
+
+  bot.use(async (ctx) => {
+    if (!handler || !identity || !accepting) {
+      // Not handed over: throwing keeps the update unconfirmed (polling offset / webhook 5xx).
+      throw new Error('adapter is not accepting updates');
+    }
+    const result = toInboundMessage(ctx.update, identity, { handleEdited: config.telegram.handle_edited, now });
+    if (result.kind === 'invalid') {
+      logger.warn('telegram', `skipping malformed update ${String(ctx.update.update_id)}: ${result.reason}`);
+      return;
+    }
+    if (result.kind === 'skip') {
+      logger.debug('telegram', `ignoring update ${ctx.update.update_id}: ${result.reason}`);
+      return;
+    }
+    await handler(result.message);
+  });
+
+  async function identify(): Promise<UserFromGetMe> {
+    if (deps.botInfo) return deps.botInfo;
+    try {
+      return await bot.api.getMe();
+    } catch (error) {
+      throw getMeFailure(error, apiRoot, settings.token);
+    }
+  }
+
+  async function registerCommands(): Promise<void> {
+    try {
+      await bot.api.setMyCommands(TELEGRAM_COMMANDS);
+    } catch (error) {
+      logger.warn('telegram', `setMyCommands failed, the command menu may be stale: ${toPlatformError('setMyCommands', error, settings.token).message}`);
+    }
+  }
+
+  async function startWebhook(url: string): Promise<void> {
+    const secretToken = config.telegram.webhook_secret ?? randomBytes(32).toString('hex');
+    webhook = await startWebhookServer({
+      bot,
+      path: new URL(url).pathname || '/',
+      host: deps.webhookHost ?? '0.0.0.0',
+      port: config.telegram.webhook_port,
+      secretToken,
+      logger,
+    });
+    try {
+      await bot.api.setWebhook(url, { secret_token: secretToken, allowed_updates: ALLOWED_UPDATES });
+    } catch (error) {
+      await webhook.close(0);
+      webhook = undefined;
+      throw toPlatformError('setWebhook', error, settings.token);
+    }
+  }
+
+  async function startPolling(): Promise<void> {
+    try {
+      // getUpdates is refused while a webhook is set (e.g. left over from webhook mode); pending updates stay.
+      await bot.api.deleteWebhook({ drop_pending_updates: false });
+    } catch (error) {
+      logger.warn('telegram', `deleteWebhook failed: ${toPlatformError('deleteWebhook', error, settings.token).message}`);
+    }
+    poller = new Poller({
+      api: bot.api,
+      token: settings.token,
+      logger,
+      handle: (update) => bot.handleUpdate(update),
+      timeoutSeconds: deps.pollTimeoutSeconds ?? 30,
+      allowedUpdates: ALLOWED_UPDATES,
+      onFatal: () => {
+        accepting = false;
+      },
+    });
+    poller.start();
+  }
+
+  return {
+    platform: 'telegram',
+    profile: PLATFORM_HINTS.telegram,
+    get webhookPort() {
+      return webhook?.port;
+    },
+
+    async start(onMessage: InboundHandler): Promise<void> {
+      if (handler) return;
+      const me = await identify();
+      bot.botInfo = me;
+      // Other Bot API servers may leave out the username; mentions then cannot match, replies and commands still do.
+      identity = { id: me.id, username: me.username ?? '' };
+      handler = onMessage;
+      accepting = true;
+      await registerCommands();
+      const url = config.telegram.webhook_url;
+      try {
+        if (url) await startWebhook(url);
+        else await startPolling();
+      } catch (error) {
+        accepting = false;
+        handler = undefined;
+        throw error;
+      }
+      logger.info('telegram', `connected as @${me.username} (${url ? 'webhook' : 'long polling'})`);
+    },
+
+    async stop(): Promise<void> {
+      const grace = deps.stopGraceMs ?? 3000;
+      const running = poller;
+      const server = webhook;
+      poller = undefined;
+      webhook = undefined;
+      accepting = false;
+      // The update being handed over may finish within the grace period; nothing new is taken after.
+      await Promise.all([running?.stop(grace), server?.close(grace)]);
+      handler = undefined;
+    },
+
+    deliver(delivery: Delivery): Promise<void> {
+      return deliverChunks(sendContext, delivery);
+    },
+
+    sendTyping(target: DeliveryTarget): Promise<void> {
+      return sendTyping(sendContext, target);
+    },
+
+    async diagnose(): Promise<string[]> {
+      try {
+        const me = await bot.api.getMe();
+        return me.is_bot ? [] : ['TELEGRAM_BOT_TOKEN belongs to a user account, not a bot: create a bot with @BotFather'];
+      } catch (error) {
+        return [getMeFailure(error, apiRoot, settings.token).message];
+      }
+    },
+  };
+}

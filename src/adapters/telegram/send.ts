@@ -1,0 +1,103 @@
+/**
+ * Outbound: rendered Telegram HTML chunks → sendMessage, in order, one message each.
+ *
+ * Per chunk: a 429 is waited out as Telegram says (`retry_after`) and the same chunk sent again, so it
+ * arrives once; "can't parse entities" resends that chunk as plain text; a group upgraded to a
+ * supergroup is followed to its new id. Anything else becomes a PlatformApiError (network and 5xx
+ * retryable, so the outbox tries again later from the first unconfirmed chunk).
+ */
+import type { Api } from 'grammy';
+import type { Logger } from '../../core/logger.js';
+import type { Delivery, DeliveryTarget } from '../../core/types.js';
+import { PlatformApiError } from '../../core/errors.js';
+import { isParseEntitiesError, migratedChatId, redactToken, retryAfterSeconds, toPlatformError } from './errors.js';
+
+export interface SendContext {
+  api: Api;
+  token: string;
+  logger: Logger;
+  sleep: (ms: number) => Promise<void>;
+  /** A 429 asking for a longer wait is handed to the outbox instead of blocking here. */
+  maxRetryAfterSeconds: number;
+  /** 429s waited out per chunk before giving the chunk back to the outbox. */
+  maxRateLimitWaits: number;
+  toPlain: (html: string) => string;
+}
+
+/** Telegram ids are numbers; other Bot API servers may use `@channel` names, which pass through. */
+export function chatIdParam(chatId: string): number | string {
+  return /^-?\d+$/.test(chatId) ? Number(chatId) : chatId;
+}
+
+function optionalNumber(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  return Number(value);
+}
+
+async function sendChunk(ctx: SendContext, target: { chatId: number | string; threadId?: number }, html: string, replyTo: number | undefined): Promise<void> {
+  let plain = false;
+  let migrated = false;
+  let waits = 0;
+  for (;;) {
+    const text = plain ? ctx.toPlain(html) : html;
+    try {
+      await ctx.api.sendMessage(target.chatId, text, {
+        parse_mode: plain ? undefined : 'HTML',
+        message_thread_id: target.threadId,
+        reply_parameters: replyTo !== undefined ? { message_id: replyTo, allow_sending_without_reply: true } : undefined,
+        link_preview_options: { is_disabled: true },
+      });
+      return;
+    } catch (error) {
+      const retryAfter = retryAfterSeconds(error);
+      if (retryAfter !== undefined && retryAfter <= ctx.maxRetryAfterSeconds && waits < ctx.maxRateLimitWaits) {
+        waits++;
+        ctx.logger.info('telegram', `rate limited on sendMessage: waiting ${retryAfter} s as Telegram asks, then sending the same chunk again`);
+        await ctx.sleep(retryAfter * 1000);
+        continue;
+      }
+      if (!plain && isParseEntitiesError(error)) {
+        plain = true;
+        ctx.logger.warn('telegram', `Telegram refused the HTML (${redactToken(error.description, ctx.token)}); resending the chunk as plain text`);
+        continue;
+      }
+      const newId = migratedChatId(error);
+      if (newId !== undefined && !migrated) {
+        migrated = true;
+        ctx.logger.info('telegram', `chat ${target.chatId} was upgraded to supergroup ${newId}; sending there`);
+        target.chatId = newId;
+        continue;
+      }
+      throw toPlatformError('sendMessage', error, ctx.token);
+    }
+  }
+}
+
+/** Sends `delivery.message.chunks` from `firstChunk` on; onChunkSent after each accepted chunk. */
+export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promise<void> {
+  const { target, message } = delivery;
+  if (target.platform !== 'telegram') {
+    throw new PlatformApiError({ platform: 'telegram', method: 'sendMessage', message: `cannot deliver to a ${target.platform} target`, retryable: false });
+  }
+  const chat = { chatId: chatIdParam(target.chatId), threadId: optionalNumber(target.threadId) };
+  const replyTo = optionalNumber(target.replyToMessageId);
+  for (let i = Math.max(0, delivery.firstChunk); i < message.chunks.length; i++) {
+    const chunk = message.chunks[i];
+    if (chunk.trim() === '') {
+      // Telegram refuses an empty text; an empty chunk has nothing to lose.
+      delivery.onChunkSent(i);
+      continue;
+    }
+    await sendChunk(ctx, chat, chunk, i === 0 ? replyTo : undefined);
+    delivery.onChunkSent(i);
+  }
+}
+
+/** "typing…" in the chat; failures only matter for debugging. */
+export async function sendTyping(ctx: SendContext, target: DeliveryTarget): Promise<void> {
+  try {
+    await ctx.api.sendChatAction(chatIdParam(target.chatId), 'typing', { message_thread_id: optionalNumber(target.threadId) });
+  } catch (error) {
+    ctx.logger.debug('telegram', `sendChatAction failed: ${toPlatformError('sendChatAction', error, ctx.token).message}`);
+  }
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { toInboundMessage, type InboundResult } from '../../src/adapters/telegram/inbound.js';
+
+const bot = { id: 999, username: 'SwitchBot' };
+const options = { handleEdited: false, now: () => new Date('2025-01-02T03:04:05Z') };
+const alice = { id: 1001, is_bot: false, first_name: 'Alice' };
+const group = { id: -100500, type: 'supergroup', title: 'Team' };
+
+function update(message: Record<string, unknown>): unknown {
+  return { update_id: 7, message: { message_id: 10, date: 1, from: alice, chat: group, ...message } };
+}
+
+function text(result: InboundResult): string | undefined {
+  return result.kind === 'message' ? result.message.text : undefined;
+}
+
+describe('telegram inbound translation', () => {
+  it('a text_mention of the bot addresses it; a mention of someone else does not', () => {
+    const byTextMention = toInboundMessage(update({ text: 'Switchy help', entities: [{ type: 'text_mention', offset: 0, length: 7, user: { id: 999 } }] }), bot, options);
+    expect(byTextMention).toMatchObject({ kind: 'message', message: { mentionsBot: true } });
+    const other = toInboundMessage(update({ text: '@someone_else hi', entities: [{ type: 'mention', offset: 0, length: 13 }] }), bot, options);
+    expect(other).toMatchObject({ kind: 'skip', reason: 'group message not addressed to the bot' });
+  });
+
+  it('matches the username case-insensitively and keeps a mention that is not leading', () => {
+    const lead = toInboundMessage(update({ text: '@switchbot: summarise this', entities: [{ type: 'mention', offset: 0, length: 10 }] }), bot, options);
+    expect(text(lead)).toBe('summarise this');
+    const middle = toInboundMessage(update({ text: 'thanks @SwitchBot!', entities: [{ type: 'mention', offset: 7, length: 10 }] }), bot, options);
+    expect(text(middle)).toBe('thanks @SwitchBot!');
+  });
+
+  it('a message in a forum topic the bot created is not a reply to the bot', () => {
+    const topic = { message_thread_id: 5, is_topic_message: true, reply_to_message: { message_id: 5, from: { id: 999 } } };
+    expect(toInboundMessage(update({ text: 'talking among us', ...topic }), bot, options).kind).toBe('skip');
+    const realReply = { message_thread_id: 5, is_topic_message: true, reply_to_message: { message_id: 8, from: { id: 999 } } };
+    expect(toInboundMessage(update({ text: 'answer me', ...realReply }), bot, options)).toMatchObject({ kind: 'message', message: { threadId: '5' } });
+  });
+
+  it('a command for another bot is not for us, even with a mention', () => {
+    const r = toInboundMessage(update({ text: '/status@OtherBot @SwitchBot', entities: [{ type: 'mention', offset: 17, length: 10 }] }), bot, options);
+    expect(r.kind).toBe('skip');
+  });
+
+  it('describes locations, venues, contacts and documents; captions addressed to the bot are cleaned', () => {
+    const dm = { id: 1001, type: 'private' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ location: { latitude: 52.520008, longitude: 13.404954 } }, '[location: 52.52001, 13.40495]'],
+      [{ venue: { title: 'Cafe', address: 'Main St 1', location: { latitude: 1, longitude: 2 } }, location: { latitude: 1, longitude: 2 } }, '[venue: Cafe, Main St 1]'],
+      [{ contact: { phone_number: '+4930123', first_name: 'Carl', last_name: 'C' } }, '[contact: Carl C, +4930123]'],
+      [{ document: { file_name: 'a\u0000b\nc.txt', file_size: 3 * 1024 * 1024 } }, '[document: a b c.txt (3.0 MB)]'],
+      [{ audio: { duration: 201, performer: 'Band', title: 'Song' } }, '[audio: Band – Song, 3:21]'],
+    ];
+    for (const [fields, expected] of cases) {
+      expect(text(toInboundMessage(update({ chat: dm, ...fields }), bot, options))).toBe(expected);
+    }
+    const captioned = toInboundMessage(
+      update({ photo: [{ width: 1, height: 1 }], caption: '@SwitchBot what is this?', caption_entities: [{ type: 'mention', offset: 0, length: 10 }] }),
+      bot,
+      options,
+    );
+    expect(captioned).toMatchObject({ kind: 'message', message: { text: '[photo] what is this?', mentionsBot: true } });
+  });
+
+  it('skips service messages and channel posts, names a sender without a first name part by username', () => {
+    expect(toInboundMessage(update({ new_chat_members: [alice] }), bot, options)).toMatchObject({ kind: 'skip', reason: 'service message' });
+    expect(toInboundMessage(update({ chat: { id: -1, type: 'channel' }, text: 'x' }), bot, options).kind).toBe('skip');
+    const r = toInboundMessage(update({ chat: { id: 1001, type: 'private' }, from: { id: 1001, is_bot: false, first_name: '', username: 'al' }, text: 'x' }), bot, options);
+    expect(r).toMatchObject({ kind: 'message', message: { displayName: 'al' } });
+  });
+
+  it('reports what is malformed', () => {
+    expect(toInboundMessage({ message: {} }, bot, options)).toEqual({ kind: 'invalid', reason: 'update_id: Invalid input: expected number, received undefined' });
+    expect(toInboundMessage('nonsense', bot, options).kind).toBe('invalid');
+  });
+});

@@ -1,0 +1,446 @@
+/**
+ * A loopback Telegram Bot API server for tests: `${url}/bot<token>/<method>`, as grammY calls it.
+ *
+ * It behaves like the real one where a sender can get it wrong: getUpdates confirms everything below
+ * `offset` and long-polls up to `timeout`; sendMessage parses `parse_mode: HTML` like Telegram
+ * (see telegram-html.ts) and enforces 1..4096 UTF-16 units after parsing, with Telegram's error texts;
+ * an unknown token gets 401; a 429 with `retry_after` (or a dropped connection, or any error) can be
+ * queued with `failNext`. Every request is recorded.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { num, readParams } from './telegram-body.js';
+import { parseTelegramHtml, utf16Length, type ParsedEntity } from './telegram-html.js';
+
+export const TELEGRAM_TEXT_LIMIT = 4096;
+
+export interface TelegramFakeOptions {
+  /** The token the fake accepts (default `123456789:TEST-token_abcdefghijklmnopqrstuvwxyz`). */
+  token?: string;
+  username?: string;
+  firstName?: string;
+  /** Upper bound on how long a long poll is held, whatever `timeout` asks (default 2000 ms). */
+  maxPollHoldMs?: number;
+  /** First update_id handed out (default 1000). */
+  firstUpdateId?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  token: string;
+  params: Record<string, unknown>;
+  status: number;
+  at: number;
+}
+
+export interface SentMessage {
+  chatId: string;
+  messageId: number;
+  /** The text as sent (HTML when parseMode is HTML). */
+  text: string;
+  /** What the user sees: the text after entity parsing. */
+  plain: string;
+  entities: ParsedEntity[];
+  parseMode?: string;
+  threadId?: number;
+  replyToMessageId?: number;
+  params: Record<string, unknown>;
+}
+
+/** A failure queued for the next call(s) of a method. */
+export type Failure =
+  | 'network'
+  | '429'
+  | 'blocked'
+  | 'chat_not_found'
+  | '500'
+  | { kind: 'rate_limit'; retryAfter: number }
+  | { kind: 'error'; code: number; description: string; parameters?: Record<string, unknown> };
+
+export interface PushTextOptions {
+  text: string;
+  userId?: number;
+  /** Defaults to the user id (a private chat). */
+  chatId?: number;
+  chatType?: 'private' | 'group' | 'supergroup';
+  chatTitle?: string;
+  firstName?: string;
+  lastName?: string;
+  username?: string;
+  isBot?: boolean;
+  /** Forum topic: sets message_thread_id and is_topic_message. */
+  threadId?: number;
+  /** Reply to this message; `fromBot` makes it a reply to one of the bot's messages. */
+  replyTo?: { messageId: number; fromBot?: boolean };
+  edited?: boolean;
+}
+
+export interface TelegramFake {
+  /** Pass as apiRoot (TELEGRAM_API_ROOT). */
+  readonly url: string;
+  readonly token: string;
+  /** A well-formed token the fake refuses with 401. */
+  readonly badToken: string;
+  readonly bot: { id: number; is_bot: true; first_name: string; username: string };
+  readonly requests: RecordedRequest[];
+  /** Accepted sendMessage calls, in order. */
+  readonly sent: SentMessage[];
+  /** Everything below this update_id was confirmed by a getUpdates offset. */
+  readonly confirmedOffset: number;
+  /** Updates queued and not yet confirmed. */
+  readonly pendingUpdates: readonly Record<string, unknown>[];
+  readonly commands: unknown;
+  readonly webhook: { url: string; secretToken?: string } | undefined;
+  /** Queues an update; assigns update_id when missing. Returns the update_id. */
+  pushUpdate(update: Record<string, unknown>): number;
+  /** Queues a text message update (entities for @mentions and a leading /command are computed). */
+  pushText(options: PushTextOptions): number;
+  /** Builds the message object pushText would send, for custom updates (photos, etc.). */
+  makeMessage(options: Omit<PushTextOptions, 'text'> & { text?: string }): Record<string, unknown>;
+  /** The next `times` calls of `method` fail as described. */
+  failNext(method: string, failure: Failure, times?: number): void;
+  waitForMessages(count: number, timeoutMs?: number): Promise<SentMessage[]>;
+  waitForRequests(method: string, count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Resolves once confirmedOffset reaches `offset`. */
+  waitForConfirmed(offset: number, timeoutMs?: number): Promise<void>;
+  callsOf(method: string): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+interface Poller {
+  respond(updates: Record<string, unknown>[]): void;
+  conflict(): void;
+  limit: number;
+}
+
+function apiError(res: ServerResponse, code: number, description: string, parameters?: Record<string, unknown>): number {
+  const body: Record<string, unknown> = { ok: false, error_code: code, description };
+  if (parameters) body.parameters = parameters;
+  res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  return code;
+}
+
+function ok(res: ServerResponse, result: unknown): number {
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result }));
+  return 200;
+}
+
+/** Entities Telegram computes for incoming text: @mentions and a leading /command. */
+function detectEntities(text: string): { type: string; offset: number; length: number }[] {
+  const entities: { type: string; offset: number; length: number }[] = [];
+  const command = /^\/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?/.exec(text);
+  if (command) entities.push({ type: 'bot_command', offset: 0, length: command[0].length });
+  for (const m of text.matchAll(/(^|[^A-Za-z0-9_@/])(@[A-Za-z0-9_]{4,32})/g)) {
+    entities.push({ type: 'mention', offset: (m.index ?? 0) + m[1].length, length: m[2].length });
+  }
+  return entities;
+}
+
+export async function startTelegramFake(options: TelegramFakeOptions = {}): Promise<TelegramFake> {
+  const token = options.token ?? '123456789:TEST-token_abcdefghijklmnopqrstuvwxyz';
+  const botId = Number(token.split(':')[0]) || 123456789;
+  const bot = { id: botId, is_bot: true as const, first_name: options.firstName ?? 'Switchboard', username: options.username ?? 'switchboard_test_bot' };
+  const maxHold = options.maxPollHoldMs ?? 2000;
+  let nextUpdateId = options.firstUpdateId ?? 1000;
+  let nextMessageId = 1;
+  let confirmedOffset = 0;
+  let commands: unknown;
+  let webhook: { url: string; secretToken?: string } | undefined;
+  const queue: Record<string, unknown>[] = [];
+  const requests: RecordedRequest[] = [];
+  const sent: SentMessage[] = [];
+  const knownMessages = new Set<string>();
+  const failures = new Map<string, Failure[]>();
+  const listeners = new Set<() => void>();
+  let poller: Poller | undefined;
+
+  const notify = () => {
+    for (const l of [...listeners]) l();
+  };
+
+  const confirm = (offset: number) => {
+    if (offset > confirmedOffset) confirmedOffset = offset;
+    while (queue.length && Number(queue[0].update_id) < confirmedOffset) queue.shift();
+  };
+
+  function sendFailure(res: ServerResponse, failure: Failure): number {
+    if (failure === 'network') {
+      res.socket?.destroy();
+      return 0;
+    }
+    if (failure === '429') return apiError(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
+    if (failure === 'blocked') return apiError(res, 403, 'Forbidden: bot was blocked by the user');
+    if (failure === 'chat_not_found') return apiError(res, 400, 'Bad Request: chat not found');
+    if (failure === '500') return apiError(res, 500, 'Internal Server Error');
+    if (failure.kind === 'rate_limit') {
+      return apiError(res, 429, `Too Many Requests: retry after ${failure.retryAfter}`, { retry_after: failure.retryAfter });
+    }
+    return apiError(res, failure.code, failure.description, failure.parameters);
+  }
+
+  function sendMessage(res: ServerResponse, params: Record<string, unknown>): number {
+    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
+    if (!chatId) return apiError(res, 400, 'Bad Request: chat_id is empty');
+    const raw = typeof params.text === 'string' ? params.text : params.text === undefined ? '' : String(params.text);
+    const parseMode = typeof params.parse_mode === 'string' && params.parse_mode !== '' ? params.parse_mode : undefined;
+    let plain = raw;
+    let entities: ParsedEntity[] = [];
+    if (parseMode !== undefined) {
+      if (parseMode.toLowerCase() === 'html') {
+        const parsed = parseTelegramHtml(raw);
+        if (!parsed.ok) return apiError(res, 400, `Bad Request: can't parse entities: ${parsed.error}`);
+        plain = parsed.text;
+        entities = parsed.entities;
+      } else if (!['markdown', 'markdownv2'].includes(parseMode.toLowerCase())) {
+        return apiError(res, 400, 'Bad Request: unsupported parse_mode');
+      }
+    }
+    plain = plain.trim();
+    if (plain.length === 0) return apiError(res, 400, 'Bad Request: message text is empty');
+    if (utf16Length(plain) > TELEGRAM_TEXT_LIMIT) return apiError(res, 400, 'Bad Request: message is too long');
+    const reply = params.reply_parameters as { message_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
+    const replyTo = num(reply?.message_id) ?? num(params.reply_to_message_id);
+    const allowWithout = reply?.allow_sending_without_reply === true || reply?.allow_sending_without_reply === 'true';
+    if (replyTo !== undefined && !allowWithout && !knownMessages.has(`${chatId}:${replyTo}`)) {
+      return apiError(res, 400, 'Bad Request: message to be replied not found');
+    }
+    const messageId = nextMessageId++;
+    knownMessages.add(`${chatId}:${messageId}`);
+    const threadId = num(params.message_thread_id);
+    sent.push({ chatId, messageId, text: raw, plain, entities, parseMode, threadId, replyToMessageId: replyTo, params });
+    notify();
+    const id = num(chatId) ?? chatId;
+    return ok(res, {
+      message_id: messageId,
+      from: bot,
+      chat: { id, type: typeof id === 'number' && id < 0 ? 'supergroup' : 'private' },
+      date: Math.floor(Date.now() / 1000),
+      text: plain,
+      ...(entities.length ? { entities } : {}),
+      ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+    });
+  }
+
+  function getUpdates(res: ServerResponse, params: Record<string, unknown>): number {
+    if (webhook) return apiError(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    const offset = num(params.offset);
+    if (offset !== undefined && offset > 0) confirm(offset);
+    const limit = Math.min(Math.max(num(params.limit) ?? 100, 1), 100);
+    const timeout = Math.max(num(params.timeout) ?? 0, 0);
+    if (queue.length > 0 || timeout === 0) return ok(res, queue.slice(0, limit));
+    // A second long poll terminates the first, as on Telegram.
+    poller?.conflict();
+    let done = false;
+    const finish = () => {
+      done = true;
+      clearTimeout(timer);
+      listeners.delete(onPush);
+      res.off('close', onClose);
+      if (poller === self) poller = undefined;
+    };
+    const self: Poller = {
+      limit,
+      respond(updates) {
+        if (done) return;
+        finish();
+        ok(res, updates);
+      },
+      conflict() {
+        if (done) return;
+        finish();
+        apiError(res, 409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running');
+      },
+    };
+    const onPush = () => {
+      if (queue.length) self.respond(queue.slice(0, limit));
+    };
+    const onClose = () => finish();
+    const timer = setTimeout(() => self.respond([]), Math.min(timeout * 1000, maxHold));
+    listeners.add(onPush);
+    res.on('close', onClose);
+    poller = self;
+    return 200;
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+      if (!match) {
+        apiError(res, 404, 'Not Found');
+        return;
+      }
+      const [, reqToken, methodRaw] = match;
+      const method = methodRaw.toLowerCase();
+      let params: Record<string, unknown>;
+      try {
+        params = await readParams(req, url);
+      } catch {
+        apiError(res, 400, "Bad Request: can't parse JSON object");
+        return;
+      }
+      const record: RecordedRequest = { method: methodRaw, token: reqToken, params, status: 0, at: Date.now() };
+      requests.push(record);
+      const status = (() => {
+        if (reqToken !== token) return apiError(res, 401, 'Unauthorized');
+        const queued = failures.get(method);
+        if (queued?.length) {
+          const failure = queued.shift() as Failure;
+          return sendFailure(res, failure);
+        }
+        switch (method) {
+          case 'getme':
+            return ok(res, { ...bot, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
+          case 'getupdates':
+            return getUpdates(res, params);
+          case 'setmycommands':
+            commands = params.commands;
+            return ok(res, true);
+          case 'getmycommands':
+            return ok(res, commands ?? []);
+          case 'deletewebhook':
+            webhook = undefined;
+            if (params.drop_pending_updates === true || params.drop_pending_updates === 'true') queue.length = 0;
+            return ok(res, true);
+          case 'setwebhook':
+            if (typeof params.url !== 'string' || !params.url) return apiError(res, 400, 'Bad Request: bad webhook: HTTPS url must be provided for webhook');
+            webhook = { url: params.url, secretToken: typeof params.secret_token === 'string' ? params.secret_token : undefined };
+            return ok(res, true);
+          case 'getwebhookinfo':
+            return ok(res, { url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: queue.length });
+          case 'sendmessage':
+            return sendMessage(res, params);
+          case 'sendchataction':
+            if (params.chat_id === undefined) return apiError(res, 400, 'Bad Request: chat_id is empty');
+            if (params.action !== 'typing' && typeof params.action !== 'string') return apiError(res, 400, 'Bad Request: wrong parameter action in request');
+            return ok(res, true);
+          default:
+            return apiError(res, 404, 'Not Found');
+        }
+      })();
+      record.status = status;
+      notify();
+    })();
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  function waitFor<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const tryNow = () => {
+        const value = check();
+        if (value !== undefined) {
+          listeners.delete(tryNow);
+          clearTimeout(timer);
+          resolve(value);
+        }
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(tryNow);
+        reject(new Error(`telegram fake: timed out after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      listeners.add(tryNow);
+      tryNow();
+    });
+  }
+
+  function makeMessage(o: Omit<PushTextOptions, 'text'> & { text?: string }): Record<string, unknown> {
+    const userId = o.userId ?? 1001;
+    const chatId = o.chatId ?? userId;
+    const chatType = o.chatType ?? (chatId === userId ? 'private' : chatId < -1000000000000 ? 'supergroup' : 'group');
+    const chat: Record<string, unknown> = { id: chatId, type: chatType };
+    if (chatType === 'private') Object.assign(chat, { first_name: o.firstName ?? 'Alice' });
+    else Object.assign(chat, { title: o.chatTitle ?? 'Test group', ...(o.threadId !== undefined ? { is_forum: true } : {}) });
+    const from: Record<string, unknown> = { id: userId, is_bot: o.isBot ?? false, first_name: o.firstName ?? 'Alice' };
+    if (o.lastName) from.last_name = o.lastName;
+    if (o.username) from.username = o.username;
+    const messageId = nextMessageId++;
+    knownMessages.add(`${chatId}:${messageId}`);
+    const message: Record<string, unknown> = { message_id: messageId, from, chat, date: Math.floor(Date.now() / 1000) };
+    if (o.text !== undefined) {
+      message.text = o.text;
+      const entities = detectEntities(o.text);
+      if (entities.length) message.entities = entities;
+    }
+    if (o.threadId !== undefined) Object.assign(message, { message_thread_id: o.threadId, is_topic_message: true });
+    if (o.replyTo) {
+      message.reply_to_message = {
+        message_id: o.replyTo.messageId,
+        from: o.replyTo.fromBot ? bot : { id: userId + 1, is_bot: false, first_name: 'Bob' },
+        chat,
+        date: Math.floor(Date.now() / 1000) - 60,
+        text: 'earlier message',
+      };
+    }
+    if (o.edited) message.edit_date = Math.floor(Date.now() / 1000);
+    return message;
+  }
+
+  const fake: TelegramFake = {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    badToken: `${botId + 1}:WRONG-token_abcdefghijklmnopqrstuvwxyz`,
+    bot,
+    requests,
+    sent,
+    get confirmedOffset() {
+      return confirmedOffset;
+    },
+    get pendingUpdates() {
+      return queue;
+    },
+    get commands() {
+      return commands;
+    },
+    get webhook() {
+      return webhook;
+    },
+    pushUpdate(update) {
+      const id = num(update.update_id) ?? nextUpdateId;
+      nextUpdateId = Math.max(nextUpdateId, id + 1);
+      queue.push({ ...update, update_id: id });
+      queue.sort((a, b) => Number(a.update_id) - Number(b.update_id));
+      notify();
+      return id;
+    },
+    pushText(o) {
+      const message = makeMessage(o);
+      return fake.pushUpdate(o.edited ? { edited_message: message } : { message });
+    },
+    makeMessage,
+    failNext(method, failure, times = 1) {
+      const key = method.toLowerCase();
+      const list = failures.get(key) ?? [];
+      for (let i = 0; i < times; i++) list.push(failure);
+      failures.set(key, list);
+    },
+    waitForMessages(count, timeoutMs = 5000) {
+      return waitFor(() => (sent.length >= count ? sent.slice() : undefined), timeoutMs, `${count} sent message(s), have ${sent.length}`);
+    },
+    waitForRequests(method, count, timeoutMs = 5000) {
+      return waitFor(
+        () => {
+          const calls = fake.callsOf(method);
+          return calls.length >= count ? calls : undefined;
+        },
+        timeoutMs,
+        `${count} ${method} request(s)`,
+      );
+    },
+    waitForConfirmed(offset, timeoutMs = 5000) {
+      return waitFor(() => (confirmedOffset >= offset ? true : undefined), timeoutMs, `confirmed offset ${offset} (have ${confirmedOffset})`).then(() => undefined);
+    },
+    callsOf(method) {
+      return requests.filter((r) => r.method.toLowerCase() === method.toLowerCase());
+    },
+    close() {
+      poller?.respond([]);
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+  return fake;
+}
