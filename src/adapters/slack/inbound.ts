@@ -1,0 +1,215 @@
+/**
+ * Slack payloads → InboundMessage. Pure functions: zod checks the fields we rely on at the edge,
+ * anything else (bots, edits, our own echoes, malformed bodies) is skipped with a reason for the log.
+ */
+import { z } from 'zod';
+import type { DeliveryTarget, InboundMessage } from '../../core/types.js';
+
+/** A response_url takes answers for 30 minutes after the command (Slack docs). */
+export const RESPONSE_URL_TTL_MS = 30 * 60 * 1000;
+
+/** What a decoder knows about the bot and the moment. */
+export interface DecodeContext {
+  botUserId?: string;
+  botId?: string;
+  now: Date;
+}
+
+export type Decoded = { ok: true; message: InboundMessage } | { ok: false; reason: string };
+
+/** The Events API envelope (HTTP body, or a Socket Mode `events_api` payload). */
+const envelopeSchema = z.object({
+  event_id: z.string().min(1),
+  event: z.unknown(),
+});
+
+const messageEventSchema = z.object({
+  type: z.literal('message'),
+  channel: z.string().min(1),
+  channel_type: z.string().optional(),
+  user: z.string().min(1).optional(),
+  bot_id: z.string().optional(),
+  subtype: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string().min(1),
+  thread_ts: z.string().min(1).optional(),
+});
+
+const mentionEventSchema = z.object({
+  type: z.literal('app_mention'),
+  channel: z.string().min(1),
+  user: z.string().min(1).optional(),
+  bot_id: z.string().optional(),
+  subtype: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string().min(1),
+  thread_ts: z.string().min(1).optional(),
+});
+
+const commandSchema = z.object({
+  command: z.string().min(1),
+  text: z.string().default(''),
+  user_id: z.string().min(1),
+  user_name: z.string().optional(),
+  channel_id: z.string().min(1),
+  channel_name: z.string().optional(),
+  response_url: z.url(),
+  trigger_id: z.string().min(1),
+});
+
+/**
+ * Message subtypes a person writes themselves. Edits (`message_changed`), deletions, joins,
+ * `bot_message` and the rest are not someone talking to the bot.
+ */
+const PERSON_SUBTYPES: ReadonlySet<string> = new Set(['file_share', 'thread_broadcast']);
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Removes every `<@BOTID>` / `<@BOTID|name>` mention of the bot and tidies the spaces it leaves. */
+export function stripBotMention(text: string, botUserId: string | undefined): { text: string; mentioned: boolean } {
+  if (!botUserId) return { text: text.trim(), mentioned: false };
+  const pattern = new RegExp(`<@${escapeRegExp(botUserId)}(?:\\|[^>]*)?>`, 'g');
+  const mentioned = pattern.test(text);
+  pattern.lastIndex = 0;
+  const stripped = text.replace(pattern, ' ').replace(/[ \t]{2,}/g, ' ').trim();
+  return { text: stripped, mentioned };
+}
+
+/**
+ * Slack's wire format to what the person saw: `<url|label>` → `label (url)`, `<#C1|general>` →
+ * `#general`, `<!here>` → `@here`, `<@U1|name>` → `@name`; bare user mentions (`<@U1>`) stay as ids.
+ * The three entities Slack escapes (`&amp; &lt; &gt;`) are decoded last, so they cannot forge a token.
+ */
+export function slackToPlainText(text: string): string {
+  const converted = text.replace(/<([^<>\n]+)>/g, (whole, inner: string) => {
+    const bar = inner.indexOf('|');
+    const target = bar >= 0 ? inner.slice(0, bar) : inner;
+    const label = bar >= 0 ? inner.slice(bar + 1) : '';
+    if (target.startsWith('@')) return label ? `@${label.replace(/^@/, '')}` : whole;
+    if (target.startsWith('#')) return label ? `#${label}` : whole;
+    if (target.startsWith('!')) {
+      if (label) return label;
+      const name = target.slice(1).split('^')[0];
+      return ['here', 'channel', 'everyone'].includes(name) ? `@${name}` : whole;
+    }
+    const url = target.startsWith('mailto:') ? target.slice('mailto:'.length) : target;
+    if (!label || label === url || label === target) return url;
+    return `${label} (${url})`;
+  });
+  return converted.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+function fromSelfOrBot(event: { user?: string; bot_id?: string; subtype?: string }, ctx: DecodeContext): string | undefined {
+  if (event.bot_id !== undefined) return event.bot_id === ctx.botId ? 'own message' : 'message from a bot';
+  if (event.subtype === 'bot_message') return 'message from a bot';
+  if (event.user !== undefined && event.user === ctx.botUserId) return 'own message';
+  return undefined;
+}
+
+function parseEnvelope(body: unknown): { eventId: string; event: unknown } | { error: string } {
+  const env = envelopeSchema.safeParse(body);
+  if (!env.success) return { error: 'malformed event envelope (no event_id)' };
+  return { eventId: env.data.event_id, event: env.data.event };
+}
+
+/** A `message` event: only direct messages (`channel_type: im`) are for the bot; channels need a mention. */
+export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
+  const env = parseEnvelope(body);
+  if ('error' in env) return { ok: false, reason: env.error };
+  const parsed = messageEventSchema.safeParse(env.event);
+  if (!parsed.success) return { ok: false, reason: `malformed message event ${env.eventId}` };
+  const event = parsed.data;
+  const botReason = fromSelfOrBot(event, ctx);
+  if (botReason) return { ok: false, reason: botReason };
+  if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return { ok: false, reason: `message subtype ${event.subtype}` };
+  if (event.channel_type !== 'im') return { ok: false, reason: `message in a ${event.channel_type ?? 'unknown'} channel without a mention` };
+  if (!event.user) return { ok: false, reason: 'message without a user' };
+  const { text: stripped, mentioned } = stripBotMention(event.text ?? '', ctx.botUserId);
+  const text = slackToPlainText(stripped);
+  if (!text) return { ok: false, reason: 'empty message' };
+  // In a DM the answer goes where the person wrote: the DM itself, or the thread they replied in.
+  const replyTarget: DeliveryTarget = { platform: 'slack', chatId: event.channel, threadId: event.thread_ts, userId: event.user };
+  return {
+    ok: true,
+    message: {
+      platform: 'slack',
+      chatId: event.channel,
+      threadId: event.thread_ts,
+      userId: event.user,
+      text,
+      isDirect: true,
+      mentionsBot: mentioned,
+      messageId: event.ts,
+      updateId: env.eventId,
+      receivedAt: ctx.now,
+      replyTarget,
+    },
+  };
+}
+
+/** An `app_mention`: answered in its thread — the thread's `thread_ts`, or the mention's own `ts` at top level. */
+export function decodeMentionEvent(body: unknown, ctx: DecodeContext): Decoded {
+  const env = parseEnvelope(body);
+  if ('error' in env) return { ok: false, reason: env.error };
+  const parsed = mentionEventSchema.safeParse(env.event);
+  if (!parsed.success) return { ok: false, reason: `malformed app_mention event ${env.eventId}` };
+  const event = parsed.data;
+  const botReason = fromSelfOrBot(event, ctx);
+  if (botReason) return { ok: false, reason: botReason };
+  if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return { ok: false, reason: `app_mention subtype ${event.subtype}` };
+  if (!event.user) return { ok: false, reason: 'app_mention without a user' };
+  const threadId = event.thread_ts ?? event.ts;
+  const text = slackToPlainText(stripBotMention(event.text ?? '', ctx.botUserId).text);
+  return {
+    ok: true,
+    message: {
+      platform: 'slack',
+      chatId: event.channel,
+      threadId,
+      userId: event.user,
+      // A bare mention is still addressed to the bot; the core decides what an empty turn means.
+      text,
+      isDirect: event.channel.startsWith('D'),
+      mentionsBot: true,
+      messageId: event.ts,
+      updateId: env.eventId,
+      receivedAt: ctx.now,
+      replyTarget: { platform: 'slack', chatId: event.channel, threadId, userId: event.user },
+    },
+  };
+}
+
+/**
+ * A slash command. The answer goes through `response_url` (works even where the bot is not a
+ * channel member) with `response_type` from config; `trigger_id` is unique per invocation and
+ * serves as the dedup key.
+ */
+export function decodeCommand(payload: unknown, ctx: DecodeContext, responseType: 'in_channel' | 'ephemeral'): Decoded {
+  const parsed = commandSchema.safeParse(payload);
+  if (!parsed.success) return { ok: false, reason: 'malformed slash command payload' };
+  const cmd = parsed.data;
+  const extra: Record<string, string> = {
+    response_url: cmd.response_url,
+    response_type: responseType,
+    response_url_expires_at: String(ctx.now.getTime() + RESPONSE_URL_TTL_MS),
+  };
+  return {
+    ok: true,
+    message: {
+      platform: 'slack',
+      chatId: cmd.channel_id,
+      userId: cmd.user_id,
+      displayName: cmd.user_name,
+      chatTitle: cmd.channel_name && cmd.channel_name !== 'directmessage' && cmd.channel_name !== 'privategroup' ? cmd.channel_name : undefined,
+      text: slackToPlainText(cmd.text.trim()),
+      isDirect: cmd.channel_name === 'directmessage' || cmd.channel_id.startsWith('D'),
+      mentionsBot: true,
+      messageId: cmd.trigger_id,
+      updateId: cmd.trigger_id,
+      receivedAt: ctx.now,
+      replyTarget: { platform: 'slack', chatId: cmd.channel_id, userId: cmd.user_id, ephemeral: responseType === 'ephemeral' ? true : undefined, extra },
+    },
+  };
+}

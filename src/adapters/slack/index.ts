@@ -1,0 +1,266 @@
+/**
+ * Slack door on @slack/bolt. HTTP mode (Bolt's HTTPReceiver, `/slack/events`, signed requests) on
+ * SLACK_PORT, or Socket Mode when an app token is set. Translates slash commands, DMs and mentions
+ * into InboundMessages and delivers rendered mrkdwn chunks; all policy stays in the core.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver } from '@slack/bolt';
+import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
+import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
+import type { SlackSettings } from '../../core/settings.js';
+import type { Adapter, InboundHandler, InboundMessage } from '../../core/types.js';
+import type { AdapterDeps } from '../deps.js';
+import { boltLogger, createWebClient, slackApiBase, webClientOptions } from './client.js';
+import { AUTH_ERRORS, credentialsError, slackErrorCode, toPlatformError } from './errors.js';
+import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
+import { createSender } from './send.js';
+import { createDisplayNames } from './users.js';
+
+/** Bolt's default endpoint for events, commands and interactions. */
+export const SLACK_EVENTS_PATH = '/slack/events';
+/** What a person sees at once after a slash command, while the model works. */
+export const WORKING_NOTE = '_Working on it…_';
+/** How long stop() waits for open HTTP requests before cutting them. */
+const STOP_GRACE_MS = 2_000;
+/** How long start() waits for a Socket Mode connection. */
+const SOCKET_CONNECT_TIMEOUT_MS = 30_000;
+
+/** The Slack adapter, plus what the gateway may want to log. */
+export interface SlackAdapter extends Adapter {
+  /** `http` (signed requests on SLACK_PORT) or `socket` (SLACK_APP_TOKEN set). */
+  readonly mode: 'http' | 'socket';
+  /** The port the HTTP receiver is bound to once started (SLACK_PORT may be 0); undefined otherwise. */
+  readonly port: number | undefined;
+  /** The bot's own user id from auth.test, once started. */
+  readonly botUserId: string | undefined;
+}
+
+interface BotIdentity {
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+}
+
+export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): SlackAdapter {
+  const { logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const mode: 'http' | 'socket' = settings.appToken ? 'socket' : 'http';
+  const clientOpts = { apiUrl: settings.apiUrl, logger };
+  const client = createWebClient(settings.botToken, clientOpts);
+  // Name look-ups are best effort: no retries, short timeout.
+  const lookupClient = createWebClient(settings.botToken, { ...clientOpts, retries: 0, timeoutMs: 3_000 });
+  const displayName = createDisplayNames(lookupClient, logger, now);
+  const deliver = createSender({ client, logger, now });
+  const command = deps.config.slack.command;
+  const responseType = deps.config.slack.command_response;
+
+  let app: App | undefined;
+  let server: Server | undefined;
+  let identity: BotIdentity = {};
+  let stopped = false;
+  const inFlight = new Set<Promise<void>>();
+
+  function boundPort(): number | undefined {
+    const address = server?.address();
+    return address && typeof address === 'object' ? (address as AddressInfo).port : undefined;
+  }
+
+  async function authTest(): Promise<BotIdentity> {
+    try {
+      const res = await client.auth.test();
+      return { botUserId: res.user_id, botId: res.bot_id, teamId: res.team_id };
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code && AUTH_ERRORS.has(code)) throw credentialsError('SLACK_BOT_TOKEN', code);
+      throw toPlatformError('auth.test', error);
+    }
+  }
+
+  function dispatch(decoded: Decoded, handler: InboundHandler, lookupName: boolean): Promise<void> {
+    if (!decoded.ok) {
+      const log = decoded.reason.startsWith('malformed') ? logger.warn : logger.debug;
+      log('slack', `ignored: ${decoded.reason}`);
+      return Promise.resolve();
+    }
+    if (stopped) {
+      logger.info('slack', `stopped; not taking ${decoded.message.updateId}`);
+      return Promise.resolve();
+    }
+    const message: InboundMessage = decoded.message;
+    const run = (async () => {
+      if (lookupName && message.displayName === undefined) message.displayName = await displayName(message.userId);
+      await handler(message);
+    })()
+      .catch((error: unknown) => logger.error('slack', `handing over ${message.updateId} failed: ${oneLine(error)}`))
+      .finally(() => inFlight.delete(run));
+    inFlight.add(run);
+    return run;
+  }
+
+  function buildApp(handler: InboundHandler): App {
+    const bolt = boltLogger(logger);
+    const options = webClientOptions(clientOpts);
+    // A fixed authorize instead of `token`: Bolt then never repeats auth.test (start did it once).
+    const authorize = async () => ({ botToken: settings.botToken, botId: identity.botId, botUserId: identity.botUserId, teamId: identity.teamId });
+    const common = { authorize, logger: bolt, clientOptions: options, convoStore: false as const, ignoreSelf: true };
+    const instance =
+      mode === 'socket'
+        ? new App({ ...common, socketMode: true, appToken: settings.appToken })
+        : new App({
+            ...common,
+            // processBeforeResponse false: Bolt answers 200 (events) and ack() (commands) before any slow work.
+            receiver: new HTTPReceiver({ signingSecret: settings.signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger: bolt, processBeforeResponse: false }),
+          });
+
+    const ctx = () => ({ botUserId: identity.botUserId, botId: identity.botId, now: now() });
+
+    instance.command(command, async ({ ack, body }) => {
+      const decoded = decodeCommand(body, ctx(), responseType);
+      if (!decoded.ok) {
+        await ack({ response_type: 'ephemeral', text: 'Sorry, I could not read that command.' });
+        logger.warn('slack', `ignored: ${decoded.reason}`);
+        return;
+      }
+      if (decoded.message.text === '') {
+        await ack({ response_type: 'ephemeral', text: `Usage: ${command} <your question>` });
+        return;
+      }
+      // Slack gives 3 s: acknowledge before anything that may be slow.
+      await ack({ response_type: 'ephemeral', text: WORKING_NOTE });
+      await dispatch(decoded, handler, false);
+    });
+    // Another command routed to this app (e.g. renamed in Slack but not in config): say so at once
+    // instead of letting Slack show "dispatch_failed" after 3 s.
+    instance.command(/^\//, async ({ ack, body }) => {
+      if (body.command === command) return;
+      logger.warn('slack', `slash command ${body.command} is not the configured ${command} (config: slack.command)`);
+      await ack({ response_type: 'ephemeral', text: `This bot answers ${command}; ${body.command} is not set up here.` });
+    });
+    instance.event('message', async ({ body, context }) => {
+      if (context.retryNum) logger.debug('slack', `redelivery ${context.retryNum} of ${String((body as { event_id?: unknown }).event_id)}`);
+      await dispatch(decodeMessageEvent(body, ctx()), handler, true);
+    });
+    instance.event('app_mention', async ({ body, context }) => {
+      if (context.retryNum) logger.debug('slack', `redelivery ${context.retryNum} of ${String((body as { event_id?: unknown }).event_id)}`);
+      await dispatch(decodeMentionEvent(body, ctx()), handler, true);
+    });
+    // Listener errors are logged; they never take the process down or leak to Slack.
+    instance.error(async (error) => {
+      logger.error('slack', oneLine(error));
+    });
+    return instance;
+  }
+
+  async function startHttp(instance: App): Promise<void> {
+    try {
+      server = await instance.start(settings.port);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new ConfigError(`SLACK_PORT ${settings.port} is already in use; pick another port`);
+      if (code === 'EACCES') throw new ConfigError(`SLACK_PORT ${settings.port} needs privileges; pick a port above 1023`);
+      throw error;
+    }
+  }
+
+  async function startSocket(instance: App): Promise<void> {
+    // The Socket Mode client retries a failing connection forever; start() must answer instead.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new PlatformApiError({ platform: 'slack', method: 'apps.connections.open', message: `no Socket Mode connection within ${SOCKET_CONNECT_TIMEOUT_MS / 1000} s`, retryable: true })),
+        SOCKET_CONNECT_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([instance.start(), timeout]);
+    } catch (error) {
+      await instance.stop().catch(() => undefined);
+      const code = slackErrorCode(error);
+      if (code && AUTH_ERRORS.has(code)) throw credentialsError('SLACK_APP_TOKEN', code);
+      throw toPlatformError('apps.connections.open', error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    platform: 'slack',
+    profile: PLATFORM_HINTS.slack,
+    mode,
+    get port() {
+      return boundPort();
+    },
+    get botUserId() {
+      return identity.botUserId;
+    },
+
+    async start(handler) {
+      if (app) throw new SwitchboardError('usage', 'the Slack adapter is already started');
+      if (mode === 'http' && !settings.signingSecret) {
+        throw new CredentialsError('SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify requests (or set SLACK_APP_TOKEN for Socket Mode)');
+      }
+      identity = await authTest();
+      stopped = false;
+      const instance = buildApp(handler);
+      if (mode === 'http') await startHttp(instance);
+      else await startSocket(instance);
+      app = instance;
+      logger.info('slack', mode === 'http' ? `listening on port ${boundPort()} (${SLACK_EVENTS_PATH})` : 'connected in Socket Mode');
+    },
+
+    async stop() {
+      // Requests already accepted while closing are still handed over (they were acknowledged);
+      // the gateway journals them. Only after the transport is closed is anything refused.
+      const instance = app;
+      app = undefined;
+      if (instance) {
+        const openServer = server;
+        openServer?.closeIdleConnections();
+        const cut = openServer ? setTimeout(() => openServer.closeAllConnections(), STOP_GRACE_MS) : undefined;
+        try {
+          await instance.stop();
+        } catch (error) {
+          logger.warn('slack', `stopping: ${oneLine(error)}`);
+        } finally {
+          clearTimeout(cut);
+          server = undefined;
+        }
+      }
+      stopped = true;
+      // Messages already being handed over may finish (nothing acknowledged is lost), within bounds.
+      if (inFlight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), STOP_GRACE_MS);
+        });
+        const outcome = await Promise.race([Promise.allSettled([...inFlight]), late]);
+        clearTimeout(timer);
+        if (outcome === 'late') logger.warn('slack', `${inFlight.size} message(s) were still being handed over at stop`);
+      }
+    },
+
+    deliver,
+
+    async diagnose() {
+      const problems: string[] = [];
+      if (mode === 'http' && !settings.signingSecret) {
+        problems.push('SLACK_SIGNING_SECRET is not set: HTTP mode needs it (Slack app settings → Basic Information → Signing Secret), or set SLACK_APP_TOKEN for Socket Mode');
+      }
+      if (settings.appToken && !settings.appToken.startsWith('xapp-')) {
+        problems.push('SLACK_APP_TOKEN does not look like an app-level token (xapp-…); create one with the connections:write scope');
+      }
+      try {
+        await authTest();
+      } catch (error) {
+        if (error instanceof CredentialsError) {
+          problems.push(`${error.message.replace(/; check.*$/, '')}: use the Bot User OAuth Token (xoxb-…) from OAuth & Permissions`);
+        } else {
+          problems.push(`Slack Web API at ${slackApiBase(settings.apiUrl)} did not answer auth.test (${oneLine(error)}); check SLACK_API_URL and the network`);
+        }
+      }
+      return problems;
+    },
+  };
+}
+

@@ -1,0 +1,132 @@
+/**
+ * Outbound: one platform message per rendered mrkdwn chunk, in order. Commands answer through their
+ * `response_url` (Slack allows 5 posts within 30 minutes) and fall back to the Web API beyond that;
+ * everything else uses chat.postMessage (in the thread) or chat.postEphemeral.
+ */
+import { webApi } from '@slack/bolt';
+import { PlatformApiError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { Delivery, DeliveryTarget } from '../../core/types.js';
+import { toPlatformError } from './errors.js';
+import { RESPONSE_URL_TTL_MS } from './inbound.js';
+
+/** Posts Slack accepts on one response_url. */
+export const RESPONSE_URL_MAX_POSTS = 5;
+/** Longest Retry-After we wait out inline; longer ones go back to the outbox with their delay. */
+export const MAX_INLINE_RATE_LIMIT_WAIT_MS = 60_000;
+/** A 429 is waited out and the chunk sent again, at most this many times in a row. */
+const MAX_RATE_LIMIT_WAITS = 3;
+const RESPONSE_URL_TIMEOUT_MS = 10_000;
+
+export interface SenderDeps {
+  client: webApi.WebClient;
+  logger: Logger;
+  now: () => Date;
+  /** Replaceable in tests; waits out a Retry-After. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+type ResponseType = 'in_channel' | 'ephemeral';
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<void> {
+  const sleep = deps.sleep ?? defaultSleep;
+  /** Posts made per response_url (in this process). Entries are dropped once their URL expired. */
+  const responseUrlPosts = new Map<string, { count: number; expiresAt: number }>();
+
+  function prune(nowMs: number): void {
+    for (const [url, entry] of responseUrlPosts) if (entry.expiresAt <= nowMs) responseUrlPosts.delete(url);
+  }
+
+  /** The response_url still usable for this target, if any. */
+  function usableResponseUrl(target: DeliveryTarget): string | undefined {
+    const url = target.extra?.response_url;
+    if (!url) return undefined;
+    const nowMs = deps.now().getTime();
+    prune(nowMs);
+    if (expiryOf(target) <= nowMs) return undefined;
+    const used = responseUrlPosts.get(url)?.count ?? 0;
+    return used < RESPONSE_URL_MAX_POSTS ? url : undefined;
+  }
+
+  function expiryOf(target: DeliveryTarget): number {
+    const raw = Number(target.extra?.response_url_expires_at);
+    return Number.isFinite(raw) ? raw : deps.now().getTime() + RESPONSE_URL_TTL_MS;
+  }
+
+  /** POSTs one chunk to a response_url. Returns false when Slack refused it (the caller falls back). */
+  async function postToResponseUrl(target: DeliveryTarget, url: string, text: string, responseType: ResponseType): Promise<boolean> {
+    // Counted before the attempt: a post that timed out may still have used one of the five.
+    const entry = responseUrlPosts.get(url) ?? { count: 0, expiresAt: expiryOf(target) };
+    entry.count += 1;
+    responseUrlPosts.set(url, entry);
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ text, response_type: responseType, replace_original: false }),
+        signal: AbortSignal.timeout(RESPONSE_URL_TIMEOUT_MS),
+      });
+      const body = await res.text();
+      if (res.ok && !/"ok"\s*:\s*false/.test(body)) return true;
+      deps.logger.warn('slack', `response_url refused a post (HTTP ${res.status} ${body.slice(0, 80)}); falling back to the Web API`);
+    } catch (error) {
+      deps.logger.warn('slack', `response_url post failed (${error instanceof Error ? error.message : String(error)}); falling back to the Web API`);
+    }
+    // Whatever went wrong, this URL is not trusted for the rest of this answer.
+    responseUrlPosts.set(url, { count: RESPONSE_URL_MAX_POSTS, expiresAt: expiryOf(target) });
+    return false;
+  }
+
+  /** One Web API call; a 429 is waited out (Retry-After) and the same call made again, so the chunk goes once. */
+  async function callWithRateLimit(method: string, call: () => Promise<unknown>): Promise<void> {
+    for (let waits = 0; ; waits += 1) {
+      try {
+        await call();
+        return;
+      } catch (error) {
+        if (error instanceof webApi.WebAPIRateLimitedError) {
+          const waitMs = Math.max(0, error.retryAfter * 1000);
+          if (waits < MAX_RATE_LIMIT_WAITS && waitMs <= MAX_INLINE_RATE_LIMIT_WAIT_MS) {
+            deps.logger.info('slack', `${method} rate limited; waiting ${error.retryAfter} s as Slack asks`);
+            await sleep(waitMs);
+            continue;
+          }
+        }
+        throw toPlatformError(method, error);
+      }
+    }
+  }
+
+  async function sendChunk(target: DeliveryTarget, text: string): Promise<void> {
+    const responseType: ResponseType = target.ephemeral ? 'ephemeral' : target.extra?.response_type === 'ephemeral' ? 'ephemeral' : 'in_channel';
+    const url = usableResponseUrl(target);
+    if (url && (await postToResponseUrl(target, url, text, responseType))) return;
+
+    // Past the response_url, an answer meant for one person stays ephemeral.
+    if (responseType === 'ephemeral') {
+      if (!target.userId) {
+        throw new PlatformApiError({ platform: 'slack', method: 'chat.postEphemeral', message: 'no user to show an ephemeral message to', retryable: false });
+      }
+      const user = target.userId;
+      await callWithRateLimit('chat.postEphemeral', () =>
+        deps.client.chat.postEphemeral({ channel: target.chatId, user, text, thread_ts: target.threadId }),
+      );
+      return;
+    }
+    await callWithRateLimit('chat.postMessage', () =>
+      deps.client.chat.postMessage({ channel: target.chatId, text, thread_ts: target.threadId, mrkdwn: true, unfurl_links: false }),
+    );
+  }
+
+  return async function deliver(delivery: Delivery): Promise<void> {
+    const { target, message } = delivery;
+    for (let i = Math.max(0, delivery.firstChunk); i < message.chunks.length; i += 1) {
+      const chunk = message.chunks[i];
+      // Slack refuses an empty text (no_text); an empty chunk has nothing to show anyway.
+      if (chunk.trim() !== '') await sendChunk(target, chunk);
+      delivery.onChunkSent(i);
+    }
+  };
+}

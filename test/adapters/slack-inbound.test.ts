@@ -1,0 +1,69 @@
+/**
+ * Slack payload decoding (pure): text normalisation, mention stripping, which events count.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeCommand, decodeMentionEvent, decodeMessageEvent, slackToPlainText, stripBotMention } from '../../src/adapters/slack/inbound.js';
+
+const ctx = { botUserId: 'UBOT', botId: 'BBOT', now: new Date('2026-03-02T10:00:00Z') };
+const envelope = (event: Record<string, unknown>, eventId = 'Ev1') => ({ type: 'event_callback', event_id: eventId, event });
+
+describe('slackToPlainText', () => {
+  it.each([
+    ['see <https://example.com|the docs>', 'see the docs (https://example.com)'],
+    ['see <https://example.com>', 'see https://example.com'],
+    ['mail <mailto:a@b.c|a@b.c>', 'mail a@b.c'],
+    ['in <#C123|general> ok', 'in #general ok'],
+    ['<!here> look', '@here look'],
+    ['<!subteam^S1|@oncall> help', '@oncall help'],
+    ['ask <@U777|bob> or <@U888>', 'ask @bob or <@U888>'],
+    ['a &lt; b &amp;&amp; c &gt; d', 'a < b && c > d'],
+    // Escaped angle brackets never become a link token.
+    ['&lt;https://evil|safe&gt;', '<https://evil|safe>'],
+  ])('%s → %s', (input, expected) => {
+    expect(slackToPlainText(input)).toBe(expected);
+  });
+});
+
+describe('stripBotMention', () => {
+  it('removes every mention of the bot, also with a label, and tidies spaces', () => {
+    expect(stripBotMention('<@UBOT> hi  <@UBOT|sb> there', 'UBOT')).toEqual({ text: 'hi there', mentioned: true });
+    expect(stripBotMention('hi <@UOTHER>', 'UBOT')).toEqual({ text: 'hi <@UOTHER>', mentioned: false });
+  });
+});
+
+describe('decoding events', () => {
+  it('takes a DM with a file (file_share) and answers a DM thread reply in that thread', () => {
+    const d = decodeMessageEvent(
+      envelope({ type: 'message', subtype: 'file_share', channel: 'D1', channel_type: 'im', user: 'U1', text: 'what is in this?', ts: '2.0', thread_ts: '1.0' }),
+      ctx,
+    );
+    expect(d.ok && d.message).toMatchObject({ text: 'what is in this?', threadId: '1.0', replyTarget: { threadId: '1.0' }, receivedAt: ctx.now });
+  });
+
+  it('skips an empty DM, group DMs and channel messages', () => {
+    expect(decodeMessageEvent(envelope({ type: 'message', channel: 'D1', channel_type: 'im', user: 'U1', text: '<@UBOT>', ts: '1' }), ctx)).toEqual({ ok: false, reason: 'empty message' });
+    expect(decodeMessageEvent(envelope({ type: 'message', channel: 'G1', channel_type: 'mpim', user: 'U1', text: 'hi', ts: '1' }), ctx).ok).toBe(false);
+    expect(decodeMessageEvent(envelope({ type: 'message', channel: 'C1', channel_type: 'channel', user: 'U1', text: 'hi <@UBOT>', ts: '1' }), ctx).ok).toBe(false);
+  });
+
+  it('reports malformed envelopes and events as malformed', () => {
+    expect(decodeMessageEvent({ event: {} }, ctx)).toEqual({ ok: false, reason: 'malformed event envelope (no event_id)' });
+    expect(decodeMentionEvent(envelope({ type: 'app_mention', user: 'U1', ts: '1' }, 'Ev9'), ctx)).toEqual({ ok: false, reason: 'malformed app_mention event Ev9' });
+    expect(decodeMentionEvent('nonsense', ctx).ok).toBe(false);
+  });
+
+  it('keeps a bare mention as an empty turn addressed to the bot', () => {
+    const d = decodeMentionEvent(envelope({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT>', ts: '5.0' }), ctx);
+    expect(d.ok && d.message).toMatchObject({ text: '', mentionsBot: true, threadId: '5.0' });
+  });
+
+  it('decodes a command from a DM with entities unescaped', () => {
+    const d = decodeCommand(
+      { command: '/ask', text: 'is 1 &lt; 2?', user_id: 'U1', channel_id: 'D9', channel_name: 'directmessage', response_url: 'https://hooks.slack.com/commands/1/2/3', trigger_id: 'tr1' },
+      ctx,
+      'in_channel',
+    );
+    expect(d.ok && d.message).toMatchObject({ text: 'is 1 < 2?', isDirect: true, chatTitle: undefined, updateId: 'tr1', messageId: 'tr1' });
+    expect(d.ok && d.message.replyTarget.extra?.response_url_expires_at).toBe(String(ctx.now.getTime() + 30 * 60 * 1000));
+  });
+});

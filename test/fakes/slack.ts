@@ -1,0 +1,423 @@
+/**
+ * A loopback Slack: the Web API methods Switchboard uses (with Slack's real refusals), response_url
+ * endpoints, 429s with Retry-After on demand, and an optional Socket Mode WebSocket. Every call is
+ * recorded. Plus helpers that sign requests exactly as Slack does and POST them into a receiver.
+ *
+ *   const slack = await startSlackFake();
+ *   // adapter settings: { apiUrl: slack.apiUrl, botToken: slack.token, … }
+ *   await postSigned(`http://127.0.0.1:${port}/slack/events`, SECRET, eventBody({ type: 'message', … }));
+ *   const [msg] = await slack.waitForMessages(1);
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
+
+/** Slack's limits as its API enforces them. */
+export const SLACK_LIMITS = { text: 40_000, sectionText: 3_000, headerText: 150, markdownBlock: 12_000, blocks: 50, responseUrlPosts: 5 } as const;
+
+const KNOWN_BLOCK_TYPES = new Set(['section', 'divider', 'header', 'context', 'actions', 'image', 'rich_text', 'input', 'file', 'video', 'markdown', 'table']);
+
+export interface SlackFakeUser {
+  name: string;
+  real_name?: string;
+  display_name?: string;
+}
+
+export interface SlackFakeOptions {
+  /** The bot token the fake accepts (default `xoxb-fake-token`). */
+  token?: string;
+  /** App-level token for apps.connections.open (default `xapp-fake-token`). */
+  appToken?: string;
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  users?: Record<string, SlackFakeUser>;
+  /** When set, only these channel ids exist; otherwise any C…/D…/G… id does. */
+  channels?: string[];
+  /** Channels that exist but the bot is not a member of (not_in_channel). */
+  notInChannel?: string[];
+}
+
+/** One Web API call as the fake received it. */
+export interface SlackCall {
+  method: string;
+  params: Record<string, unknown>;
+  token?: string;
+  contentType: string;
+  /** HTTP status the fake answered with (429 for a rate-limited call). */
+  status: number;
+  /** `ok: false` error code, if refused. */
+  error?: string;
+  at: number;
+}
+
+/** A message the fake accepted (chat.postMessage or chat.postEphemeral). */
+export interface PostedMessage {
+  method: 'chat.postMessage' | 'chat.postEphemeral';
+  channel: string;
+  text?: string;
+  thread_ts?: string;
+  user?: string;
+  ts: string;
+  params: Record<string, unknown>;
+}
+
+export interface ResponseUrlPost {
+  id: string;
+  status: number;
+  body: Record<string, unknown>;
+  at: number;
+}
+
+/** An envelope the client acknowledged over Socket Mode. */
+export interface SocketAck {
+  envelope_id: string;
+  payload?: Record<string, unknown>;
+}
+
+export interface SlackFake {
+  /** Web API base, e.g. `http://127.0.0.1:PORT/api` (what SLACK_API_URL takes). */
+  apiUrl: string;
+  /** Server root, e.g. `http://127.0.0.1:PORT`. */
+  baseUrl: string;
+  token: string;
+  appToken: string;
+  botUserId: string;
+  botId: string;
+  teamId: string;
+  calls: SlackCall[];
+  messages: PostedMessage[];
+  responsePosts: ResponseUrlPost[];
+  callsTo(method: string): SlackCall[];
+  /** A fresh response_url on this fake (`/respond/<id>`). */
+  responseUrl(id?: string): string;
+  /** The next `times` calls of `method` get HTTP 429 with `Retry-After: seconds`. */
+  rateLimit(method: string, seconds: number, times?: number): void;
+  /** The next `times` calls of `method` get `{ ok: false, error }`. */
+  failNext(method: string, error: string, times?: number): void;
+  /** The next `times` calls of `method` are cut off without an answer (a network error). */
+  dropNext(method: string, times?: number): void;
+  /** Makes a response_url answer 404 `expired_url` from now on. */
+  expireResponseUrl(id: string): void;
+  waitForCalls(method: string, count: number, timeoutMs?: number): Promise<SlackCall[]>;
+  waitForMessages(count: number, timeoutMs?: number): Promise<PostedMessage[]>;
+  waitForResponsePosts(count: number, timeoutMs?: number): Promise<ResponseUrlPost[]>;
+  /** Socket Mode: resolves once a client connected (and got `hello`). */
+  socketConnected(timeoutMs?: number): Promise<void>;
+  /** Socket Mode: sends an envelope (`events_api`, `slash_commands`, …) and resolves with the client's ack. */
+  sendSocketEnvelope(type: string, payload: Record<string, unknown>, timeoutMs?: number): Promise<SocketAck>;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Form bodies carry objects (blocks, attachments) as JSON strings, as the Web API client sends them. */
+function parseParams(raw: string, contentType: string): Record<string, unknown> {
+  if (contentType.includes('application/json')) return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(raw)) out[k] = v;
+  return out;
+}
+
+function asBlocks(value: unknown): unknown[] | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
+      return [null];
+    }
+  }
+  return Array.isArray(value) ? value : [value];
+}
+
+function textOf(obj: unknown): string | undefined {
+  if (obj && typeof obj === 'object' && 'text' in obj) {
+    const t = (obj as { text: unknown }).text;
+    return typeof t === 'string' ? t : undefined;
+  }
+  return undefined;
+}
+
+/** Slack's block validation, as far as text limits and types go: returns an error code or undefined. */
+function checkBlocks(blocks: unknown[]): string | undefined {
+  if (blocks.length > SLACK_LIMITS.blocks) return 'invalid_blocks';
+  for (const block of blocks) {
+    if (!block || typeof block !== 'object') return 'invalid_blocks';
+    const type = (block as { type?: unknown }).type;
+    if (typeof type !== 'string' || !KNOWN_BLOCK_TYPES.has(type)) return 'invalid_blocks';
+    if (type === 'section') {
+      const text = textOf((block as { text?: unknown }).text);
+      const fields = (block as { fields?: unknown }).fields;
+      if (text === undefined && !Array.isArray(fields)) return 'invalid_blocks';
+      if (text !== undefined && (text.length === 0 || text.length > SLACK_LIMITS.sectionText)) return 'invalid_blocks';
+    }
+    if (type === 'header' && (textOf((block as { text?: unknown }).text)?.length ?? 0) > SLACK_LIMITS.headerText) return 'invalid_blocks';
+    if (type === 'markdown') {
+      const text = (block as { text?: unknown }).text;
+      if (typeof text !== 'string' || text.length > SLACK_LIMITS.markdownBlock) return 'invalid_blocks';
+    }
+  }
+  return undefined;
+}
+
+function waitUntil<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      const value = check();
+      if (value !== undefined) return resolve(value);
+      if (Date.now() - started > timeoutMs) return reject(new Error(`slack fake: timed out waiting for ${what}`));
+      setTimeout(tick, 10);
+    };
+    tick();
+  });
+}
+
+export async function startSlackFake(options: SlackFakeOptions = {}): Promise<SlackFake> {
+  const token = options.token ?? 'xoxb-fake-token';
+  const appToken = options.appToken ?? 'xapp-fake-token';
+  const botUserId = options.botUserId ?? 'UBOT';
+  const botId = options.botId ?? 'BBOT';
+  const teamId = options.teamId ?? 'T0001';
+  const users: Record<string, SlackFakeUser> = { [botUserId]: { name: 'switchboard', real_name: 'Switchboard' }, ...options.users };
+  const channels = options.channels ? new Set(options.channels) : undefined;
+  const notInChannel = new Set(options.notInChannel ?? []);
+
+  const calls: SlackCall[] = [];
+  const messages: PostedMessage[] = [];
+  const responsePosts: ResponseUrlPost[] = [];
+  const rateLimits = new Map<string, { seconds: number; times: number }>();
+  const failures = new Map<string, { error: string; times: number }>();
+  const drops = new Map<string, number>();
+  const expired = new Set<string>();
+  const responseCounts = new Map<string, number>();
+  const channelMessages = new Map<string, string>(); // `${channel}/${ts}` → text
+  let tsCounter = 0;
+  let baseUrl = '';
+
+  const nextTs = () => {
+    tsCounter += 1;
+    return `${1_700_000_000 + tsCounter}.${String(tsCounter).padStart(6, '0')}`;
+  };
+  const channelExists = (id: string) => (channels ? channels.has(id) : /^[CDG][A-Z0-9]+$/.test(id));
+
+  function take<T extends { times: number }>(map: Map<string, T>, method: string): T | undefined {
+    const entry = map.get(method);
+    if (!entry) return undefined;
+    entry.times -= 1;
+    if (entry.times <= 0) map.delete(method);
+    return entry;
+  }
+
+  /** Runs one Web API method; returns the JSON body (ok true or false). */
+  function handle(method: string, params: Record<string, unknown>, bearer: string | undefined): Record<string, unknown> {
+    const str = (k: string) => (typeof params[k] === 'string' ? (params[k] as string) : undefined);
+    if (method === 'apps.connections.open') {
+      if (!bearer) return { ok: false, error: 'not_authed' };
+      if (bearer !== appToken) return { ok: false, error: bearer === token ? 'not_allowed_token_type' : 'invalid_auth' };
+      return { ok: true, url: `${baseUrl.replace(/^http/, 'ws')}/socket?ticket=${randomUUID()}` };
+    }
+    if (!bearer) return { ok: false, error: 'not_authed' };
+    if (bearer !== token) return { ok: false, error: 'invalid_auth' };
+    switch (method) {
+      case 'auth.test':
+        return { ok: true, url: 'https://fake.slack.test/', team: 'Fake Team', user: 'switchboard', team_id: teamId, user_id: botUserId, bot_id: botId, is_enterprise_install: false };
+      case 'users.info': {
+        const id = str('user') ?? '';
+        const u = users[id];
+        if (!u) return { ok: false, error: 'user_not_found' };
+        return { ok: true, user: { id, name: u.name, real_name: u.real_name ?? u.name, profile: { display_name: u.display_name ?? '', real_name: u.real_name ?? u.name } } };
+      }
+      case 'chat.postMessage':
+      case 'chat.postEphemeral': {
+        const channel = str('channel') ?? '';
+        if (!channelExists(channel)) return { ok: false, error: 'channel_not_found' };
+        if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        const text = str('text');
+        const blocks = asBlocks(params.blocks);
+        if (blocks) {
+          const bad = checkBlocks(blocks);
+          if (bad) return { ok: false, error: bad };
+        }
+        if ((text === undefined || text === '') && !blocks && !str('markdown_text')) return { ok: false, error: 'no_text' };
+        if (text !== undefined && text.length > SLACK_LIMITS.text) return { ok: false, error: 'msg_too_long' };
+        if (method === 'chat.postEphemeral') {
+          const user = str('user');
+          if (!user) return { ok: false, error: 'user_not_found' };
+          const ts = nextTs();
+          messages.push({ method, channel, text, thread_ts: str('thread_ts'), user, ts, params });
+          return { ok: true, message_ts: ts };
+        }
+        const ts = nextTs();
+        channelMessages.set(`${channel}/${ts}`, text ?? '');
+        messages.push({ method, channel, text, thread_ts: str('thread_ts'), ts, params });
+        return { ok: true, channel, ts, message: { type: 'message', text, user: botUserId, bot_id: botId, ts, thread_ts: str('thread_ts') } };
+      }
+      case 'chat.update': {
+        const channel = str('channel') ?? '';
+        const ts = str('ts') ?? '';
+        if (!channelExists(channel)) return { ok: false, error: 'channel_not_found' };
+        if (!channelMessages.has(`${channel}/${ts}`)) return { ok: false, error: 'message_not_found' };
+        const text = str('text');
+        if (text !== undefined && text.length > SLACK_LIMITS.text) return { ok: false, error: 'msg_too_long' };
+        channelMessages.set(`${channel}/${ts}`, text ?? '');
+        return { ok: true, channel, ts, text };
+      }
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  async function onApi(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    const contentType = String(req.headers['content-type'] ?? '');
+    const raw = await readBody(req);
+    let params: Record<string, unknown>;
+    try {
+      params = parseParams(raw, contentType);
+    } catch {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: 'invalid_json' }));
+      return;
+    }
+    const auth = String(req.headers.authorization ?? '');
+    const bearer = auth.startsWith('Bearer ') ? auth.slice(7) : typeof params.token === 'string' ? params.token : undefined;
+    const call: SlackCall = { method, params, token: bearer, contentType, status: 200, at: Date.now() };
+    calls.push(call);
+    const drop = drops.get(method);
+    if (drop) {
+      if (drop <= 1) drops.delete(method);
+      else drops.set(method, drop - 1);
+      call.status = 0;
+      req.socket.destroy();
+      return;
+    }
+    const limited = take(rateLimits, method);
+    if (limited) {
+      call.status = 429;
+      call.error = 'ratelimited';
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limited.seconds) }).end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
+    const failure = take(failures, method);
+    const body = failure ? { ok: false, error: failure.error } : handle(method, params, bearer);
+    if (body.ok === false) call.error = String(body.error);
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  }
+
+  async function onRespond(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    const raw = await readBody(req);
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    } catch {
+      body = { raw };
+    }
+    const used = (responseCounts.get(id) ?? 0) + 1;
+    responseCounts.set(id, used);
+    let status = 200;
+    let answer: Record<string, unknown> = { ok: true };
+    if (expired.has(id)) [status, answer] = [404, { ok: false, error: 'expired_url' }];
+    else if (used > SLACK_LIMITS.responseUrlPosts) [status, answer] = [404, { ok: false, error: 'used_url' }];
+    else if (typeof body.text !== 'string' || body.text === '') [status, answer] = [400, { ok: false, error: 'no_text' }];
+    else if (body.text.length > SLACK_LIMITS.text) [status, answer] = [400, { ok: false, error: 'msg_too_long' }];
+    responsePosts.push({ id, status, body, at: Date.now() });
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  }
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const api = /^\/api\/([A-Za-z.]+)$/.exec(path);
+    const respond = /^\/respond\/([^/]+)$/.exec(path);
+    const work = req.method === 'POST' && api ? onApi(req, res, api[1]) : req.method === 'POST' && respond ? onRespond(req, res, respond[1]) : null;
+    if (!work) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    work.catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+  });
+
+  // Socket Mode: one WebSocket endpoint; `hello` on connect, envelopes on demand, acks collected.
+  const wss = new WebSocketServer({ noServer: true });
+  const sockets = new Set<WebSocket>();
+  const acks = new Map<string, (ack: SocketAck) => void>();
+  server.on('upgrade', (req, socket, head) => {
+    if (!req.url?.startsWith('/socket')) return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      ws.on('message', (data) => {
+        try {
+          const msg = JSON.parse(String(data)) as SocketAck;
+          acks.get(msg.envelope_id)?.(msg);
+          acks.delete(msg.envelope_id);
+        } catch {
+          // not an ack
+        }
+      });
+      ws.send(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'fake', approximate_connection_time: 3600 }, connection_info: { app_id: 'A0001' } }));
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    apiUrl: `${baseUrl}/api`,
+    baseUrl,
+    token,
+    appToken,
+    botUserId,
+    botId,
+    teamId,
+    calls,
+    messages,
+    responsePosts,
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    responseUrl: (id = randomUUID()) => `${baseUrl}/respond/${id}`,
+    rateLimit: (method, seconds, times = 1) => void rateLimits.set(method, { seconds, times }),
+    failNext: (method, error, times = 1) => void failures.set(method, { error, times }),
+    dropNext: (method, times = 1) => void drops.set(method, times),
+    expireResponseUrl: (id) => void expired.add(id),
+    waitForCalls: (method, count, timeoutMs = 5_000) =>
+      waitUntil(() => {
+        const list = calls.filter((c) => c.method === method);
+        return list.length >= count ? list : undefined;
+      }, timeoutMs, `${count} ${method} call(s)`),
+    waitForMessages: (count, timeoutMs = 5_000) => waitUntil(() => (messages.length >= count ? messages.slice() : undefined), timeoutMs, `${count} message(s)`),
+    waitForResponsePosts: (count, timeoutMs = 5_000) =>
+      waitUntil(() => (responsePosts.length >= count ? responsePosts.slice() : undefined), timeoutMs, `${count} response_url post(s)`),
+    socketConnected: (timeoutMs = 5_000) => waitUntil(() => (sockets.size > 0 ? true : undefined), timeoutMs, 'a Socket Mode connection').then(() => undefined),
+    sendSocketEnvelope: (type, payload, timeoutMs = 5_000) =>
+      new Promise<SocketAck>((resolve, reject) => {
+        const ws = [...sockets].find((s) => s.readyState === WebSocket.OPEN);
+        if (!ws) return reject(new Error('slack fake: no Socket Mode client connected'));
+        const envelopeId = randomUUID();
+        const timer = setTimeout(() => {
+          acks.delete(envelopeId);
+          reject(new Error(`slack fake: no ack for ${type} envelope within ${timeoutMs} ms`));
+        }, timeoutMs);
+        acks.set(envelopeId, (ack) => {
+          clearTimeout(timer);
+          resolve(ack);
+        });
+        ws.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api', retry_attempt: 0, retry_reason: '' }));
+      }),
+    close: async () => {
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export * from './slack-requests.js';
