@@ -1,0 +1,131 @@
+/**
+ * `switchboard cron list` · `switchboard cron run ID` (DESIGN §3, §4b).
+ *
+ * `list` only reads: it merges the config file's jobs (the source of truth for them, even before a
+ * gateway has synced them) with the chat jobs and run state stored in SQLite. `run` checks the id
+ * and hands the run-and-deliver part to the core through `ctx.runJobNow`.
+ */
+import type { Settings } from '../core/settings.js';
+import type { Db } from '../core/store/db.js';
+import { oneLine, SwitchboardError } from '../core/errors.js';
+import { CronRepo } from '../core/cron/repo.js';
+import { CronSchedule } from '../core/cron/schedule.js';
+import { validateCronJobs } from '../core/cron/scheduler.js';
+import { describeTime, effectiveZone } from '../core/cron/format.js';
+import type { CronJob } from '../core/cron/types.js';
+
+export interface CommandIO {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+export interface CronCommandContext {
+  settings: Settings;
+  /** The store's database (read for `list`). */
+  db: Db;
+  /** Runs the job now and delivers (with retries), without a running gateway. */
+  runJobNow(id: string): Promise<{ delivered: boolean; detail: string }>;
+  now?: () => Date;
+}
+
+const USAGE = 'usage: switchboard cron list | switchboard cron run ID';
+
+/** The jobs `list` shows: config jobs as the file has them (with stored run state), then chat jobs. */
+export function jobsForListing(settings: Settings, repo: CronRepo): CronJob[] {
+  const stored = new Map(repo.list().map((j) => [j.id, j]));
+  const fromConfig = settings.config.cron.map((c): CronJob => {
+    const s = stored.get(c.id);
+    return {
+      id: c.id,
+      source: 'config',
+      owner: null,
+      schedule: c.schedule,
+      timezone: c.timezone ?? null,
+      prompt: c.prompt,
+      deliver: c.deliver,
+      paused: !c.enabled,
+      createdAt: s?.createdAt ?? 0,
+      lastSlot: s?.lastSlot ?? null,
+      lastRunAt: s?.lastRunAt ?? null,
+      lastStatus: s?.lastStatus ?? null,
+      lastResult: s?.lastResult ?? null,
+    };
+  });
+  const configIds = new Set(fromConfig.map((j) => j.id));
+  const chat = [...stored.values()].filter((j) => j.source === 'chat' && !configIds.has(j.id));
+  return [...fromConfig, ...chat];
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => [...r[i]].length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+function listRows(jobs: CronJob[], now: Date): string[][] {
+  const rows = [['ID', 'SCHEDULE', 'ZONE', 'NEXT RUN', 'LAST RUN', 'RESULT', 'DELIVER', 'SOURCE']];
+  for (const job of jobs) {
+    let next = 'paused';
+    if (!job.paused) {
+      const slot = new CronSchedule(job.schedule, job.timezone, job.id).next(now);
+      next = slot ? describeTime(slot.getTime(), job.timezone) : 'never';
+    }
+    const last = job.lastRunAt !== null ? describeTime(job.lastRunAt, job.timezone) : 'never';
+    const result = job.lastStatus ? `${job.lastStatus}${job.lastResult ? `: ${job.lastResult}` : ''}` : '-';
+    const cut = result.length > 60 ? `${result.slice(0, 59)}…` : result;
+    rows.push([
+      job.id,
+      job.schedule,
+      effectiveZone(job.timezone),
+      next,
+      last,
+      cut,
+      job.deliver,
+      job.source === 'chat' ? `chat:${job.owner ?? '?'}` : 'config',
+    ]);
+  }
+  return rows;
+}
+
+/**
+ * Entry point; `argv` is what follows `cron`. Returns the exit code: 0 done, 1 failed (unknown id,
+ * bad config, not delivered), 2 usage. Errors are one `switchboard: …` line on stderr, as the CLI writes them.
+ */
+export async function run(argv: string[], io: CommandIO, ctx: CronCommandContext): Promise<number> {
+  const [sub, ...rest] = argv;
+  try {
+    if (sub === 'list' && rest.length === 0) {
+      validateCronJobs(ctx.settings.config.cron);
+      const jobs = jobsForListing(ctx.settings, new CronRepo(ctx.db));
+      if (!jobs.length) {
+        io.stdout.write('No cron jobs. Add them under `cron:` in the config file, or ask the bot in chat.\n');
+        return 0;
+      }
+      io.stdout.write(table(listRows(jobs, ctx.now?.() ?? new Date())));
+      return 0;
+    }
+    if (sub === 'run' && rest.length === 1) {
+      const id = rest[0];
+      validateCronJobs(ctx.settings.config.cron);
+      const known = jobsForListing(ctx.settings, new CronRepo(ctx.db)).some((j) => j.id === id);
+      if (!known) {
+        io.stderr.write(`switchboard: unknown cron job '${id}' (see 'switchboard cron list')\n`);
+        return 1;
+      }
+      const outcome = await ctx.runJobNow(id);
+      if (outcome.delivered) {
+        io.stdout.write(`${outcome.detail}\n`);
+        return 0;
+      }
+      io.stderr.write(`switchboard: ${outcome.detail}\n`);
+      return 1;
+    }
+    io.stderr.write(`${USAGE}\n`);
+    return 2;
+  } catch (error) {
+    if (error instanceof SwitchboardError) {
+      io.stderr.write(`switchboard: ${oneLine(error)}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,211 @@
+import type { Db } from '../store/db.js';
+import type { CronJobConfig } from '../config.js';
+import type { CronJob, CronJobSource, CronRunStatus } from './types.js';
+
+interface JobRow {
+  id: string;
+  source: CronJobSource;
+  owner: string | null;
+  schedule: string;
+  timezone: string | null;
+  prompt: string;
+  deliver: string;
+  paused: number;
+  created_at: number;
+  last_slot: number | null;
+  last_run_at: number | null;
+  last_status: CronRunStatus | null;
+  last_result: string | null;
+}
+
+function fromRow(r: JobRow): CronJob {
+  return {
+    id: r.id,
+    source: r.source,
+    owner: r.owner,
+    schedule: r.schedule,
+    timezone: r.timezone,
+    prompt: r.prompt,
+    deliver: r.deliver,
+    paused: r.paused === 1,
+    createdAt: r.created_at,
+    lastSlot: r.last_slot,
+    lastRunAt: r.last_run_at,
+    lastStatus: r.last_status,
+    lastResult: r.last_result,
+  };
+}
+
+/** One row of `cron_runs`. `status` is 'running' until the run finishes. */
+export interface CronRunRecord {
+  id: number;
+  jobId: string;
+  slot: number;
+  startedAt: number;
+  finishedAt: number | null;
+  status: CronRunStatus | 'running';
+  detail: string | null;
+}
+
+/** Result of trying to claim a slot: ours to run, already claimed by someone, or refused because the job is still running. */
+export type ClaimOutcome = { kind: 'claimed'; runId: number } | { kind: 'taken' } | { kind: 'busy' };
+
+export interface NewChatJob {
+  id: string;
+  owner: string;
+  schedule: string;
+  timezone: string | null;
+  prompt: string;
+  deliver: string;
+}
+
+/**
+ * Cron jobs and their runs in SQLite. Slot claims are the exactly-once guarantee: `cron_runs` has
+ * UNIQUE(job_id, slot), so of two schedulers (a restart, a doubled timer, a second process) only the
+ * one whose INSERT succeeds runs the slot.
+ */
+export class CronRepo {
+  constructor(private readonly db: Db) {}
+
+  list(): CronJob[] {
+    return (this.db.prepare('SELECT * FROM cron_jobs ORDER BY id').all() as JobRow[]).map(fromRow);
+  }
+
+  get(id: string): CronJob | undefined {
+    const row = this.db.prepare('SELECT * FROM cron_jobs WHERE id = ?').get(id) as JobRow | undefined;
+    return row && fromRow(row);
+  }
+
+  listByOwner(owner: string): CronJob[] {
+    return (this.db.prepare("SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = ? ORDER BY id").all(owner) as JobRow[]).map(fromRow);
+  }
+
+  /**
+   * Makes the `config` rows match the config file: inserts new jobs, updates changed ones (keeping
+   * their run history), deletes config jobs no longer in the file. Chat jobs are untouched, except
+   * one whose id the config now claims (the file wins; returned in `replacedChatJobs`).
+   */
+  syncConfig(jobs: readonly CronJobConfig[], at: number): { added: string[]; removed: string[]; replacedChatJobs: string[] } {
+    const added: string[] = [];
+    const replacedChatJobs: string[] = [];
+    let removed: string[] = [];
+    this.db.transaction(() => {
+      const keep = new Set(jobs.map((j) => j.id));
+      for (const job of jobs) {
+        const existing = this.get(job.id);
+        if (!existing) added.push(job.id);
+        else if (existing.source === 'chat') replacedChatJobs.push(job.id);
+        this.db
+          .prepare(
+            `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver, paused, created_at)
+             VALUES (?, 'config', NULL, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT(id) DO UPDATE SET source = 'config', owner = NULL, schedule = excluded.schedule,
+               timezone = excluded.timezone, prompt = excluded.prompt, deliver = excluded.deliver, paused = excluded.paused,
+               last_slot = CASE WHEN cron_jobs.paused = 1 AND excluded.paused = 0 THEN MAX(COALESCE(cron_jobs.last_slot, 0), ?)
+                           ELSE cron_jobs.last_slot END`,
+          )
+          .run(job.id, job.schedule, job.timezone ?? null, job.prompt, job.deliver, job.enabled ? 0 : 1, at, at);
+      }
+      const stale = (this.db.prepare("SELECT id FROM cron_jobs WHERE source = 'config'").all() as Array<{ id: string }>)
+        .map((r) => r.id)
+        .filter((id) => !keep.has(id));
+      for (const id of stale) this.remove(id);
+      removed = stale;
+    })();
+    return { added, removed, replacedChatJobs };
+  }
+
+  insertChatJob(job: NewChatJob, at: number): CronJob {
+    this.db
+      .prepare(
+        `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver, paused, created_at)
+         VALUES (?, 'chat', ?, ?, ?, ?, ?, 0, ?)`,
+      )
+      .run(job.id, job.owner, job.schedule, job.timezone, job.prompt, job.deliver, at);
+    return this.get(job.id)!;
+  }
+
+  /**
+   * Pauses or resumes. Resuming moves the watermark to `at`, so slots that passed while paused are
+   * not caught up later.
+   */
+  setPaused(id: string, paused: boolean, at: number): void {
+    if (paused) this.db.prepare('UPDATE cron_jobs SET paused = 1 WHERE id = ?').run(id);
+    else this.db.prepare('UPDATE cron_jobs SET paused = 0, last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(at, id);
+  }
+
+  remove(id: string): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM cron_runs WHERE job_id = ?').run(id);
+      return this.db.prepare('DELETE FROM cron_jobs WHERE id = ?').run(id).changes === 1;
+    })();
+  }
+
+  /**
+   * Claims `slot` of a job in one immediate transaction: refused ('taken') if any scheduler already
+   * claimed it; recorded as skipped ('busy') if `busy` says a run of the job is in progress.
+   * A claim also advances the job's watermark.
+   */
+  claim(jobId: string, slot: number, at: number, busy: boolean): ClaimOutcome {
+    return this.db.transaction((): ClaimOutcome => {
+      const taken = this.db.prepare('SELECT 1 FROM cron_runs WHERE job_id = ? AND slot = ?').get(jobId, slot);
+      if (taken) return { kind: 'taken' };
+      this.advance(jobId, slot);
+      if (busy) {
+        this.db
+          .prepare("INSERT INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
+          .run(jobId, slot, at, at, 'the previous run was still going');
+        return { kind: 'busy' };
+      }
+      const r = this.db
+        .prepare("INSERT INTO cron_runs (job_id, slot, started_at, status) VALUES (?, ?, ?, 'running')")
+        .run(jobId, slot, at);
+      return { kind: 'claimed', runId: Number(r.lastInsertRowid) };
+    }).immediate();
+  }
+
+  /** Records a missed slot that is not run (too late): claimed as skipped, shown as the job's last result. */
+  skip(jobId: string, slot: number, at: number, detail: string): boolean {
+    return this.db.transaction(() => {
+      const r = this.db
+        .prepare("INSERT OR IGNORE INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
+        .run(jobId, slot, at, at, detail);
+      this.advance(jobId, slot);
+      if (r.changes === 1) {
+        this.db
+          .prepare("UPDATE cron_jobs SET last_run_at = ?, last_status = 'skipped', last_result = ? WHERE id = ?")
+          .run(slot, detail, jobId);
+      }
+      return r.changes === 1;
+    }).immediate();
+  }
+
+  /** Moves the watermark forward (never back). */
+  advance(jobId: string, slot: number): void {
+    this.db.prepare('UPDATE cron_jobs SET last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(slot, jobId);
+  }
+
+  finish(runId: number, jobId: string, status: CronRunStatus, detail: string, at: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('UPDATE cron_runs SET finished_at = ?, status = ?, detail = ? WHERE id = ?').run(at, status, detail, runId);
+      this.db
+        .prepare('UPDATE cron_jobs SET last_run_at = ?, last_status = ?, last_result = ? WHERE id = ?')
+        .run(at, status, detail, jobId);
+    })();
+  }
+
+  /** Runs left 'running' by a process that stopped mid-run (started before `before`) are marked as errors. */
+  closeInterrupted(before: number, at: number): number {
+    return this.db
+      .prepare("UPDATE cron_runs SET status = 'error', finished_at = ?, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < ?")
+      .run(at, before).changes;
+  }
+
+  runs(jobId: string, limit = 20): CronRunRecord[] {
+    return this.db
+      .prepare(
+        'SELECT id, job_id AS jobId, slot, started_at AS startedAt, finished_at AS finishedAt, status, detail FROM cron_runs WHERE job_id = ? ORDER BY slot DESC, id DESC LIMIT ?',
+      )
+      .all(jobId, limit) as CronRunRecord[];
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The `cron` tool (DESIGN §7b): a person manages their own scheduled jobs from chat ("every Monday
+ * at 9 send me …"). Jobs are stored in SQLite beside the config file's; config jobs are read-only
+ * here, and nobody sees or changes another person's jobs. User mistakes come back as a result line
+ * starting with "Error:" so the model can correct itself.
+ */
+import { z } from 'zod';
+import { CronRepo } from '../cron/repo.js';
+import { CronSchedule, scheduleProblem, isValidTimeZone } from '../cron/schedule.js';
+import { describeTime, effectiveZone, isDeliverAddress } from '../cron/format.js';
+import type { CronJob } from '../cron/types.js';
+import type { Tool, ToolContext } from './types.js';
+
+/** Jobs one person may hold, so a runaway conversation cannot flood the scheduler. */
+export const MAX_JOBS_PER_PERSON = 25;
+const ID_PATTERN = /^[a-z0-9-]+$/;
+const ID_MAX = 40;
+
+const argsSchema = z.object({
+  action: z.enum(['create', 'list', 'pause', 'resume', 'remove']),
+  id: z.string().nullish(),
+  schedule: z.string().nullish(),
+  prompt: z.string().nullish(),
+  deliver: z.string().nullish(),
+  timezone: z.string().nullish(),
+});
+type Args = z.infer<typeof argsSchema>;
+
+const PARAMETERS: Record<string, unknown> = {
+  type: 'object',
+  properties: {
+    action: { type: 'string', enum: ['create', 'list', 'pause', 'resume', 'remove'], description: 'What to do.' },
+    schedule: {
+      type: 'string',
+      description:
+        'create: node-cron pattern "minute hour day-of-month month weekday", optionally with a leading seconds field; e.g. "0 9 * * 1" = Mondays 09:00.',
+    },
+    prompt: { type: 'string', description: 'create: the task to run each time, written as an instruction that needs no follow-up questions.' },
+    deliver: {
+      type: 'string',
+      description: 'create: where to send the report: email:<address>, telegram:<chat id>, slack:<channel id> or discord:<channel id>. Default: this chat.',
+    },
+    timezone: { type: 'string', description: 'create: IANA time zone such as Europe/Berlin. Default: the server time zone.' },
+    id: { type: 'string', description: 'pause/resume/remove: the job id (from list). create: optional id, a-z 0-9 and -.' },
+  },
+  required: ['action'],
+  additionalProperties: false,
+};
+
+/** A job id from the prompt's first words: lowercase a-z0-9 joined by '-', unique among existing ids. */
+export function jobIdFromPrompt(prompt: string, taken: (id: string) => boolean): string {
+  const words = prompt
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9\s-]/g, ' ')
+    .split(/[\s-]+/)
+    .filter(Boolean);
+  let base = '';
+  for (const w of words) {
+    const next = base ? `${base}-${w}` : w;
+    if (next.length > 30) break;
+    base = next;
+    if (base.split('-').length >= 5) break;
+  }
+  if (!base) base = (words[0] ?? 'job').slice(0, 30) || 'job';
+  if (!taken(base)) return base;
+  for (let n = 2; ; n++) {
+    const candidate = `${base}-${n}`;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+function describeJob(job: CronJob, now: Date): string {
+  const zone = effectiveZone(job.timezone);
+  let next = 'paused';
+  if (!job.paused) {
+    try {
+      const slot = new CronSchedule(job.schedule, job.timezone, job.id).next(now);
+      next = slot ? `next run ${describeTime(slot.getTime(), job.timezone)} ${zone}` : 'never runs again';
+    } catch {
+      next = 'invalid schedule';
+    }
+  }
+  const last = job.lastRunAt !== null ? `; last run ${describeTime(job.lastRunAt, job.timezone)}: ${job.lastStatus ?? '?'}${job.lastResult ? ` (${job.lastResult})` : ''}` : '';
+  return `- ${job.id}: "${job.schedule}" (${zone}), ${next}; delivers to ${job.deliver}; task: ${job.prompt}${last}`;
+}
+
+export interface CronToolOptions {
+  /** Called after a job is created, paused, resumed or removed (e.g. the scheduler's refresh()). */
+  onChange?: () => void;
+}
+
+/** Builds the tool; `onChange` lets a running scheduler pick up changes at once. */
+export function createCronTool(options: CronToolOptions = {}): Tool {
+  const changed = () => options.onChange?.();
+
+  function findOwn(repo: CronRepo, ctx: ToolContext, id: string | null | undefined): CronJob | string {
+    if (!id) return 'Error: give the job id (use action "list" to see your jobs).';
+    const job = repo.get(id);
+    if (job?.source === 'config' || isConfigJob(ctx, id)) return `Error: job '${id}' comes from the config file and can only be changed there.`;
+    if (!job || job.owner !== ctx.personKey) return `Error: you have no cron job '${id}' (use action "list" to see your jobs).`;
+    return job;
+  }
+
+  /** Config jobs are reserved even before a gateway has synced them into the table. */
+  function isConfigJob(ctx: ToolContext, id: string): boolean {
+    return ctx.settings.config.cron.some((j) => j.id === id);
+  }
+
+  function create(repo: CronRepo, ctx: ToolContext, args: Args): string {
+    const schedule = args.schedule?.trim();
+    const prompt = args.prompt?.trim();
+    if (!schedule) return 'Error: "schedule" is required to create a job, e.g. "0 9 * * 1-5" for weekdays at 09:00.';
+    if (!prompt) return 'Error: "prompt" is required to create a job: the task to run each time.';
+    const problem = scheduleProblem(schedule);
+    if (problem) return `Error: invalid schedule '${schedule}' (${problem}).`;
+    const timezone = args.timezone?.trim() || null;
+    if (timezone && !isValidTimeZone(timezone)) return `Error: unknown time zone '${timezone}'; use an IANA name such as Europe/Berlin or UTC.`;
+    const deliver = args.deliver?.trim() || ctx.replyAddress;
+    if (!isDeliverAddress(deliver)) {
+      return `Error: cannot deliver to '${deliver}'; use email:<address>, telegram:<chat id>, slack:<channel id> or discord:<channel id>.`;
+    }
+    if (repo.listByOwner(ctx.personKey).length >= MAX_JOBS_PER_PERSON) {
+      return `Error: you already have ${MAX_JOBS_PER_PERSON} jobs; remove one first.`;
+    }
+    let id = args.id?.trim();
+    if (id) {
+      if (!ID_PATTERN.test(id) || id.length > ID_MAX) return `Error: job ids use a-z, 0-9 and - (at most ${ID_MAX} characters); '${id}' does not.`;
+      if (repo.get(id) || isConfigJob(ctx, id)) return `Error: a job '${id}' already exists; choose another id or leave it out.`;
+    } else {
+      id = jobIdFromPrompt(prompt, (candidate) => repo.get(candidate) !== undefined || isConfigJob(ctx, candidate));
+    }
+    const job = repo.insertChatJob({ id, owner: ctx.personKey, schedule, timezone, prompt, deliver }, ctx.now().getTime());
+    changed();
+    return `Created cron job '${job.id}'.\n${describeJob(job, ctx.now())}`;
+  }
+
+  return {
+    name: 'cron',
+    description:
+      "Manage this person's scheduled jobs: a job runs the agent on a schedule with nobody present and delivers the report (by default to this chat). Actions: create (schedule, prompt, optional deliver, timezone, id), list, pause, resume, remove (id).",
+    parameters: PARAMETERS,
+    async run(raw: unknown, ctx: ToolContext): Promise<string> {
+      const parsed = argsSchema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return `Error: ${issue.path.join('.') || 'arguments'}: ${issue.message}. Use action create|list|pause|resume|remove.`;
+      }
+      const args = parsed.data;
+      const repo = new CronRepo(ctx.store.db);
+      switch (args.action) {
+        case 'create':
+          return create(repo, ctx, args);
+        case 'list': {
+          const jobs = repo.listByOwner(ctx.personKey);
+          if (!jobs.length) return 'You have no scheduled jobs.';
+          return [`Your scheduled jobs (${jobs.length}):`, ...jobs.map((j) => describeJob(j, ctx.now()))].join('\n');
+        }
+        case 'pause':
+        case 'resume': {
+          const job = findOwn(repo, ctx, args.id);
+          if (typeof job === 'string') return job;
+          const pause = args.action === 'pause';
+          if (job.paused === pause) return `Job '${job.id}' is already ${pause ? 'paused' : 'active'}.`;
+          repo.setPaused(job.id, pause, ctx.now().getTime());
+          changed();
+          return pause ? `Paused job '${job.id}'.` : `Resumed job '${job.id}'.\n${describeJob(repo.get(job.id)!, ctx.now())}`;
+        }
+        case 'remove': {
+          const job = findOwn(repo, ctx, args.id);
+          if (typeof job === 'string') return job;
+          repo.remove(job.id);
+          changed();
+          return `Removed job '${job.id}'.`;
+        }
+      }
+    },
+  };
+}
+
+/** The `cron` tool with no scheduler hook (a running scheduler also rescans the table every few seconds). */
+export const cronTool: Tool = createCronTool();
