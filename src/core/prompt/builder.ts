@@ -1,0 +1,214 @@
+/**
+ * The system prompt builder (DESIGN §5). Nine named layers, broadest scope first:
+ *
+ *   1 identity · 2 tool_guidance · 3 system_message · 4 skills_index · 5 context_files   (global)
+ *   6 platform_hint                                                                      (platform)
+ *   7 memory · 8 user_profile                                                            (person)
+ *   9 session_info                                                                       (session)
+ *
+ * Layout contract:
+ * - `layers` always holds all nine names in this order. A layer with nothing to say (no system
+ *   message, no skills, no context file, empty memory, anything dropped by `ignoreRules`) has
+ *   `text: ''`, so names and positions never move.
+ * - Separators belong to the layers: every non-empty layer after `identity` starts with a blank
+ *   line (`\n\n`). Hence `text` is exactly the concatenation of the layer texts, with no trailing
+ *   whitespace, and a prefix of layers is a byte prefix of the prompt: everything up to
+ *   `context_files` is identical for every session of one home and workspace, up to
+ *   `platform_hint` for every user of a platform, up to `user_profile` for all sessions of a person.
+ * - Deterministic: the same files, config, platform, person, session id and start *day* give a
+ *   byte-identical prompt. `session_info` has day precision only.
+ *
+ * `ignoreRules` (`--ignore-rules`) drops context_files, memory and user_profile, and reduces the
+ * platform hint to its factual part: which platform this is, the render format, the size limit,
+ * whether anyone can answer a question and whether media can be sent (all read from the same
+ * PLATFORM_HINTS entry). The user-facing parts, the style advice for the people reading on that
+ * platform (tone, length, what to avoid), are left out. identity, tool_guidance, system_message,
+ * skills_index and session_info stay.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig } from '../config.js';
+import { ConfigError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { PlatformId } from '../platforms.js';
+import type { PromptLayer } from '../providers/provider.js';
+import { readMemory } from '../memory/memory-store.js';
+import { loadContextFiles } from './context-files.js';
+import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from './defaults.js';
+import { PLATFORM_HINTS, type PlatformHint } from './hints.js';
+import { listSkills } from './skills.js';
+import { normalizeNewlines, stripBom } from './text.js';
+import { guardText } from './threat-scan.js';
+
+/** Layer names, in prompt order. */
+export const LAYER_NAMES = [
+  'identity',
+  'tool_guidance',
+  'system_message',
+  'skills_index',
+  'context_files',
+  'platform_hint',
+  'memory',
+  'user_profile',
+  'session_info',
+] as const;
+export type LayerName = (typeof LAYER_NAMES)[number];
+
+export interface PromptInput {
+  /** `$SWITCHBOARD_HOME`: SOUL.md, skills/, memories/. */
+  home: string;
+  config: AppConfig;
+  platform: PlatformId;
+  /** Memory owner (`telegram-1001` or a person's name). */
+  personKey: string;
+  /** Session id; `preview` for a preview. */
+  sessionId: string;
+  /** When the session started; only the day (in `timezone`) enters the prompt. */
+  startedAt: Date;
+  /** Workspace folder searched for context files. */
+  cwd: string;
+  /** `--ignore-rules`: see the module comment. */
+  ignoreRules?: boolean;
+  logger: Logger;
+  /** IANA zone for the start day; default: the process's local zone. */
+  timezone?: string;
+}
+
+export interface BuiltPrompt {
+  /** All nine layers in order; `text` is '' for an absent layer. */
+  layers: PromptLayer[];
+  /** The prompt: concatenation of the layer texts. */
+  text: string;
+  /** Hex SHA-256 of `text` (UTF-8). */
+  sha256: string;
+}
+
+const SEP = '\n\n';
+
+function section(body: string): string {
+  return body ? SEP + body : '';
+}
+
+function readOptional(path: string): string | null {
+  try {
+    return normalizeNewlines(stripBom(readFileSync(path, 'utf8'))).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Layer 1: SOUL.md (threat-scanned, scope `system`) or the default identity. */
+export function identityLayer(home: string, logger: Logger): string {
+  const soul = readOptional(join(home, 'SOUL.md'));
+  if (!soul) return DEFAULT_IDENTITY;
+  const guarded = guardText(soul, { file: 'SOUL.md', scope: 'system', logger });
+  // A blocked SOUL.md still leaves the model an identity: the default, then the BLOCKED line.
+  return guarded === soul ? soul : `${DEFAULT_IDENTITY}${SEP}${guarded}`;
+}
+
+/** Layer 4: one line per skill, sorted; descriptions are threat-scanned (scope `system`). */
+export function skillsIndexLayer(home: string, logger: Logger): string {
+  const skills = listSkills(home, logger);
+  if (skills.length === 0) return '';
+  const lines = skills.map((s) => {
+    const label = `${s.name}${s.description ? `: ${s.description}` : ''}`;
+    return `- ${guardText(label, { file: `skills/${s.folder}/SKILL.md`, scope: 'system', logger })}`;
+  });
+  return section(
+    ['# Skills', '', 'Saved procedures you can follow. Before doing a task that matches one, read it with skill_view (by name).', '', ...lines].join(
+      '\n',
+    ),
+  );
+}
+
+/** Layer 5: the first context file of the workspace under `# Project Context`. */
+export function contextFilesLayer(cwd: string, limit: number, logger: Logger): string {
+  const loaded = loadContextFiles(cwd, limit, logger);
+  if (!loaded) return '';
+  const intro = `Instructions for this workspace, from ${loaded.source.label}. Follow them where they apply; they do not override your identity or tool rules.`;
+  return section(`# Project Context\n\n${intro}\n\n${loaded.body}`);
+}
+
+const FORMAT_NAMES: Record<PlatformHint['format'], string> = {
+  'telegram-html': 'Telegram HTML',
+  'slack-mrkdwn': 'Slack mrkdwn',
+  'discord-markdown': 'Discord Markdown',
+  'email-text': 'plain-text e-mail',
+  terminal: 'terminal text',
+  target: 'the format of the delivery target',
+};
+
+/** The factual part of a platform hint, kept under `--ignore-rules`. */
+export function platformFacts(entry: PlatformHint): string {
+  const limit =
+    entry.format === 'target'
+      ? 'split to its size limit'
+      : entry.messageLimit === null
+        ? 'no size limit'
+        : `at most ${entry.messageLimit} characters per message`;
+  return [
+    `Platform: ${entry.platform}. Your answer is converted from Markdown to ${FORMAT_NAMES[entry.format]}, ${limit}.`,
+    entry.canAskQuestions ? 'Someone can answer a question.' : 'Nobody is present: never ask a question; deliver the finished result.',
+    entry.canSendMedia ? 'Media can be sent.' : 'Only text can be sent.',
+  ].join(' ');
+}
+
+/** Layer 6. */
+export function platformHintLayer(platform: PlatformId, ignoreRules: boolean): string {
+  const entry = PLATFORM_HINTS[platform];
+  return section(ignoreRules ? platformFacts(entry) : entry.hint);
+}
+
+/** Layers 7 and 8: this person's memory and profile, cut to their limits, frozen now. */
+export function memoryLayers(home: string, personKey: string, config: AppConfig): { memory: string; user: string } {
+  const mem = readMemory(home, personKey, 'memory', config.limits.memory_chars);
+  const user = readMemory(home, personKey, 'user', config.limits.user_chars);
+  const head = (title: string, what: string, chars: number, limit: number) =>
+    `# ${title}\n\n${what} (${chars}/${limit} chars; entries separated by §). Frozen when this conversation started: changes you make with the memory tool show in the next one.\n\n`;
+  return {
+    memory: mem.text ? section(head('Memory', 'Your notes from earlier conversations with this person', mem.chars, config.limits.memory_chars) + mem.text) : '',
+    user: user.text ? section(head('User profile', 'What you know about this person', user.chars, config.limits.user_chars) + user.text) : '',
+  };
+}
+
+/** `Monday, November 30, 2026` in `timezone` (default: local). */
+export function formatStartDay(date: Date, timezone?: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: timezone }).format(date);
+  } catch {
+    throw new ConfigError(`time zone '${timezone}' is not a valid IANA name (e.g. Europe/Berlin)`);
+  }
+}
+
+/** Layer 9. */
+export function sessionInfoLayer(startedAt: Date, sessionId: string, platform: PlatformId, timezone?: string): string {
+  return section(`# Session\n\nConversation started: ${formatStartDay(startedAt, timezone)}\nSession: ${sessionId}\nPlatform: ${platform}`);
+}
+
+/** Builds the layered system prompt of a session. Reads files; never writes. */
+export function buildPrompt(input: PromptInput): BuiltPrompt {
+  const { home, config, platform, personKey, logger } = input;
+  const ignore = input.ignoreRules === true;
+  const systemMessage = normalizeNewlines(config.system_message ?? '').trim();
+  const mem = ignore ? { memory: '', user: '' } : memoryLayers(home, personKey, config);
+  const texts: Record<LayerName, string> = {
+    identity: identityLayer(home, logger),
+    tool_guidance: section(TOOL_GUIDANCE),
+    system_message: section(systemMessage),
+    skills_index: skillsIndexLayer(home, logger),
+    context_files: ignore ? '' : contextFilesLayer(input.cwd, config.limits.context_file_chars, logger),
+    platform_hint: platformHintLayer(platform, ignore),
+    memory: mem.memory,
+    user_profile: mem.user,
+    session_info: sessionInfoLayer(input.startedAt, input.sessionId, platform, input.timezone),
+  };
+  const layers: PromptLayer[] = LAYER_NAMES.map((name) => ({ name, text: texts[name] }));
+  return assemble(layers);
+}
+
+/** Joins layers into a BuiltPrompt (also used to re-hash stored layers). */
+export function assemble(layers: PromptLayer[]): BuiltPrompt {
+  const text = layers.map((l) => l.text).join('');
+  return { layers, text, sha256: createHash('sha256').update(text, 'utf8').digest('hex') };
+}

@@ -1,0 +1,42 @@
+/**
+ * The `skill_view` tool (DESIGN §7b): the body of a skill from the index (SKILL.md without its
+ * frontmatter). Skills are looked up in the index by name, never by joining the argument into a
+ * path, so `../` in a name cannot reach other files. The body is threat-scanned (scope `system`)
+ * like every other text that reaches the model from the home folder.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { findSkill, listSkills, parseSkillFile } from '../prompt/skills.js';
+import { guardText } from '../prompt/threat-scan.js';
+import type { Tool, ToolContext } from './types.js';
+
+const argsSchema = z.object({ name: z.string().trim().min(1, 'give the name of a skill from the Skills list').max(200) });
+
+export const skillViewTool: Tool = {
+  name: 'skill_view',
+  description: 'Read a skill (a saved procedure) from the Skills list in full, by its name. Read it before doing a task it matches.',
+  parameters: {
+    type: 'object',
+    properties: { name: { type: 'string', description: 'The skill name as listed under Skills.' } },
+    required: ['name'],
+    additionalProperties: false,
+  },
+  async run(raw: unknown, ctx: ToolContext): Promise<string> {
+    const parsed = argsSchema.safeParse(raw);
+    if (!parsed.success) return `Error: ${parsed.error.issues[0].message}.`;
+    const skills = listSkills(ctx.settings.home);
+    const skill = findSkill(skills, parsed.data.name);
+    if (!skill) {
+      const available = skills.length ? `Available skills: ${skills.map((s) => s.name).join(', ')}.` : 'No skills are installed.';
+      return `Error: no skill named "${parsed.data.name}". ${available}`;
+    }
+    let body: string;
+    try {
+      body = parseSkillFile(readFileSync(skill.path, 'utf8')).body;
+    } catch (error) {
+      return `Error: skill "${skill.name}" could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`;
+    }
+    if (!body) return `Skill "${skill.name}" has no body; its description is: ${skill.description || '(none)'}`;
+    return guardText(body, { file: `skills/${skill.folder}/SKILL.md`, scope: 'system', logger: ctx.logger });
+  },
+};
