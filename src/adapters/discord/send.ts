@@ -1,0 +1,102 @@
+/**
+ * Outbound over REST only (no gateway needed, so cron delivery works without start()):
+ * each chunk is one message with `allowed_mentions: { parse: [] }` so an answer never pings @everyone, @here,
+ * roles or users; the first chunk replies to the user's message. 429s are waited out by @discordjs/rest's
+ * queue (Retry-After) and the chunk is sent once; longer waits than MAX_RATE_LIMIT_WAIT_MS come back as a
+ * retryable PlatformApiError for the outbox.
+ *
+ * Slash-command answers go through the interaction webhook: chunk 0 completes the deferred "thinking…"
+ * response (PATCH …/messages/@original, idempotent if retried), later chunks are followups. When the
+ * interaction token has expired (15 minutes) they fall back to plain channel messages.
+ */
+import { DiscordAPIError, REST, Routes, type RateLimitData } from 'discord.js';
+import type { Delivery, DeliveryTarget } from '../../core/types.js';
+import { toPlatformError } from './errors.js';
+
+export const DEFAULT_API_URL = 'https://discord.com/api';
+/** Per-request timeout and network retries: bounded so a dead API fails a delivery in well under a minute. */
+export const REST_TIMEOUT_MS = 10_000;
+export const REST_RETRIES = 2;
+/** Rate-limit waits up to this long happen inline; longer ones go back to the outbox. */
+export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/** REST options shared by the sender and the gateway client (same timeouts and rate-limit policy). */
+export function restOptions(apiUrl: string | undefined) {
+  return {
+    api: apiUrl ?? DEFAULT_API_URL,
+    timeout: REST_TIMEOUT_MS,
+    retries: REST_RETRIES,
+    rejectOnRateLimit: (data: RateLimitData) => Math.max(data.retryAfter, data.timeToReset) > MAX_RATE_LIMIT_WAIT_MS,
+  };
+}
+
+export function createRest(token: string, apiUrl: string | undefined): REST {
+  return new REST(restOptions(apiUrl)).setToken(token);
+}
+
+/** The channel a target's messages go to: a thread is itself a channel. */
+export function channelFor(target: DeliveryTarget): string {
+  return target.extra?.channelId ?? target.threadId ?? target.chatId;
+}
+
+/** Body of one message: text only, never embeds or files, never a ping. */
+export function messageBody(content: string, replyTo: string | undefined) {
+  return {
+    content,
+    allowed_mentions: { parse: [] as string[] },
+    ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
+  };
+}
+
+async function postChannel(rest: REST, channelId: string, content: string, replyTo: string | undefined): Promise<void> {
+  try {
+    await rest.post(Routes.channelMessages(channelId), { body: messageBody(content, replyTo) });
+  } catch (error) {
+    throw toPlatformError(error, 'createMessage');
+  }
+}
+
+function interactionExpired(error: unknown): boolean {
+  // 50027 Invalid Webhook Token, 10015 Unknown Webhook, 10008 Unknown Message (original response gone).
+  return error instanceof DiscordAPIError && (error.status === 401 || error.status === 404) && [50027, 10015, 10008].includes(Number(error.code));
+}
+
+async function postInteraction(rest: REST, target: DeliveryTarget, index: number, content: string): Promise<void> {
+  const extra = target.extra ?? {};
+  const appId = extra.applicationId as string;
+  const token = extra.interactionToken as string;
+  const body = { content, allowed_mentions: { parse: [] as string[] } };
+  try {
+    if (index === 0) await rest.patch(Routes.webhookMessage(appId, token, '@original'), { body, auth: false });
+    else await rest.post(Routes.webhook(appId, token), { body, auth: false });
+  } catch (error) {
+    if (interactionExpired(error) && extra.channelId) return postChannel(rest, extra.channelId, content, undefined);
+    throw toPlatformError(error, index === 0 ? 'editInteractionReply' : 'createFollowup');
+  }
+}
+
+/** Sends chunks from `firstChunk` on, in order, reporting each one the platform accepted. */
+export async function deliverChunks(rest: REST, delivery: Delivery): Promise<void> {
+  const { target, message } = delivery;
+  const viaInteraction = Boolean(target.extra?.interactionToken && target.extra?.applicationId);
+  const channelId = channelFor(target);
+  for (let i = Math.max(0, delivery.firstChunk); i < message.chunks.length; i++) {
+    const chunk = message.chunks[i];
+    // Discord refuses empty messages (50006); renderers never produce one, so skip rather than fail the reply.
+    if (chunk.trim() !== '') {
+      if (viaInteraction) await postInteraction(rest, target, i, chunk);
+      else await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined);
+    }
+    delivery.onChunkSent(i);
+  }
+}
+
+/** "typing…" for about 10 s; failures do not matter to the conversation. */
+export async function sendTyping(rest: REST, target: DeliveryTarget): Promise<void> {
+  if (target.extra?.interactionToken) return; // a deferred interaction already shows "thinking…"
+  try {
+    await rest.post(Routes.channelTyping(channelFor(target)));
+  } catch {
+    // swallowed on purpose: typing is cosmetic
+  }
+}

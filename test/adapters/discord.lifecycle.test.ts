@@ -1,0 +1,165 @@
+/**
+ * Discord adapter lifecycle against the fake: bad tokens, a fixed gateway URL, clean stop, and `/ask`.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
+import { CredentialsError, PlatformApiError } from '../../src/core/errors.js';
+import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
+import { delivery, depsWith, inbox, settingsFor, sleep } from './discord.helpers.js';
+
+let fake: DiscordFake;
+
+beforeAll(async () => {
+  fake = await startDiscordFake();
+});
+
+afterAll(async () => {
+  await fake?.close();
+});
+
+describe('discord adapter: credentials', () => {
+  it('rejects start() with one line when GET /gateway/bot answers 401', async () => {
+    const adapter = createDiscordAdapter(settingsFor(fake, { token: 'wrong-token-123' }), depsWith());
+    const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CredentialsError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^Discord rejected DISCORD_BOT_TOKEN/);
+    expect(message).not.toContain('\n');
+    expect(message).not.toContain('wrong-token-123');
+    await adapter.stop();
+  });
+
+  it('rejects start() with one line when the gateway closes with 4004 (fixed DISCORD_GATEWAY_URL)', async () => {
+    const before = fake.connections.length;
+    const adapter = createDiscordAdapter(settingsFor(fake, { token: 'wrong-token-456', gatewayUrl: fake.gatewayUrl }), depsWith());
+    const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CredentialsError);
+    expect((error as Error).message).toMatch(/^Discord rejected DISCORD_BOT_TOKEN/);
+    const conns = fake.connections.slice(before);
+    for (let i = 0; i < 20 && conns[0]?.closedWith === undefined; i++) await sleep(25);
+    expect(conns.map((c) => c.closedWith)).toEqual([4004]);
+    await adapter.stop();
+  });
+});
+
+describe('discord adapter: unreachable endpoints', () => {
+  it('rejects start() with one line when DISCORD_API_URL does not answer', async () => {
+    const adapter = createDiscordAdapter(settingsFor(fake, { apiUrl: 'http://127.0.0.1:9/api' }), depsWith());
+    const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformApiError);
+    expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (ECONNREFUSED)');
+  });
+
+  it('rejects start() instead of hanging when the gateway drops every connection, and stops reconnecting', async () => {
+    // A gateway that accepts the socket and hangs up at once (what a wrong DISCORD_GATEWAY_URL often does).
+    const dropper = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((r) => dropper.once('listening', () => r()));
+    let attempts = 0;
+    dropper.on('connection', (socket) => {
+      attempts++;
+      socket.terminate();
+    });
+    const url = `ws://127.0.0.1:${(dropper.address() as AddressInfo).port}`;
+    try {
+      const adapter = createDiscordAdapter(settingsFor(fake, { gatewayUrl: url }), depsWith(), { readyTimeoutMs: 1500 });
+      const started = Date.now();
+      const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(error).toBeInstanceOf(PlatformApiError);
+      expect((error as Error).message).toBe(`discord connect: no READY from the gateway at ${url} within 2 s`);
+      expect(attempts).toBeGreaterThanOrEqual(1);
+      const after = attempts;
+      await sleep(1200); // discord.js retries every ~500 ms; a leaked client would show up here
+      expect(attempts).toBe(after);
+    } finally {
+      await new Promise<void>((r) => dropper.close(() => r()));
+    }
+  });
+});
+
+describe('discord adapter: fixed gateway URL, stop, restart', () => {
+  it('connects straight to DISCORD_GATEWAY_URL without asking GET /gateway/bot, and stops cleanly', async () => {
+    const gatewayBotCalls = () => fake.requests.filter((r) => r.path === '/gateway/bot').length;
+    const calls = gatewayBotCalls();
+    const before = fake.connections.length;
+    const box = inbox();
+    const adapter = createDiscordAdapter(settingsFor(fake, { gatewayUrl: fake.gatewayUrl }), depsWith('discord: { slash_command: false }'));
+    await adapter.start(box.handler);
+    expect(gatewayBotCalls()).toBe(calls);
+    const id = fake.sendDM({ userId: '400000000000000001', content: 'via fixed gateway' });
+    await box.waitFor((m) => m.messageId === id);
+
+    await adapter.stop();
+    const conn = fake.connections[before];
+    for (let i = 0; i < 20 && conn.closedWith === undefined; i++) await sleep(25);
+    expect(conn.closedWith).toBe(1000);
+    // After stop nothing is handed on, and a second stop is harmless.
+    const late = fake.sendDM({ userId: '400000000000000001', content: 'too late' });
+    await sleep(100);
+    expect(box.received.some((m) => m.messageId === late)).toBe(false);
+    await adapter.stop();
+
+    // deliver still works after stop (outbox drains on shutdown), and the adapter can start again.
+    const sent = fake.messages.length;
+    await adapter.deliver(delivery({ platform: 'discord', chatId: fake.channelId }, ['after stop']));
+    expect(fake.messages.length).toBe(sent + 1);
+    await adapter.start(box.handler);
+    const again = fake.sendDM({ userId: '400000000000000001', content: 'back again' });
+    await box.waitFor((m) => m.messageId === again);
+    await adapter.stop();
+  });
+});
+
+describe('discord adapter: /ask slash command', () => {
+  it('registers /ask, defers within 3 s, and answers through the interaction webhook', async () => {
+    const box = inbox();
+    const adapter = createDiscordAdapter(settingsFor(fake), depsWith());
+    await adapter.start(box.handler);
+    try {
+      for (let i = 0; i < 40 && fake.commandRegistrations.length === 0; i++) await sleep(25);
+      expect(fake.commandRegistrations.at(-1)).toMatchObject([{ name: 'ask', type: 1, options: [{ name: 'prompt', type: 3, required: true }] }]);
+
+      const sentAt = Date.now();
+      const { interactionId, token } = fake.sendSlashCommand({ userId: '400000000000000002', username: 'bob', prompt: 'summarise the news' });
+      const m = await box.waitFor((x) => x.messageId === interactionId);
+      const callback = fake.interactionCallbacks.find((c) => c.interactionId === interactionId);
+      expect(callback?.type).toBe(5); // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+      expect(callback!.at - sentAt).toBeLessThan(3000);
+      expect(m).toMatchObject({ text: 'summarise the news', userId: '400000000000000002', chatId: fake.channelId, isDirect: false, mentionsBot: true, chatTitle: '#general' });
+      expect(m.replyTarget.extra).toMatchObject({ channelId: fake.channelId, interactionToken: token, applicationId: fake.applicationId });
+
+      const before = fake.messages.length;
+      await adapter.deliver(delivery(m.replyTarget, ['answer part 1 @everyone', 'answer part 2']));
+      const sent = fake.messages.slice(before);
+      expect(sent.map((s) => [s.kind, s.content])).toEqual([
+        ['interaction-original', 'answer part 1 @everyone'],
+        ['interaction-followup', 'answer part 2'],
+      ]);
+      for (const s of sent) {
+        expect(s.allowedMentions).toEqual({ parse: [] });
+        expect(s.pingsEveryone).toBe(false);
+      }
+
+      // A DM slash command is direct.
+      const dm = fake.sendSlashCommand({ userId: '400000000000000002', prompt: 'in private', dm: true });
+      const dmMessage = await box.waitFor((x) => x.messageId === dm.interactionId);
+      expect(dmMessage).toMatchObject({ isDirect: true, chatId: fake.dmChannelId('400000000000000002') });
+    } finally {
+      await adapter.stop();
+    }
+  });
+
+  it('falls back to a channel message when the interaction token no longer works', async () => {
+    const adapter = createDiscordAdapter(settingsFor(fake), depsWith());
+    const before = fake.messages.length;
+    await adapter.deliver(
+      delivery(
+        { platform: 'discord', chatId: fake.channelId, extra: { channelId: fake.channelId, interactionToken: 'expired-token', applicationId: fake.applicationId } },
+        ['late answer'],
+      ),
+    );
+    expect(fake.messages.slice(before)).toMatchObject([{ kind: 'channel', channelId: fake.channelId, content: 'late answer' }]);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The Discord adapter through the real discord.js client against the loopback REST + gateway fake.
+ * Reads like a conversation: a user writes, the adapter hands the gateway what it should, answers arrive.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GatewayIntentBits } from 'discord.js';
+import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
+import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
+import type { Adapter } from '../../src/core/types.js';
+import { attachment, startDiscordFake, type DiscordFake } from '../fakes/discord.js';
+import { delivery, depsWith, inbox, settingsFor, sleep } from './discord.helpers.js';
+
+let fake: DiscordFake;
+let adapter: Adapter;
+const box = inbox();
+const ALICE = '200000000000000001';
+const OTHER_BOT = '200000000000000099';
+
+beforeAll(async () => {
+  fake = await startDiscordFake({ heartbeatInterval: 300 });
+  adapter = createDiscordAdapter(settingsFor(fake), depsWith('discord: { slash_command: false }'));
+  await adapter.start(box.handler);
+});
+
+afterAll(async () => {
+  await adapter?.stop();
+  await fake?.close();
+});
+
+describe('discord adapter: connection', () => {
+  it('identifies with the four intents over JSON without compression and answers heartbeats', async () => {
+    expect(adapter.platform).toBe('discord');
+    expect(adapter.profile).toBe(PLATFORM_HINTS.discord);
+    const conn = fake.connections[0];
+    expect(conn.query).toEqual({ v: '10', encoding: 'json' });
+    const intents = conn.identify?.intents ?? 0;
+    for (const bit of [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent]) {
+      expect(intents & bit).toBe(bit);
+    }
+    expect(fake.requests.some((r) => r.method === 'GET' && r.path === '/gateway/bot' && r.status === 200)).toBe(true);
+    for (let i = 0; i < 40 && conn.heartbeats < 1; i++) await sleep(50);
+    expect(conn.heartbeats).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('discord adapter: inbound', () => {
+  it('hands a DM to the gateway', async () => {
+    const id = fake.sendDM({ userId: ALICE, username: 'alice', globalName: 'Alice A.', content: 'hello there' });
+    const m = await box.waitFor((x) => x.messageId === id);
+    expect(m).toMatchObject({
+      platform: 'discord',
+      chatId: fake.dmChannelId(ALICE),
+      userId: ALICE,
+      displayName: 'Alice A.',
+      text: 'hello there',
+      isDirect: true,
+      mentionsBot: false,
+      updateId: id,
+      replyTarget: { platform: 'discord', chatId: fake.dmChannelId(ALICE), replyToMessageId: id, userId: ALICE },
+    });
+    expect(m.threadId).toBeUndefined();
+    expect(m.chatTitle).toBeUndefined();
+  });
+
+  it('ignores a guild message without a mention and takes one with a mention, mention stripped', async () => {
+    const ignored = fake.sendGuildMessage({ userId: ALICE, content: 'just chatting with friends' });
+    const taken = fake.sendGuildMessage({ userId: ALICE, content: 'what is 2+2?', mentionsBot: true });
+    const m = await box.waitFor((x) => x.messageId === taken);
+    expect(box.received.some((x) => x.messageId === ignored)).toBe(false);
+    expect(m).toMatchObject({ chatId: fake.channelId, text: 'what is 2+2?', isDirect: false, mentionsBot: true, chatTitle: '#general' });
+    expect(m.replyTarget).toMatchObject({ chatId: fake.channelId, replyToMessageId: taken });
+  });
+
+  it('strips the <@!id> nickname form too and keeps other mentions readable', async () => {
+    const id = fake.sendGuildMessage({ userId: ALICE, content: `hey <@!${fake.botUserId}> ping <@${ALICE}> later`, mentionsBot: false });
+    const m = await box.waitFor((x) => x.messageId === id);
+    expect(m.text).toBe('hey ping @Alice A. later');
+  });
+
+  it('takes a reply to one of its own messages without a mention', async () => {
+    await adapter.deliver(delivery({ platform: 'discord', chatId: fake.channelId }, ['I am the bot']));
+    const botMessage = fake.messages.at(-1)!;
+    const id = fake.sendGuildMessage({ userId: ALICE, content: 'tell me more', replyTo: botMessage.id });
+    const m = await box.waitFor((x) => x.messageId === id);
+    expect(m).toMatchObject({ text: 'tell me more', mentionsBot: true });
+  });
+
+  it('ignores other bots, even when they mention it, and its own echoed messages', async () => {
+    const botMsg = fake.sendGuildMessage({ userId: OTHER_BOT, bot: true, content: 'beep', mentionsBot: true });
+    const botDm = fake.sendDM({ userId: OTHER_BOT, bot: true, content: 'beep beep' });
+    const marker = fake.sendDM({ userId: ALICE, content: 'marker' });
+    await box.waitFor((x) => x.messageId === marker);
+    expect(box.received.some((x) => x.messageId === botMsg || x.messageId === botDm)).toBe(false);
+    expect(box.received.some((x) => x.userId === fake.botUserId)).toBe(false);
+  });
+
+  it('describes attachments in brackets after the text', async () => {
+    const id = fake.sendDM({ userId: ALICE, content: 'look at this', attachments: [attachment('chart.png', 'image/png', 12 * 1024), attachment('notes.txt', 'text/plain', 300)] });
+    const m = await box.waitFor((x) => x.messageId === id);
+    expect(m.text).toBe('look at this\n[attachment: chart.png (image/png, 12 KB)]\n[attachment: notes.txt (text/plain, 300 B)]');
+  });
+
+  it('maps a thread to chatId = parent channel, threadId = thread, and answers in the thread', async () => {
+    const id = fake.sendGuildMessage({ userId: ALICE, channelId: fake.threadId, content: 'in a thread', mentionsBot: true });
+    const m = await box.waitFor((x) => x.messageId === id);
+    expect(m).toMatchObject({ chatId: fake.channelId, threadId: fake.threadId, chatTitle: '#general › design-thread' });
+    expect(m.replyTarget.extra?.channelId).toBe(fake.threadId);
+    const before = fake.messages.length;
+    await adapter.deliver(delivery(m.replyTarget, ['thread answer']));
+    expect(fake.messages[before]).toMatchObject({ channelId: fake.threadId, content: 'thread answer', replyTo: id });
+  });
+
+  it('survives malformed dispatches and keeps working', async () => {
+    fake.dispatchRaw('MESSAGE_CREATE', { id: 'not-a-snowflake' });
+    fake.dispatchRaw('MESSAGE_CREATE', { id: '1', channel_id: fake.dmChannelId(ALICE), channel_type: 1, author: null, content: 42 });
+    fake.dispatchRaw('MESSAGE_CREATE', null);
+    fake.dispatchRaw('GUILD_CREATE', { id: fake.guildId, channels: 'nope' });
+    const id = fake.sendDM({ userId: ALICE, content: 'still there?' });
+    const m = await box.waitFor((x) => x.messageId === id);
+    expect(m.text).toBe('still there?');
+  });
+});
