@@ -2,10 +2,6 @@ import type { Settings } from '../core/settings.js';
 import type { Adapter } from '../core/types.js';
 import type { PlatformId } from '../core/platforms.js';
 import type { AdapterDeps } from './deps.js';
-import { createTelegramAdapter } from './telegram/index.js';
-import { createSlackAdapter } from './slack/index.js';
-import { createDiscordAdapter } from './discord/index.js';
-import { createEmailAdapter } from './email/index.js';
 
 /** Chat platforms whose credentials are set, in a stable order. */
 export function configuredPlatforms(settings: Settings): PlatformId[] {
@@ -20,11 +16,12 @@ export function configuredPlatforms(settings: Settings): PlatformId[] {
  * One adapter per platform whose credentials are set, plus e-mail (outbound mail: SMTP_URL, else
  * .eml files in the outbox folder). The registry is the one place that knows every adapter.
  */
-export function createAdapters(settings: Settings, deps: AdapterDeps): Adapter[] {
+export async function createAdapters(settings: Settings, deps: AdapterDeps): Promise<Adapter[]> {
+  // Platform SDKs are loaded only for the platforms in use (they dominate start-up time).
   const out: Adapter[] = [];
-  if (settings.telegram) out.push(createTelegramAdapter(settings.telegram, deps));
-  if (settings.slack) out.push(createSlackAdapter(settings.slack, deps));
-  if (settings.discord) out.push(createDiscordAdapter(settings.discord, deps));
-  out.push(createEmailAdapter(settings.email, deps));
+  if (settings.telegram) out.push((await import('./telegram/index.js')).createTelegramAdapter(settings.telegram, deps));
+  if (settings.slack) out.push((await import('./slack/index.js')).createSlackAdapter(settings.slack, deps));
+  if (settings.discord) out.push((await import('./discord/index.js')).createDiscordAdapter(settings.discord, deps));
+  out.push((await import('./email/index.js')).createEmailAdapter(settings.email, deps));
   return out;
 }

@@ -52,7 +52,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   if (!platforms.length) {
     checks.push({ name: 'platforms', ok: true, detail: 'none configured: `switchboard start` runs the terminal channel (set TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN to add one)' });
   }
-  for (const adapter of createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
+  for (const adapter of await createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
     if (!adapter.diagnose) continue;
     let problems: string[];
     try {

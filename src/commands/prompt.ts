@@ -8,7 +8,7 @@ import { isPlatformId, PLATFORM_IDS } from '../core/platforms.js';
 import { UsageError } from '../core/errors.js';
 import { cronSessionKey, personKey, sessionKey } from '../core/identity.js';
 import { openStore, storePath } from '../core/store/store.js';
-import { promptFactory } from '../core/runtime.js';
+import { promptFactory } from '../core/prompt-factory.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
 

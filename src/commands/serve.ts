@@ -8,6 +8,7 @@ import type { PlatformId } from '../core/platforms.js';
 import { oneLine, SwitchboardError } from '../core/errors.js';
 import type { CommandIO } from './io.js';
 import { createFeatures, type Features } from './features.js';
+import { validateCronJobs } from '../core/cron/scheduler.js';
 
 export interface ServeOptions {
   mode: 'start' | 'chat';
@@ -25,12 +26,13 @@ const EXIT_DEADLINE_MS = 9_500;
 export async function serve(options: ServeOptions): Promise<number> {
   const { io, mode } = options;
   const settings = loadSettings(io.env);
+  validateCronJobs(settings.config.cron);
   const logger = createLogger({ secrets: settings.secrets });
   const features = createFeatures(settings, logger);
   const runtime = createRuntime({ settings, logger, cwd: options.cwd, tools: features.tools, maintainSession: features.maintainSession });
   const deps = { config: settings.config, logger, home: settings.home };
 
-  const adapters: Adapter[] = mode === 'start' ? createAdapters(settings, deps) : createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
+  const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
   const platforms = configuredPlatforms(settings);
   const wantCli = mode === 'chat' || Boolean(io.stdin.isTTY) || platforms.length === 0;
   const cli = wantCli ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) }) : null;
@@ -86,12 +88,12 @@ async function shutdown(runtime: Runtime, started: Adapter[], features: Features
   }, EXIT_DEADLINE_MS);
   deadline.unref();
   logger.info('switchboard', `stopping (${reason})`);
-  features.stopScheduler();
+  const schedulerStopped = features.stopScheduler(runtime.settings.config.gateway.shutdown_grace_seconds * 1000);
   // 1. stop intake (nothing new is confirmed to a platform)
   await Promise.allSettled(started.filter((a) => a.platform !== 'cli').map((a) => a.stop()));
   // 2. let running turns finish for a while; the rest stays journaled for the next start
   const grace = runtime.settings.config.gateway.shutdown_grace_seconds * 1000;
-  await runtime.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace);
+  await Promise.all([runtime.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace), schedulerStopped]);
   // 3. send what is ready (bounded); undelivered replies stay in the outbox
   runtime.delivery.kick();
   await Promise.race([runtime.delivery.idle(), new Promise((r) => setTimeout(r, 1500).unref())]);

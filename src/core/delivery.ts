@@ -26,7 +26,7 @@ const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attemp
  */
 export class DeliveryService {
   private readonly now: () => number;
-  private readonly backoff: (attempt: number) => number;
+  private backoff: (attempt: number) => number;
   private readonly busy = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
@@ -43,6 +43,11 @@ export class DeliveryService {
   /** Puts a reply into the outbox (call inside the turn's transaction) — delivery follows on kick(). */
   enqueue(target: DeliveryTarget, message: OutboundMessage, sessionKey: string | null = null): number {
     return this.options.store.outbox.enqueue(target, message, this.now(), sessionKey);
+  }
+
+  /** Replaces the retry backoff (`cron run` retries quickly within its window). */
+  setBackoff(backoff: (attempt: number) => number): void {
+    this.backoff = backoff;
   }
 
   /** Starts the retry timer. */

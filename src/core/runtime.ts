@@ -10,7 +10,7 @@ import { Pairing } from './pairing.js';
 import type { Adapter } from './types.js';
 import type { PlatformId } from './platforms.js';
 import type { Tool } from './tools/types.js';
-import { buildPrompt } from './prompt/builder.js';
+import { promptFactory } from './prompt-factory.js';
 import { memoryTool } from './tools/memory.js';
 import { skillViewTool } from './tools/skill-view.js';
 import { renderFor } from '../render/index.js';
@@ -42,12 +42,6 @@ export interface Runtime {
   buildPrompt: PromptFactory;
   render: Renderer;
   close(): void;
-}
-
-/** The prompt factory for a workspace: DESIGN §5 layers, built once per session. */
-export function promptFactory(settings: Settings, cwd: string, logger: Logger, ignoreRules = false): PromptFactory {
-  return ({ platform, personKey, sessionId, startedAt }) =>
-    buildPrompt({ home: settings.home, config: settings.config, platform, personKey, sessionId, startedAt, cwd, logger, ignoreRules });
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {

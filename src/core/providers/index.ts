@@ -2,8 +2,30 @@ import type { Settings } from '../settings.js';
 import { ModelError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ModelRequest, ModelResponse, Provider } from './provider.js';
-import { createOpenAIProvider } from './openai.js';
-import { createAnthropicProvider } from './anthropic.js';
+import type { OpenAIProviderOptions } from './openai.js';
+import type { AnthropicProviderOptions } from './anthropic.js';
+
+/**
+ * The SDKs are loaded on first use: commands that never call a model (prompt, render, cron list)
+ * start without paying for them.
+ */
+function lazy(name: Provider['name'], load: () => Promise<Provider>): Provider {
+  let loaded: Promise<Provider> | null = null;
+  const get = () => (loaded ??= load());
+  return {
+    name,
+    complete: async (request) => (await get()).complete(request),
+    check: async () => (await get()).check(),
+  };
+}
+
+function openai(options: OpenAIProviderOptions): Provider {
+  return lazy('openai', async () => (await import('./openai.js')).createOpenAIProvider(options));
+}
+
+function anthropic(options: AnthropicProviderOptions): Provider {
+  return lazy('anthropic', async () => (await import('./anthropic.js')).createAnthropicProvider(options));
+}
 
 export const HOW_TO_CONFIGURE_MODEL =
   'No model is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for Ollama, vLLM, llama.cpp, OpenRouter) or ANTHROPIC_API_KEY, then restart.';
@@ -20,7 +42,7 @@ function createAutoProvider(baseURL: string, model: string, settings: Settings, 
       const res = await fetch(`${baseURL.replace(/\/v1$/, '')}/api/tags`, { signal: AbortSignal.timeout(1500) });
       if (!res.ok) return null;
       logger.info('model', `no provider configured; using the local Ollama at ${baseURL} with model ${model}`);
-      ollama = createOpenAIProvider({
+      ollama = openai({
         apiKey: 'ollama',
         baseURL,
         timeoutMs: settings.config.model.timeout_seconds * 1000,
@@ -48,8 +70,8 @@ function createAutoProvider(baseURL: string, model: string, settings: Settings, 
 export function createProvider(settings: Settings, logger: Logger): Provider {
   const m = settings.model;
   const common = { timeoutMs: settings.config.model.timeout_seconds * 1000, maxRetries: settings.config.model.max_retries };
-  if (m.provider === 'openai') return createOpenAIProvider({ apiKey: m.apiKey, baseURL: m.baseURL, ...common });
+  if (m.provider === 'openai') return openai({ apiKey: m.apiKey, baseURL: m.baseURL, ...common });
   if (m.provider === 'anthropic')
-    return createAnthropicProvider({ apiKey: m.apiKey, baseURL: m.baseURL, cacheTtl: settings.config.model.cache_ttl, ...common });
+    return anthropic({ apiKey: m.apiKey, baseURL: m.baseURL, cacheTtl: settings.config.model.cache_ttl, ...common });
   return createAutoProvider(m.baseURL, m.name, settings, logger);
 }

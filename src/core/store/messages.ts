@@ -11,6 +11,8 @@ interface Row {
 }
 
 export interface SearchHit {
+  /** The matching message's row id. */
+  messageId: number;
   sessionId: string;
   platform: string;
   sessionStartedAt: number;
@@ -94,6 +96,25 @@ export class MessageRepo {
     })();
   }
 
+  /** The compression summary that replaces a session's older rows, if any. */
+  summary(sessionId: string): string | null {
+    const row = this.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
+    return row?.summary ?? null;
+  }
+
+  /**
+   * The user and assistant messages of one session (compressed ones too), oldest first — only if the
+   * session belongs to `personKey`, so a caller can never read another person's session by id.
+   */
+  transcript(sessionId: string, personKey: string): Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }> {
+    return this.db
+      .prepare(
+        `SELECT id, role, content, created_at AS createdAt FROM messages
+         WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id`,
+      )
+      .all(sessionId, personKey) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }>;
+  }
+
   count(sessionId: string): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n;
   }
@@ -104,7 +125,7 @@ export class MessageRepo {
     if (!fts) return [];
     const rows = this.db
       .prepare(
-        `SELECT m.session_id AS sessionId, s.platform AS platform, s.started_at AS sessionStartedAt, m.created_at AS createdAt, m.role AS role,
+        `SELECT m.id AS messageId, m.session_id AS sessionId, s.platform AS platform, s.started_at AS sessionStartedAt, m.created_at AS createdAt, m.role AS role,
                 snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
          FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
          WHERE messages_fts MATCH ? AND m.person_key = ? AND m.session_id != ?
@@ -120,7 +141,7 @@ export class MessageRepo {
     if (!fts) return [];
     return this.db
       .prepare(
-        `SELECT m.session_id AS sessionId, m.person_key AS personKey, s.platform AS platform, s.started_at AS sessionStartedAt,
+        `SELECT m.id AS messageId, m.session_id AS sessionId, m.person_key AS personKey, s.platform AS platform, s.started_at AS sessionStartedAt,
                 m.created_at AS createdAt, m.role AS role, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
          FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
          WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?`,

@@ -127,12 +127,42 @@ export class SessionRepo {
       .run(at, requests, usage.inputTokens, usage.outputTokens, usage.cachedTokens, usage.cacheWriteTokens, id);
   }
 
+  /**
+   * Adds model usage spent on a session outside its turns (compression, search summaries) without
+   * touching last activity, so the usage figures cover every model call.
+   */
+  addUsage(id: string, usage: Usage, requests: number): void {
+    this.db
+      .prepare(
+        `UPDATE sessions SET requests = requests + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+         cached_tokens = cached_tokens + ?, cache_write_tokens = cache_write_tokens + ? WHERE id = ?`,
+      )
+      .run(requests, usage.inputTokens, usage.outputTokens, usage.cachedTokens, usage.cacheWriteTokens, id);
+  }
+
   list(options: { limit?: number; personKey?: string } = {}): SessionRecord[] {
     const limit = options.limit ?? 50;
     const rows = options.personKey
       ? (this.db.prepare('SELECT * FROM sessions WHERE person_key = ? ORDER BY last_active_at DESC LIMIT ?').all(options.personKey, limit) as Row[])
       : (this.db.prepare('SELECT * FROM sessions ORDER BY last_active_at DESC LIMIT ?').all(limit) as Row[]);
     return rows.map(fromRow);
+  }
+
+  /** Usage per person over all their sessions, the busiest first (`switchboard sessions list`). */
+  usageByPeople(): Array<Usage & { personKey: string; requests: number; sessions: number }> {
+    const rows = this.db
+      .prepare(
+        `SELECT person_key AS personKey, COUNT(*) AS sessions, SUM(requests) AS requests, SUM(input_tokens) AS inputTokens,
+         SUM(output_tokens) AS outputTokens, SUM(cached_tokens) AS cachedTokens, SUM(cache_write_tokens) AS cacheWriteTokens
+         FROM sessions GROUP BY person_key ORDER BY SUM(input_tokens) + SUM(output_tokens) DESC, person_key`,
+      )
+      .all() as Array<Usage & { personKey: string; requests: number; sessions: number }>;
+    return rows;
+  }
+
+  /** Number of stored sessions. */
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
   }
 
   usageByPerson(personKey: string): Usage & { requests: number; sessions: number } {

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import type { CommandIO } from './io.js';
+import { loadSettings } from '../core/settings.js';
+import { createLogger } from '../core/logger.js';
+import { openStore, storePath } from '../core/store/store.js';
+import { createRuntime } from '../core/runtime.js';
+import { createAdapters } from '../adapters/registry.js';
+import { CronScheduler } from '../core/cron/scheduler.js';
+import { CronRepo } from '../core/cron/repo.js';
+import { createCronDeliverer, createCronRunner } from '../core/cron-bridge.js';
+import { run as runCronCommand } from './cron.js';
+import { createFeatures } from './features.js';
+import { oneLine } from '../core/errors.js';
+
+/** `cron run` keeps trying a temporary delivery failure for about this long (DESIGN §4b: ≥ 3 tries in ~30 s). */
+const DELIVERY_WINDOW_MS = 30_000;
+const RETRY_STEPS_MS = [1000, 2000, 4000, 8000, 8000, 8000];
+
+/** `switchboard cron list` · `switchboard cron run ID`: wires the store and, for `run`, the agent and delivery. */
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  const settings = loadSettings(io.env);
+  const logger = createLogger({ secrets: settings.secrets });
+  const path = storePath(settings.home);
+  if (argv[0] !== 'run') {
+    // `list` only reads; an empty home still lists the config jobs.
+    const store = openStore(existsSync(path) ? path : ':memory:');
+    try {
+      return await runCronCommand(argv, io, { settings, db: store.db, runJobNow: () => Promise.reject(new Error('not available')) });
+    } finally {
+      store.close();
+    }
+  }
+  const features = createFeatures(settings, logger);
+  const runtime = createRuntime({ settings, logger, cwd: io.cwd, tools: features.tools, maintainSession: features.maintainSession });
+  runtime.delivery.setBackoff((attempt) => RETRY_STEPS_MS[Math.min(attempt - 1, RETRY_STEPS_MS.length - 1)]);
+  for (const a of await createAdapters(settings, { config: settings.config, logger, home: settings.home })) runtime.adapters.set(a.platform, a);
+  const queued = new Map<string, number>();
+  const bridge = { agent: runtime.agent, store: runtime.store, settings, delivery: runtime.delivery, render: runtime.render };
+  const scheduler = new CronScheduler({
+    repo: new CronRepo(runtime.store.db),
+    runner: createCronRunner(bridge),
+    deliverer: createCronDeliverer(bridge, (jobId, id) => queued.set(jobId, id)),
+    logger,
+    jobs: settings.config.cron,
+  });
+  try {
+    return await runCronCommand(argv, io, {
+      settings,
+      db: runtime.store.db,
+      runJobNow: async (id) => {
+        runtime.delivery.start();
+        const result = await scheduler.runNow(id);
+        if (result.status === 'silent') return { delivered: true, detail: 'the report was [SILENT]: nothing to deliver' };
+        if (result.status !== 'ok') return { delivered: false, detail: result.detail };
+        const outboxId = queued.get(id);
+        if (outboxId === undefined) return { delivered: true, detail: result.detail };
+        const sent = await Promise.race([
+          runtime.delivery.waitFor(outboxId),
+          new Promise<'pending'>((r) => setTimeout(() => r('pending'), DELIVERY_WINDOW_MS).unref()),
+        ]);
+        const item = runtime.store.outbox.get(outboxId);
+        if (sent === true) return { delivered: true, detail: `delivered to ${new CronRepo(runtime.store.db).get(id)?.deliver ?? 'its target'}` };
+        if (sent === 'pending')
+          return { delivered: false, detail: `not delivered yet (${item?.lastError ?? 'no answer'}); kept in the outbox, the gateway retries it` };
+        return { delivered: false, detail: `delivery failed: ${item?.lastError ?? 'unknown error'}` };
+      },
+    });
+  } catch (error) {
+    throw error instanceof Error ? error : new Error(oneLine(error));
+  } finally {
+    runtime.delivery.stop();
+    await runtime.delivery.idle();
+    runtime.close();
+  }
+}

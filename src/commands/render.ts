@@ -1,0 +1,126 @@
+/**
+ * `switchboard render --platform P [--jsonl] [--html]` (DESIGN §3): Markdown on stdin → the chunks
+ * that platform would be sent.
+ *
+ * Output is JSON, so it can be checked by a machine:
+ * - without --jsonl: all of stdin is one document; one line `{"chunks":[…]}`.
+ * - with --jsonl: each input line `{"markdown":"…"}` gives one output line `{"chunks":[…]}`, in
+ *   order; blank input lines are skipped. A line that is not such JSON gives `{"error":"…"}` in its
+ *   place, the rest go on, and the exit code is 1.
+ * Per platform: telegram — HTML chunks for parse_mode HTML; slack — mrkdwn; discord — Markdown;
+ * email — one chunk, the text/plain body (--html: the HTML alternative instead); cli — terminal
+ * text without colours. A document with nothing visible gives `[]`. `cron` is not a target (a cron
+ * job renders for the platform it delivers to): one line on stderr, exit 2, as for an unknown
+ * platform or a bad flag.
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { oneLine } from '../core/errors.js';
+import { isPlatformId, PLATFORM_IDS, type PlatformId } from '../core/platforms.js';
+import { renderEmail, renderFor } from '../render/index.js';
+
+export interface RenderIO {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const USAGE = 'usage: switchboard render --platform P [--jsonl] [--html]';
+const Line = z.object({ markdown: z.string() });
+
+/** The chunks for one document. */
+function chunksFor(platform: PlatformId, markdown: string, html: boolean): string[] {
+  if (platform === 'email' && html) {
+    const out = renderEmail(markdown).html;
+    return out ? [out] : [];
+  }
+  return renderFor(platform, markdown).chunks;
+}
+
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = stream.write(text, (err) => (err ? reject(err) : undefined));
+    if (ok) resolve();
+    else stream.once('drain', resolve);
+  });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(typeof part === 'string' ? Buffer.from(part) : part);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Why a JSONL line was refused, in one line. */
+function lineError(line: string): string | { markdown: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return 'not valid JSON';
+  }
+  const parsed = Line.safeParse(value);
+  return parsed.success ? parsed.data : 'expected an object {"markdown": "<string>"}';
+}
+
+/** Runs the command; argv are the arguments after `render`. Resolves to the exit code. */
+export async function run(argv: string[], io: RenderIO): Promise<number> {
+  let values: { platform?: string; jsonl?: boolean; html?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { platform: { type: 'string', short: 'p' }, jsonl: { type: 'boolean' }, html: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    await write(io.stderr, `switchboard render: ${oneLine(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  const platform = values.platform;
+  if (!platform) {
+    await write(io.stderr, `switchboard render: --platform is required (one of ${PLATFORM_IDS.join(', ')})\n`);
+    return 2;
+  }
+  if (!isPlatformId(platform)) {
+    await write(io.stderr, `switchboard render: unknown platform "${platform}" (one of ${PLATFORM_IDS.join(', ')})\n`);
+    return 2;
+  }
+  if (platform === 'cron') {
+    await write(io.stderr, 'switchboard render: cron is not a render target; a cron job renders for the platform it delivers to\n');
+    return 2;
+  }
+  if (values.html && platform !== 'email') {
+    await write(io.stderr, 'switchboard render: --html is only for --platform email\n');
+    return 2;
+  }
+  const html = values.html === true;
+
+  if (!values.jsonl) {
+    const markdown = await readAll(io.stdin);
+    await write(io.stdout, JSON.stringify({ chunks: chunksFor(platform, markdown, html) }) + '\n');
+    return 0;
+  }
+
+  let failed = false;
+  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    const input = lineError(line);
+    let out: string;
+    if (typeof input === 'string') {
+      failed = true;
+      out = JSON.stringify({ error: input });
+    } else {
+      try {
+        out = JSON.stringify({ chunks: chunksFor(platform, input.markdown, html) });
+      } catch (error) {
+        failed = true;
+        out = JSON.stringify({ error: oneLine(error) });
+      }
+    }
+    await write(io.stdout, out + '\n');
+  }
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,147 @@
+/**
+ * Context compression (DESIGN §5, §7) as the agent's SessionMaintainer. Before a turn, when the
+ * session's prompt and stored history pass `sessions.compress_at` × `model.context_window`:
+ *
+ * 1. memory flush — the model may save durable facts with the `memory` tool (nothing stored in history);
+ * 2. the older turns are summarised into one message; the last `keep_recent_turns` user turns stay
+ *    verbatim (older rows stay in the database, searchable);
+ * 3. the session's prompt is rebuilt, so the new memory shows — a recorded prefix-cache break.
+ *
+ * A failure of the model in steps 1–2 leaves the session as it was (the turn still runs; compression
+ * is tried again next turn); a stopped turn stops here too.
+ */
+import type { SessionMaintainer } from '../agent.js';
+import type { Settings } from '../settings.js';
+import type { Store } from '../store/store.js';
+import type { SessionRecord } from '../store/sessions.js';
+import type { Logger } from '../logger.js';
+import type { Provider } from '../providers/provider.js';
+import type { Tool, ToolContext } from '../tools/types.js';
+import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from '../messages.js';
+import { ModelError, oneLine } from '../errors.js';
+import { estimateMessageTokens, estimateTextTokens, planCompression } from './plan.js';
+import { flushMemory } from './flush.js';
+import { summariseOlderTurns } from './summary.js';
+
+export { estimateMessageTokens, estimateTextTokens, planCompression } from './plan.js';
+export { FLUSH_INSTRUCTION, MEMORY_TOOL } from './flush.js';
+export { SUMMARY_HEADER } from './summary.js';
+
+export interface CompressionDeps {
+  settings: Settings;
+  store: Store;
+  provider: Provider;
+  logger: Logger;
+  /**
+   * The agent's tools (the same list given to `new Agent`). The flush request offers the list a turn
+   * of this session offers, so it shares the cached prefix; only `memory` calls are run.
+   */
+  tools: readonly Tool[];
+  /** Rebuilds and stores the session's prompt, counting a prefix-cache break: `(s) => agent.rebuildPrompt(s)`. */
+  rebuildPrompt: (session: SessionRecord) => void;
+  now?: () => Date;
+}
+
+export interface CompressionOutcome {
+  compressed: boolean;
+  /** Estimated tokens of prompt + history before and after. */
+  beforeTokens: number;
+  afterTokens: number;
+  memorySaves: number;
+}
+
+/** Estimated tokens a session's next request starts with: its prompt and its stored history. */
+export function sessionTokens(prompt: string, history: readonly ChatMessage[]): number {
+  return estimateTextTokens(prompt) + estimateMessageTokens(history);
+}
+
+/** The token count past which a session is compressed. */
+export function compressionThreshold(settings: Settings): number {
+  return Math.floor(settings.config.sessions.compress_at * settings.config.model.context_window);
+}
+
+/**
+ * Compresses the session if it is over the threshold. Exposed for tests and the benchmark; the
+ * maintainer below is what the agent runs.
+ */
+export async function compressIfNeeded(
+  deps: CompressionDeps,
+  session: SessionRecord,
+  ctx: { signal: AbortSignal; replyAddress: string },
+): Promise<{ session: SessionRecord; outcome: CompressionOutcome }> {
+  const { settings, store, provider, logger } = deps;
+  const history = store.messages.history(session.id);
+  const beforeTokens = sessionTokens(session.prompt, history);
+  const threshold = compressionThreshold(settings);
+  const unchanged = { session, outcome: { compressed: false, beforeTokens, afterTokens: beforeTokens, memorySaves: 0 } };
+  if (beforeTokens <= threshold) return unchanged;
+
+  const rows = store.messages.historyRows(session.id);
+  const plan = planCompression(rows, settings.config.sessions.keep_recent_turns, threshold / 2);
+  if (!plan) return unchanged;
+
+  const now = deps.now ?? (() => new Date());
+  const toolCtx: ToolContext = {
+    settings,
+    store,
+    logger,
+    provider,
+    platform: session.platform,
+    sessionKey: session.key,
+    sessionId: session.id,
+    personKey: session.personKey,
+    replyAddress: ctx.replyAddress,
+    signal: ctx.signal,
+    now,
+  };
+  const maxOutputTokens = settings.config.model.max_output_tokens;
+  let usage: Usage = ZERO_USAGE;
+  let requests = 0;
+  let memorySaves = 0;
+  try {
+    const flush = await flushMemory({ provider, model: settings.model.name, maxOutputTokens, session, history, tools: deps.tools, ctx: toolCtx });
+    usage = flush.usage;
+    requests += flush.requests;
+    memorySaves = flush.saved.length;
+    const { summary, usage: summaryUsage } = await summariseOlderTurns({
+      provider,
+      model: settings.config.model.summary_name ?? settings.model.name,
+      maxOutputTokens,
+      previousSummary: store.messages.summary(session.id),
+      messages: plan.older.map((r) => r.message),
+      signal: ctx.signal,
+    });
+    usage = addUsage(usage, summaryUsage);
+    requests++;
+    store.transaction(() => {
+      store.messages.compress(
+        session.id,
+        plan.older.map((r) => r.id),
+        summary,
+      );
+      store.sessions.addUsage(session.id, usage, requests);
+    });
+  } catch (error) {
+    if (ctx.signal.aborted) throw new ModelError('the turn was stopped');
+    if (requests) store.sessions.addUsage(session.id, usage, requests);
+    logger.warn('compression', `session ${session.id}: compression skipped this turn (${oneLine(error)})`);
+    return unchanged;
+  }
+  deps.rebuildPrompt(session);
+  const refreshed = store.sessions.get(session.id)!;
+  const afterTokens = sessionTokens(refreshed.prompt, store.messages.history(session.id));
+  logger.info(
+    'compression',
+    `session ${session.id}: ${plan.older.length} older message(s) summarised, ${plan.recent.length} kept, ${memorySaves} memory save(s); ~${beforeTokens} → ~${afterTokens} tokens`,
+  );
+  return { session: refreshed, outcome: { compressed: true, beforeTokens, afterTokens, memorySaves } };
+}
+
+/**
+ * The agent's SessionMaintainer: `new Agent({ …, maintainSession: createCompressionMaintainer(deps) })`.
+ * `deps` may be a function, read at each turn, for wiring where the agent is created after the
+ * maintainer (its `rebuildPrompt` is needed here).
+ */
+export function createCompressionMaintainer(deps: CompressionDeps | (() => CompressionDeps)): SessionMaintainer {
+  return async (session, ctx) => (await compressIfNeeded(typeof deps === 'function' ? deps() : deps, session, ctx)).session;
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
+import { cleanEnv, runCli } from '../helpers/cli.js';
+
+let model: ModelFake;
+let home: string;
+beforeAll(async () => {
+  model = await startModelFake({ script: (req) => ({ text: `**Echo**: ${lastUserText(req)}` }) });
+  home = mkdtempSync(join(tmpdir(), 'sb-chat-'));
+});
+afterAll(async () => {
+  await model.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('switchboard chat', () => {
+  it('answers each piped line in its own turn, in order, and exits 0 at end of input', async () => {
+    const env = cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-test-secret-key', MODEL: 'fake-model' });
+    const before = model.completions().length;
+    const res = await runCli(['chat'], { env, input: 'hello\nsecond line\n' });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('Echo: hello\nEcho: second line\n');
+    expect(existsSync(join(home, 'state.db'))).toBe(true);
+    const reqs = model.completions().slice(before);
+    expect(reqs).toHaveLength(2);
+    expect(systemText(reqs[1])).toBe(systemText(reqs[0]));
+    expect(systemText(reqs[0])).toContain('cli');
+    expect(res.stderr).not.toContain('sk-test-secret-key');
+  });
+
+  it('tells how to configure a model when none is set and no local Ollama answers', async () => {
+    const env = cleanEnv({ SWITCHBOARD_HOME: home });
+    const res = await runCli(['chat'], { env, input: 'hi\n' });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/OPENAI_API_KEY/);
+  });
+});
+
+describe('bad input', () => {
+  it('gives one clear line and a non-zero exit for a bad config, never a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-badcfg-'));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'config.yaml'), 'model:\n  nmae: x\n');
+    const res = await runCli(['chat'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }), input: '' });
+    expect(res.code).not.toBe(0);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/unknown setting 'model.nmae'/);
+    writeFileSync(join(dir, 'config.yaml'), 'model: [unclosed\n');
+    const bad = await runCli(['prompt', '--platform', 'telegram', '--user', '1'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }) });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/not valid YAML/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('rejects an unknown platform with one line', async () => {
+    const res = await runCli(['prompt', '--platform', 'myspace', '--user', '1'], { env: cleanEnv({ SWITCHBOARD_HOME: home }) });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/unknown platform 'myspace'/);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
