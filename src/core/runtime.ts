@@ -13,6 +13,8 @@ import type { Tool } from './tools/types.js';
 import { promptFactory } from './prompt-factory.js';
 import { memoryTool } from './tools/memory.js';
 import { skillViewTool } from './tools/skill-view.js';
+import { sessionSearchTool } from './tools/session-search.js';
+import { createCompressionMaintainer } from './compression/index.js';
 import { renderFor } from '../render/index.js';
 
 export interface RuntimeOptions {
@@ -50,8 +52,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const provider = options.provider ?? createProvider(settings, logger);
   const adapters = new Map<PlatformId, Adapter>();
   const build = promptFactory(settings, options.cwd, logger);
-  const tools: Tool[] = [memoryTool, skillViewTool, ...(options.tools ?? [])];
-  const agent = new Agent({ settings, store, provider, tools, buildPrompt: build, logger, now: options.now, maintainSession: options.maintainSession });
+  const tools: Tool[] = [memoryTool, skillViewTool, sessionSearchTool, ...(options.tools ?? [])];
+  // Compression needs the agent (to rebuild prompts) and the agent runs compression: bound late.
+  let agent: Agent | null = null;
+  const maintainSession =
+    options.maintainSession ??
+    createCompressionMaintainer(() => ({ settings, store, provider, logger, tools, rebuildPrompt: (s) => agent!.rebuildPrompt(s) }));
+  agent = new Agent({ settings, store, provider, tools, buildPrompt: build, logger, now: options.now, maintainSession });
   const delivery = new DeliveryService({
     store,
     adapter: (p) => adapters.get(p),

@@ -10,13 +10,15 @@ export function cleanLabel(value: string): string {
 }
 
 /**
- * The stored user-message text for one inbound message: metadata (untrusted labels) on a first line
- * in brackets when the platform gave any, then the text. Names never enter the system prompt.
+ * The stored user-message text for one inbound message. In groups and channels, where several people
+ * talk, the sender's name and the chat title go first as metadata (untrusted labels, in brackets);
+ * in a direct chat the text stands alone. Names never enter the system prompt.
  */
 export function formatUserContent(message: InboundMessage): string {
+  if (message.isDirect) return message.text;
   const labels: string[] = [];
   if (message.displayName) labels.push(`sender: "${cleanLabel(message.displayName)}"`);
-  if (message.chatTitle && !message.isDirect) labels.push(`chat: "${cleanLabel(message.chatTitle)}"`);
+  if (message.chatTitle) labels.push(`chat: "${cleanLabel(message.chatTitle)}"`);
   const text = message.text;
   return labels.length ? `[${labels.join('; ')}]\n${text}` : text;
 }
