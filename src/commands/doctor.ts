@@ -60,7 +60,8 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     } catch (error) {
       problems = [oneLine(error)];
     }
-    checks.push({ name: adapter.platform, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : 'credentials accepted' });
+    const fine = adapter.platform === 'email' && !settings.email.smtpUrl ? `no SMTP_URL: mail is written as .eml files to ${settings.home}/outbox` : 'credentials accepted';
+    checks.push({ name: adapter.platform, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : fine });
   }
   for (const p of ['telegram', 'slack', 'discord'] as const) {
     const s = settings[p];

@@ -154,9 +154,9 @@ export class Gateway {
   }
 
   private async runCommand(command: ChatCommand, message: InboundMessage, key: string): Promise<void> {
-    const { store, agent, settings } = this.deps;
+    const { store, settings } = this.deps;
     const person = personKey(settings.config, message.platform, message.userId);
-    let text: string;
+    let text: string | null;
     switch (command) {
       case 'start':
       case 'help':
@@ -169,7 +169,8 @@ export class Gateway {
         break;
       }
       case 'stop':
-        text = this.queues.cancel(key) ? 'Stopped.' : 'Nothing is running.';
+        // The cancelled turn itself answers "Stopped."; only an idle session gets a reply here.
+        text = this.queues.cancel(key) ? null : 'Nothing is running.';
         break;
       case 'status': {
         const s = store.sessions.findOpen(key);
@@ -201,10 +202,9 @@ export class Gateway {
     }
     // Commands are answered at once; their journal row is done in the same transaction as the reply.
     store.transaction(() => {
-      this.reply(message.replyTarget, text, key);
+      if (text !== null) this.reply(message.replyTarget, text, key);
       store.inbound.mark(message.platform, message.updateId, 'done');
     });
-    void agent;
   }
 
   private dispatch(key: string, message: InboundMessage): void {

@@ -188,3 +188,53 @@ describe('gateway', () => {
     cleanup(core.home);
   });
 });
+
+describe('gateway commands and pairing', () => {
+  it('/stop cancels the running turn and answers once', async () => {
+    model.setScript(() => ({ text: 'too late', delayMs: 2000 }));
+    const core = makeCore({ modelUrl: model.openaiUrl });
+    await core.gateway.handle(inbound('write a novel', { user: '71' }));
+    await new Promise((r) => setTimeout(r, 50));
+    await core.gateway.handle(inbound('/stop', { user: '71' }));
+    await until(() => core.door.sent.length === 1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(core.door.sent.map((s) => s.text)).toEqual(['Stopped.']);
+    await core.gateway.handle(inbound('/stop', { user: '71' }));
+    await until(() => core.door.sent.length === 2);
+    expect(core.door.sent[1].text).toBe('Nothing is running.');
+    core.close();
+    cleanup(core.home);
+  });
+
+  it('gives an unknown user a pairing code when pairing is on, and lets them in once approved', async () => {
+    model.setScript(() => ({ text: 'welcome' }));
+    const core = makeCore({ modelUrl: model.openaiUrl, allowed: '1001', yaml: 'telegram: { pairing: true }' });
+    const before = model.completions().length;
+    await core.gateway.handle(inbound('hi', { user: '3003' }));
+    await until(() => core.door.sent.length === 1);
+    const code = /`([A-Z2-9]{8})`/.exec(core.door.sent[0].text)?.[1];
+    expect(code).toBeDefined();
+    // asking again within 10 minutes gives the same code, not a new one
+    await core.gateway.handle(inbound('hello?', { user: '3003' }));
+    await until(() => core.door.sent.length === 2);
+    expect(core.door.sent[1].text).toContain(code!);
+    expect(model.completions().length).toBe(before);
+    const { Pairing } = await import('../../src/core/pairing.js');
+    expect(new Pairing(core.store.db).approve(code!.toLowerCase(), Date.now())).toEqual({ platform: 'telegram', userId: '3003' });
+    await core.gateway.handle(inbound('now?', { user: '3003' }));
+    await until(() => core.door.sent.length === 3);
+    expect(core.door.sent[2].text).toBe('welcome');
+    core.close();
+    cleanup(core.home);
+  });
+
+  it('allows at most 3 pending pairing codes per platform', async () => {
+    const core = makeCore({ modelUrl: model.openaiUrl, allowed: '1001', yaml: 'telegram: { pairing: true }' });
+    for (const u of ['1', '2', '3', '4']) await core.gateway.handle(inbound('hi', { user: `900${u}` }));
+    await until(() => core.door.sent.length === 4);
+    expect(core.door.sent.filter((s) => /`[A-Z2-9]{8}`/.test(s.text))).toHaveLength(3);
+    expect(core.door.sent[3].text).toMatch(/cannot take more pairing requests/);
+    core.close();
+    cleanup(core.home);
+  });
+});

@@ -31,6 +31,19 @@ describe('switchboard chat', () => {
     expect(res.stderr).not.toContain('sk-test-secret-key');
   });
 
+  it('uses Anthropic when only its key is set, with the cached prompt as system blocks', async () => {
+    const env = cleanEnv({ SWITCHBOARD_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-e2e', ANTHROPIC_BASE_URL: model.anthropicUrl });
+    const before = model.completions().length;
+    const res = await runCli(['chat'], { env, input: 'one\ntwo\n' });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('Echo: one\nEcho: two\n');
+    const reqs = model.completions().slice(before);
+    expect(reqs.map((r) => r.api)).toEqual(['anthropic', 'anthropic']);
+    expect(systemText(reqs[1])).toBe(systemText(reqs[0]));
+    const prompt = await runCli(['prompt', '--platform', 'cli', '--user', 'local', '--json'], { env });
+    expect(systemText(reqs[0])).toBe(JSON.parse(prompt.stdout).system);
+  });
+
   it('tells how to configure a model when none is set and no local Ollama answers', async () => {
     const env = cleanEnv({ SWITCHBOARD_HOME: home });
     const res = await runCli(['chat'], { env, input: 'hi\n' });
