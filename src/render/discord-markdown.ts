@@ -1,0 +1,113 @@
+/**
+ * Discord Markdown (message `content`).
+ *
+ * Dialect: **bold** *italic* ~~strike~~ `code` ```lang fences, # ## ### headings, - and 1. lists,
+ * > quotes (one level), [text](url) masked links. Discord has no tables: they become a code block.
+ * Markdown characters in text are backslash-escaped (\ * ~ ` | < > # [ ]; _ unless it sits inside a
+ * word), so text shows as written. Pings are neutralised everywhere, code included: a zero-width
+ * space after the @ of @everyone/@here and after the < of <@user>, <@&role>, <#channel> — the
+ * adapter also sends allowed_mentions: { parse: [] }.
+ *
+ * Length: at most 2,000 characters per message, counted in code points.
+ */
+import type { Heading, PhrasingContent, Root } from 'mdast';
+import { Serializer, withUrl, type StyleKind } from './serialize.js';
+import { codePointLength, isAbsoluteUrl, squash, textShowsUrl } from './text.js';
+import type { Measure, Token } from './tokens.js';
+
+/** Discord refuses message content over 2,000 characters. */
+export const DISCORD_MESSAGE_LIMIT = 2000;
+
+const LINK_SCHEMES = ['http', 'https'] as const;
+const MARK: Record<StyleKind, string> = { strong: '**', emphasis: '*', delete: '~~' };
+const ZWSP = '\u200b';
+
+export function escapeDiscord(text: string): string {
+  return text.replace(/[\\*~`|<>#[\]]/g, '\\$&').replace(/_/g, (_m, at: number, all: string) => {
+    const inWord = /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '');
+    return inWord ? '_' : '\\_';
+  });
+}
+
+/** Makes mentions inert: no @everyone, @here, <@id>, <@&id> or <#id> survives in the raw text. */
+export function neutraliseMentions(raw: string): string {
+  return raw.replace(/@(everyone|here)/gi, `@${ZWSP}$1`).replace(/<(?=[@#])/g, `<${ZWSP}`);
+}
+
+function discordUrl(url: string): string {
+  return url.replace(/[()<>\s]/g, (c) => encodeURIComponent(c).replace('(', '%28').replace(')', '%29'));
+}
+
+export const discordMeasure: Measure = { text: codePointLength, markup: codePointLength };
+
+export class DiscordSerializer extends Serializer {
+  private styles: string[] = [];
+
+  constructor() {
+    super(discordMeasure, neutraliseMentions);
+  }
+
+  protected escape(text: string): string {
+    return escapeDiscord(text);
+  }
+
+  protected escapeCode(text: string): string {
+    return text.replace(/```/g, `\`\`${ZWSP}\``);
+  }
+
+  protected styled(kind: StyleKind, children: PhrasingContent[]): void {
+    const mark = MARK[kind];
+    if (this.styles.includes(mark)) {
+      this.inlines(children);
+      return;
+    }
+    this.w.open(mark, mark);
+    this.styles.push(mark);
+    this.inlines(children);
+    this.styles.pop();
+    this.w.close();
+  }
+
+  protected inlineCode(value: string): void {
+    const fence = value.includes('`') ? '``' : '`';
+    const pad = fence === '``' ? ' ' : '';
+    this.w.open(fence + pad, pad + fence, { atomic: true, verbatim: true });
+    this.w.text(value.replace(/``/g, `\`${ZWSP}\``));
+    this.w.close();
+  }
+
+  protected link(url: string, children: PhrasingContent[]): void {
+    const text = squash(this.plain(children));
+    const fallback = this.escape(withUrl(text, url));
+    if (!isAbsoluteUrl(url, LINK_SCHEMES)) this.w.text(fallback);
+    else if (!text || textShowsUrl(text, url)) this.w.atom(discordUrl(url), fallback);
+    else this.w.atom(`[${this.escape(text)}](${discordUrl(url)})`, fallback);
+  }
+
+  protected heading(node: Heading): void {
+    this.w.open(`${'#'.repeat(Math.min(node.depth, 3))} `, '', { reopen: '' });
+    this.inlines(node.children);
+    this.w.close();
+  }
+
+  protected quoteOpen(nested: boolean): boolean {
+    if (nested) return false;
+    this.w.open('> ', '', { prefix: '> ' });
+    return true;
+  }
+
+  protected codeOpen(lang: string | null): void {
+    const prefix = this.w.prefix();
+    this.w.open(`\`\`\`${lang ?? ''}\n${prefix}`, `\n${prefix}\`\`\``, { verbatim: true });
+  }
+
+  protected listMarker(ordered: boolean, n: number, _depth: number, checked: boolean | null | undefined): string {
+    const box = checked === true ? '☑ ' : checked === false ? '☐ ' : '';
+    return (ordered ? `${n}. ` : '- ') + box;
+  }
+}
+
+/** Serializes a parsed document to Discord tokens (chunk with chunkTokens). */
+export function discordTokens(root: Root): Token[] {
+  return new DiscordSerializer().serialize(root);
+}

@@ -1,0 +1,107 @@
+/**
+ * The public API the core and adapters use: renderFor per platform, renderEmail (text, HTML,
+ * subject), telegramHtmlToPlain for the "can't parse entities" fallback, and the limits.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
+import {
+  DISCORD_MESSAGE_LIMIT,
+  renderEmail,
+  renderFor,
+  SLACK_MESSAGE_LIMIT,
+  TELEGRAM_MESSAGE_LIMIT,
+  telegramHtmlToPlain,
+} from '../../src/render/index.js';
+
+describe('renderFor', () => {
+  it('writes each platform in its PLATFORM_HINTS format', () => {
+    const md = '**Hi** <there>';
+    expect(renderFor('telegram', md)).toEqual({ chunks: ['<b>Hi</b> &lt;there&gt;'] });
+    expect(renderFor('slack', md)).toEqual({ chunks: ['*Hi* &lt;there&gt;'] });
+    expect(renderFor('discord', md)).toEqual({ chunks: ['**Hi** \\<there\\>'] });
+    expect(renderFor('cli', md)).toEqual({ chunks: ['Hi <there>'] });
+  });
+
+  it('e-mail: one text chunk plus HTML and subject', () => {
+    const out = renderFor('email', '# Weekly report\n\nAll **green**.');
+    expect(out.chunks).toEqual(['Weekly report\n=============\n\nAll green.']);
+    expect(out.subject).toBe('Weekly report');
+    expect(out.html).toContain('<strong>green</strong>');
+  });
+
+  it('e-mail with nothing to show: no chunk, no html, no subject', () => {
+    expect(renderFor('email', '   ')).toEqual({ chunks: [] });
+  });
+
+  it('cron is not a render target', () => {
+    expect(() => renderFor('cron', 'x')).toThrow(UsageError);
+  });
+
+  it('splits at the platform limit', () => {
+    const md = 'word '.repeat(3000);
+    expect(renderFor('discord', md).chunks.length).toBe(8);
+    expect(renderFor('telegram', md).chunks.length).toBe(4);
+    expect(renderFor('slack', md).chunks.length).toBe(1);
+  });
+});
+
+describe('renderEmail', () => {
+  it('subject: first heading, else first line, cut near 120 characters', () => {
+    expect(renderEmail('Intro line\n\n# Heading later').subject).toBe('Heading later');
+    expect(renderEmail('just *one* line\nand more').subject).toBe('just one line');
+    const long = renderEmail('word '.repeat(60)).subject!;
+    expect(long.length).toBeLessThanOrEqual(120);
+    expect(long.endsWith('word…')).toBe(true);
+    expect(renderEmail('').subject).toBeNull();
+  });
+
+  it('HTML is sanitized and raw HTML from the model shows as text', () => {
+    const { html, text } = renderEmail('<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>');
+    expect(html).not.toMatch(/<script|<img|href="javascript/i);
+    expect(html).toContain('&#x3C;script>alert(1)&#x3C;/script>');
+    expect(text).toContain('<script>alert(1)</script>');
+    expect(text).toContain('x (javascript:alert(1))');
+  });
+
+  it('footnotes link to their notes in HTML and are listed in text', () => {
+    const { html, text } = renderEmail('Claim[^1].\n\n[^1]: Source.');
+    const href = /href="#([^"]+)"[^>]*data-footnote-ref/.exec(html)?.[1];
+    expect(href).toBeDefined();
+    expect(html).toContain(`id="${href}"`);
+    expect(text).toContain('[1] Source.');
+  });
+});
+
+describe('telegramHtmlToPlain', () => {
+  it('strips tags and decodes entities', () => {
+    expect(telegramHtmlToPlain('<b>a &lt; b</b> &amp; <a href="https://x.io">x</a> (https://x.io) &#128512; &quot;')).toBe(
+      'a < b & x (https://x.io) 😀 "',
+    );
+  });
+});
+
+describe('limits', () => {
+  it('the named limits are the PLATFORM_HINTS limits', () => {
+    expect(PLATFORM_HINTS.telegram.messageLimit).toBe(TELEGRAM_MESSAGE_LIMIT);
+    expect(PLATFORM_HINTS.slack.messageLimit).toBe(SLACK_MESSAGE_LIMIT);
+    expect(PLATFORM_HINTS.discord.messageLimit).toBe(DISCORD_MESSAGE_LIMIT);
+    expect(PLATFORM_HINTS.discord.unit).toBe('codepoint');
+    expect(PLATFORM_HINTS.telegram.unit).toBe('utf16');
+  });
+});
+
+describe('boundaries', () => {
+  it('src/render imports no platform SDK and does no I/O', () => {
+    const dir = join(import.meta.dirname, '../../src/render');
+    for (const file of readdirSync(dir)) {
+      const source = readFileSync(join(dir, file), 'utf8');
+      const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+      for (const spec of imports) {
+        expect(spec, `${file} imports ${spec}`).not.toMatch(/^(grammy|@slack|discord\.js|nodemailer|node:(fs|net|http|https|child_process))/);
+      }
+    }
+  });
+});

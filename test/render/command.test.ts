@@ -1,0 +1,80 @@
+/**
+ * `switchboard render --platform P [--jsonl] [--html]`, driven through run() with in-memory streams,
+ * the way a user or the held-out check pipes documents through it.
+ */
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/commands/render.js';
+
+async function render(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await run(args, { stdin: Readable.from([Buffer.from(input)]), stdout, stderr });
+  return { code, stdout: out, stderr: err };
+}
+
+const lines = (s: string): unknown[] =>
+  s
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
+
+describe('switchboard render', () => {
+  it('renders stdin as one document: one JSON line with the chunks', async () => {
+    const r = await render(['--platform', 'telegram'], '# Hi\n\n**there** & you');
+    expect(r).toEqual({ code: 0, stdout: '{"chunks":["<b>Hi</b>\\n\\n<b>there</b> &amp; you"]}\n', stderr: '' });
+  });
+
+  it('--jsonl: one output line per input line; a bad line gives an error in its place and exit 1', async () => {
+    const input = ['{"markdown":"@everyone hi"}', 'not json', '{"md":"x"}', '{"markdown":""}', '{"markdown":"*b*"}'].join('\n') + '\n';
+    const r = await render(['--platform', 'discord', '--jsonl'], input);
+    expect(r.code).toBe(1);
+    const out = lines(r.stdout);
+    expect(out).toHaveLength(5);
+    expect(out[0]).toEqual({ chunks: ['@\u200beveryone hi'] });
+    expect(out[1]).toEqual({ error: expect.stringContaining('JSON') });
+    expect(out[2]).toEqual({ error: expect.stringContaining('markdown') });
+    expect(out[3]).toEqual({ chunks: [] });
+    expect(out[4]).toEqual({ chunks: ['*b*'] });
+  });
+
+  it('--jsonl with only good lines exits 0 and splits long documents', async () => {
+    const input = JSON.stringify({ markdown: 'word '.repeat(1000) }) + '\n' + JSON.stringify({ markdown: 'ok' }) + '\n';
+    const r = await render(['--platform', 'discord', '--jsonl'], input);
+    expect(r.code).toBe(0);
+    const [first, second] = lines(r.stdout) as { chunks: string[] }[];
+    expect(first.chunks.length).toBe(3);
+    expect(second.chunks).toEqual(['ok']);
+  });
+
+  it('email: text body by default, the HTML alternative with --html', async () => {
+    const text = await render(['--platform', 'email'], '# Report\n\n[site](https://x.io)');
+    expect(lines(text.stdout)).toEqual([{ chunks: ['Report\n======\n\nsite (https://x.io)'] }]);
+    const html = await render(['--platform', 'email', '--html'], '# Report');
+    const [{ chunks }] = lines(html.stdout) as { chunks: string[] }[];
+    expect(chunks[0]).toContain('<h1>Report</h1>');
+  });
+
+  it('cli renders terminal text without colours', async () => {
+    const r = await render(['--platform', 'cli'], '**b**');
+    expect(lines(r.stdout)).toEqual([{ chunks: ['b'] }]);
+  });
+
+  it.each([
+    [['--platform', 'myspace'], 'unknown platform'],
+    [['--platform', 'cron'], 'not a render target'],
+    [[], '--platform is required'],
+    [['--platform', 'slack', '--bogus'], 'bogus'],
+    [['--platform', 'slack', '--html'], 'only for --platform email'],
+  ])('bad usage %j: one line on stderr, exit 2', async (args, message) => {
+    const r = await render(args, 'x');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
+});
