@@ -29,7 +29,14 @@ export async function serve(options: ServeOptions): Promise<number> {
   validateCronJobs(settings.config.cron);
   const logger = createLogger({ secrets: settings.secrets });
   const features = createFeatures(settings, logger);
-  const runtime = createRuntime({ settings, logger, cwd: options.cwd, tools: features.tools, maintainSession: features.maintainSession });
+  const runtime = createRuntime({
+    settings,
+    logger,
+    cwd: options.cwd,
+    tools: features.tools,
+    maintainSession: features.maintainSession,
+    terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR,
+  });
   const deps = { config: settings.config, logger, home: settings.home };
 
   const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
@@ -87,7 +94,9 @@ async function shutdown(runtime: Runtime, started: Adapter[], features: Features
     process.exit(0);
   }, EXIT_DEADLINE_MS);
   deadline.unref();
-  logger.info('switchboard', `stopping (${reason})`);
+  // A failed start is reported by its one error line; the stop around it is not news.
+  const note = reason === 'start failed' ? logger.debug : logger.info;
+  note('switchboard', `stopping (${reason})`);
   const schedulerStopped = features.stopScheduler(runtime.settings.config.gateway.shutdown_grace_seconds * 1000);
   // 1. stop intake (nothing new is confirmed to a platform)
   await Promise.allSettled(started.filter((a) => a.platform !== 'cli').map((a) => a.stop()));
@@ -100,6 +109,6 @@ async function shutdown(runtime: Runtime, started: Adapter[], features: Features
   await Promise.allSettled(started.filter((a) => a.platform === 'cli').map((a) => a.stop()));
   runtime.close();
   clearTimeout(deadline);
-  logger.info('switchboard', 'stopped');
+  note('switchboard', 'stopped');
   return 0;
 }

@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   /** Extra tools (cron, session_search) added by the features that own them. */
   tools?: Tool[];
   maintainSession?: SessionMaintainer;
+  /** Colour the terminal channel's answers (only when stdout is a terminal). */
+  terminalColor?: boolean;
   now?: () => Date;
 }
 
@@ -67,7 +69,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     now: options.now ? () => options.now!().getTime() : undefined,
   });
   const pairing = new Pairing(store.db);
-  const render: Renderer = (platform, markdown) => renderFor(platform, markdown);
+  const render: Renderer = (platform, markdown) => renderFor(platform, markdown, { color: platform === 'cli' && (options.terminalColor ?? false) });
   const gateway = new Gateway({ settings, store, agent, delivery, pairing, render, logger, adapter: (p) => adapters.get(p), now: options.now });
   return {
     settings,

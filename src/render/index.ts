@@ -132,13 +132,23 @@ export function renderFor(platform: PlatformId, markdown: string, options: { col
  * parse_mode when Telegram answers "can't parse entities". Link targets are already in the text.
  */
 export function telegramHtmlToPlain(chunk: string): string {
-  return chunk
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(lt|gt|amp|quot));?/g, (m, dec?: string, hex?: string, name?: string) => {
+  const decode = (text: string) =>
+    text.replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(lt|gt|amp|quot));?/g, (m, dec?: string, hex?: string, name?: string) => {
       if (name) return { lt: '<', gt: '>', amp: '&', quot: '"' }[name as 'lt'];
       const code = dec ? Number(dec) : parseInt(hex ?? '', 16);
       return code > 0 && code < 0x110000 && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : m;
     });
+  // A link's target stays visible (`text (url)`) unless the text already shows it.
+  const withTargets = chunk.replace(
+    /<a\s[^>]*href\s*=\s*"([^"]*)"[^>]*>([\s\S]*?)<\/a>(\s*\(([^)]*)\))?/g,
+    (_m, href: string, inner: string, shown: string | undefined, shownUrl: string | undefined) => {
+      const label = inner.replace(/<[^>]*>/g, '');
+      if (shown !== undefined && shownUrl === href) return `${label}${shown}`;
+      const tail = shown ?? '';
+      return decode(label) === decode(href) ? `${label}${tail}` : `${label} (${href})${tail}`;
+    },
+  );
+  return decode(withTargets.replace(/<[^>]*>/g, ''));
 }
 
 export { parseMarkdown } from './parse.js';

@@ -12,7 +12,7 @@ import type { Adapter, Delivery, DeliveryTarget, InboundHandler } from '../../co
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import { getMeFailure, toPlatformError } from './errors.js';
 import { toInboundMessage, type BotIdentity } from './inbound.js';
-import { telegramHtmlToPlain } from './plain.js';
+import { telegramHtmlToPlain } from '../../render/index.js';
 import { Poller, type AllowedUpdate } from './polling.js';
 import { deliverChunks, sendTyping, type SendContext } from './send.js';
 import { startWebhookServer, type WebhookServer } from './webhook.js';
