@@ -15,9 +15,14 @@ import { restOptions } from './send.js';
 
 export const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent];
 
+/** @discordjs/ws appends `?v=10&encoding=json` itself, so a query already on the URL would be doubled. */
+export function gatewayBase(url: string): string {
+  return url.replace(/[?#].*$/, '');
+}
+
 /** What GET /gateway/bot would say, for a fixed gateway URL (one shard, no identify throttling). */
 export function fixedGatewayInfo(url: string): APIGatewayBotInfo {
-  return { url, shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } };
+  return { url: gatewayBase(url), shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } };
 }
 
 /** A discord.js client plus a close() that really ends it. */

@@ -6,7 +6,7 @@
  * `dispatch` events are (1) validated with zod for the events this adapter consumes and (2) run inside a
  * try/catch for everything else; a bad packet is logged and dropped, the connection stays up.
  */
-import type { WebSocketOptions } from 'discord.js';
+import { ChannelType, type WebSocketOptions } from 'discord.js';
 import { z } from 'zod';
 
 /** The @discordjs/ws manager discord.js hands to `ws.buildStrategy`. */
@@ -54,6 +54,15 @@ export function checkDispatch(t: unknown, d: unknown): string | null {
   return `${t}: ${issue?.path.join('.') || 'payload'} ${issue?.message ?? 'invalid'}`;
 }
 
+/**
+ * discord.js builds the channel of an uncached DM from `channel_type` and silently drops the message
+ * without it. A bot is never in a group DM, so a message without `guild_id` is a DM: say so when the
+ * payload does not (older gateways and hand-written proxies leave the field out).
+ */
+export function markDirectMessage(d: Record<string, unknown>): void {
+  if (d.guild_id === undefined && d.channel_type === undefined) d.channel_type = ChannelType.DM;
+}
+
 /** Wraps the manager's emit so a bad dispatch is dropped instead of crashing discord.js's handler. */
 export function guardDispatches(manager: WSManager, onDrop: (reason: string) => void): void {
   const emit = manager.emit.bind(manager) as (event: string, ...args: unknown[]) => boolean;
@@ -65,6 +74,7 @@ export function guardDispatches(manager: WSManager, onDrop: (reason: string) => 
       onDrop(refused);
       return true;
     }
+    if (packet?.t === 'MESSAGE_CREATE') markDirectMessage(packet.d as Record<string, unknown>);
     try {
       return emit(event, ...args);
     } catch (error) {

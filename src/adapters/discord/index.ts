@@ -100,8 +100,14 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       const c = conn.client;
       // An 'error' event without a listener would crash the process; log it instead.
       c.on(Events.Error, (error) => logger.error(SCOPE, `gateway error: ${error.message}`));
-      c.on(Events.ShardDisconnect, (event, id) => logger.warn(SCOPE, `gateway shard ${id} closed (${event.code}); not reconnecting`));
-      c.on(Events.ShardReconnecting, (id) => logger.info(SCOPE, `gateway shard ${id} reconnecting`));
+      // Before READY a refused connection surfaces as start()'s one error line; after stop() a close is expected.
+      let live = false;
+      c.on(Events.ShardDisconnect, (event, id) => {
+        if (live && connection === conn) logger.warn(SCOPE, `gateway shard ${id} closed (${event.code}); not reconnecting`);
+      });
+      c.on(Events.ShardReconnecting, (id) => {
+        if (live && connection === conn) logger.info(SCOPE, `gateway shard ${id} reconnecting`);
+      });
       // Listen before login: messages may arrive between READY and the last GUILD_CREATE.
       c.on(Events.MessageCreate, onMessage);
       if (deps.config.discord.slash_command) c.on(Events.InteractionCreate, (interaction) => void onInteraction(interaction));
@@ -109,6 +115,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       try {
         await login(c);
         if (!c.user?.id) throw new Error('Discord READY carried no bot user');
+        live = true;
       } catch (error) {
         connection = undefined;
         handler = undefined;

@@ -20,10 +20,18 @@ export const REST_RETRIES = 2;
 /** Rate-limit waits up to this long happen inline; longer ones go back to the outbox. */
 export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
+/**
+ * The unversioned REST base discord.js wants (it appends `/v10`): a trailing slash or a version
+ * segment someone copied along (`…/api/v10/`) would otherwise double up in every request path.
+ */
+export function restBase(apiUrl: string | undefined): string {
+  return (apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '').replace(/\/v\d+$/, '');
+}
+
 /** REST options shared by the sender and the gateway client (same timeouts and rate-limit policy). */
 export function restOptions(apiUrl: string | undefined) {
   return {
-    api: apiUrl ?? DEFAULT_API_URL,
+    api: restBase(apiUrl),
     timeout: REST_TIMEOUT_MS,
     retries: REST_RETRIES,
     rejectOnRateLimit: (data: RateLimitData) => Math.max(data.retryAfter, data.timeToReset) > MAX_RATE_LIMIT_WAIT_MS,

@@ -2,6 +2,7 @@
  * Slack payloads → InboundMessage. Pure functions: zod checks the fields we rely on at the edge,
  * anything else (bots, edits, our own echoes, malformed bodies) is skipped with a reason for the log.
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { DeliveryTarget, InboundMessage } from '../../core/types.js';
 
@@ -53,8 +54,10 @@ const commandSchema = z.object({
   user_name: z.string().optional(),
   channel_id: z.string().min(1),
   channel_name: z.string().optional(),
-  response_url: z.url(),
-  trigger_id: z.string().min(1),
+  // Slack always sends both; without a response_url the answer goes through the Web API, without a
+  // trigger_id the command gets a fresh dedup key (Slack never redelivers a command anyway).
+  response_url: z.url().optional(),
+  trigger_id: z.string().min(1).optional(),
 });
 
 /**
@@ -124,7 +127,9 @@ export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
   const botReason = fromSelfOrBot(event, ctx);
   if (botReason) return { ok: false, reason: botReason };
   if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return { ok: false, reason: `message subtype ${event.subtype}` };
-  if (event.channel_type !== 'im') return { ok: false, reason: `message in a ${event.channel_type ?? 'unknown'} channel without a mention` };
+  // message.im always carries channel_type 'im'; a payload without it is still a DM when the channel is one (D…).
+  const isIm = event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
+  if (!isIm) return { ok: false, reason: `message in a ${event.channel_type ?? 'unknown'} channel without a mention` };
   if (!event.user) return { ok: false, reason: 'message without a user' };
   const { text: stripped, mentioned } = stripBotMention(event.text ?? '', ctx.botUserId);
   const text = slackToPlainText(stripped);
@@ -183,18 +188,19 @@ export function decodeMentionEvent(body: unknown, ctx: DecodeContext): Decoded {
 
 /**
  * A slash command. The answer goes through `response_url` (works even where the bot is not a
- * channel member) with `response_type` from config; `trigger_id` is unique per invocation and
- * serves as the dedup key.
+ * channel member) with `response_type` from config, else through the Web API; `trigger_id` is
+ * unique per invocation and serves as the dedup key.
  */
 export function decodeCommand(payload: unknown, ctx: DecodeContext, responseType: 'in_channel' | 'ephemeral'): Decoded {
   const parsed = commandSchema.safeParse(payload);
   if (!parsed.success) return { ok: false, reason: 'malformed slash command payload' };
   const cmd = parsed.data;
-  const extra: Record<string, string> = {
-    response_url: cmd.response_url,
-    response_type: responseType,
-    response_url_expires_at: String(ctx.now.getTime() + RESPONSE_URL_TTL_MS),
-  };
+  const extra: Record<string, string> = { response_type: responseType };
+  if (cmd.response_url) {
+    extra.response_url = cmd.response_url;
+    extra.response_url_expires_at = String(ctx.now.getTime() + RESPONSE_URL_TTL_MS);
+  }
+  const triggerId = cmd.trigger_id ?? `cmd-${randomUUID()}`;
   return {
     ok: true,
     message: {
@@ -206,8 +212,8 @@ export function decodeCommand(payload: unknown, ctx: DecodeContext, responseType
       text: slackToPlainText(cmd.text.trim()),
       isDirect: cmd.channel_name === 'directmessage' || cmd.channel_id.startsWith('D'),
       mentionsBot: true,
-      messageId: cmd.trigger_id,
-      updateId: cmd.trigger_id,
+      messageId: triggerId,
+      updateId: triggerId,
       receivedAt: ctx.now,
       replyTarget: { platform: 'slack', chatId: cmd.channel_id, userId: cmd.user_id, ephemeral: responseType === 'ephemeral' ? true : undefined, extra },
     },
