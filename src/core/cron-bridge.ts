@@ -10,6 +10,7 @@ import { ConfigError } from './errors.js';
 import type { CronDeliverer, CronJob, CronRunner } from './cron/types.js';
 import { looksLikeOnlyAQuestion, NO_QUESTION_RETRY_INSTRUCTION } from './cron/question.js';
 import { reportSubject } from './cron/format.js';
+import { CronRepo } from './cron/repo.js';
 
 /** `email:alice@example.com`, `telegram:-100123`, `telegram:-100123:42` (forum topic), `slack:C123`. */
 export function parseDeliverAddress(address: string): DeliveryTarget {
@@ -85,6 +86,18 @@ export function createCronDeliverer(deps: CronBridgeDeps, onQueued?: (jobId: str
     if (!message.chunks.length) return;
     const id = deps.delivery.enqueue(target, message, cronSessionKey(job.id));
     onQueued?.(job.id, id);
+    void deps.delivery.waitFor(id).then((sent) => {
+      if (sent) return;
+      const reason = deps.store.outbox.get(id)?.lastError ?? 'unknown error';
+      // After the scheduler has recorded the run (it does so as soon as this deliverer returns).
+      setImmediate(() => {
+        try {
+          new CronRepo(deps.store.db).deliveryFailed(job.id, `delivery failed: ${reason}`);
+        } catch {
+          // The store may be closed by then (shutdown); the outbox row keeps the reason anyway.
+        }
+      });
+    });
     deps.delivery.kick();
   };
 }

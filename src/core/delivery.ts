@@ -17,6 +17,9 @@ export interface DeliveryOptions {
   pollMs?: number;
 }
 
+/** How long a delivery attempt holds its item against other processes; renewed while the send runs. */
+const SEND_LEASE_MS = 10_000;
+
 const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), 5 * 60_000);
 
 /**
@@ -127,6 +130,8 @@ export class DeliveryService {
 
   private async deliverOne(item: OutboxItem): Promise<boolean> {
     const { store, logger } = this.options;
+    // Another process on this database may be sending it right now: never twice.
+    if (!store.outbox.take(item.id, this.now(), SEND_LEASE_MS)) return false;
     const adapter = this.options.adapter(item.target.platform);
     if (!adapter) {
       store.outbox.retryLater(item.id, `no ${item.target.platform} adapter is running`, this.now() + 60_000);
@@ -139,13 +144,15 @@ export class DeliveryService {
       return true;
     }
     try {
-      await adapter.deliver({
-        id: item.id,
-        target: item.target,
-        message: item.message,
-        firstChunk: item.nextChunk,
-        onChunkSent: (index) => store.outbox.chunkSent(item.id, index),
-      });
+      await this.holdingLease(item.id, () =>
+        adapter.deliver({
+          id: item.id,
+          target: item.target,
+          message: item.message,
+          firstChunk: item.nextChunk,
+          onChunkSent: (index) => store.outbox.chunkSent(item.id, index),
+        }),
+      );
       store.outbox.sent(item.id, this.now());
       this.resolveWaiters(item.id, true);
       return true;
@@ -165,6 +172,26 @@ export class DeliveryService {
       const t = setTimeout(() => this.kick(), wait + 5);
       t.unref();
       return false;
+    }
+  }
+
+  /**
+   * Keeps the item taken while `send` runs (a long send renews it); a process that dies mid-send frees
+   * it within one lease, so the next start retries it soon.
+   */
+  private async holdingLease<T>(id: number, send: () => Promise<T>): Promise<T> {
+    const renew = setInterval(() => {
+      try {
+        this.options.store.outbox.extendLease(id, this.now() + SEND_LEASE_MS);
+      } catch {
+        // The store is closing (shutdown); the send's own outcome decides.
+      }
+    }, SEND_LEASE_MS / 3);
+    renew.unref();
+    try {
+      return await send();
+    } finally {
+      clearInterval(renew);
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * A real SMTP server on loopback (smtp-server) that parses each received mail with mailparser.
- * `failNext` makes the next N RCPT TO or DATA commands fail with a temporary (451) or permanent
- * (550) reply, as a real server does for greylisting or an unknown mailbox.
+ * `failNext` makes the next N connections (greeting), MAIL FROM, RCPT TO or DATA commands fail with a
+ * temporary (421/451) or permanent (550) reply, as a real server does for overload, greylisting or an
+ * unknown mailbox.
  */
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -17,9 +18,11 @@ export interface ReceivedMail {
   raw: string;
 }
 
+export type SmtpPhase = 'connect' | 'mail' | 'rcpt' | 'data';
+
 export interface FailureSpec {
-  /** Which command fails. */
-  phase: 'rcpt' | 'data';
+  /** Which command fails ('connect': the greeting, e.g. 421, and the connection is closed). */
+  phase: SmtpPhase;
   /** 451 (temporary) or 550 (permanent), or any SMTP reply code. */
   code: number;
   /** How many commands in a row fail (default 1). */
@@ -34,7 +37,7 @@ export interface SmtpFake {
   port: number;
   messages: ReceivedMail[];
   /** Commands refused so far (for asserting retries). */
-  refusals: Array<{ phase: 'rcpt' | 'data'; code: number }>;
+  refusals: Array<{ phase: SmtpPhase; code: number }>;
   waitForMessages(n: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   failNext(spec: FailureSpec): void;
   close(): Promise<void>;
@@ -44,8 +47,9 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-function defaultText(code: number, phase: 'rcpt' | 'data'): string {
+function defaultText(code: number, phase: SmtpPhase): string {
   if (code >= 500) return phase === 'rcpt' ? '5.1.1 No such user here' : '5.7.1 Message rejected as spam';
+  if (phase === 'connect') return '4.3.2 Too many connections, try again later';
   return '4.7.1 Greylisted, please try again later';
 }
 
@@ -64,7 +68,7 @@ export async function startSmtpFake(): Promise<SmtpFake> {
   const failures: Array<Required<FailureSpec>> = [];
   const waiters: Array<() => void> = [];
 
-  function takeFailure(phase: 'rcpt' | 'data'): Error | null {
+  function takeFailure(phase: SmtpPhase): Error | null {
     const spec = failures.find((f) => f.phase === phase && f.times > 0);
     if (!spec) return null;
     spec.times -= 1;
@@ -78,6 +82,12 @@ export async function startSmtpFake(): Promise<SmtpFake> {
     logger: false,
     onAuth(_auth, _session, callback) {
       callback(null, { user: 'test' });
+    },
+    onConnect(_session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      callback(takeFailure('connect'));
+    },
+    onMailFrom(_address: SMTPServerAddress, _session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      callback(takeFailure('mail'));
     },
     onRcptTo(_address: SMTPServerAddress, _session: SMTPServerSession, callback: (err?: Error | null) => void) {
       callback(takeFailure('rcpt'));

@@ -39,7 +39,7 @@ export function effectiveZone(zone: string | null | undefined): string {
 const SUBJECT_CHARS = 120;
 
 /** Heading/line text without Markdown markers (emphasis, code ticks, links, list bullets). */
-function plainLine(line: string): string {
+export function plainLine(line: string): string {
   return line
     .replace(/^\s{0,3}(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '')
     .replace(/\s+#+\s*$/, '')

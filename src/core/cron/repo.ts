@@ -194,6 +194,14 @@ export class CronRepo {
     })();
   }
 
+  /**
+   * A run's report could not be delivered (refused for good): the job's last result says so, so
+   * `cron list` does not show a bounced report as ok.
+   */
+  deliveryFailed(jobId: string, detail: string): void {
+    this.db.prepare("UPDATE cron_jobs SET last_status = 'error', last_result = ? WHERE id = ?").run(detail, jobId);
+  }
+
   /** Runs left 'running' by a process that stopped mid-run (started before `before`) are marked as errors. */
   closeInterrupted(before: number, at: number): number {
     return this.db

@@ -15,6 +15,7 @@ import type { CronJobConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CronRepo } from './repo.js';
 import { CronSchedule, lateWindowMs, validateJobSchedule } from './schedule.js';
+import { plainLine } from './format.js';
 import type { CronDeliverer, CronJob, CronRunner, CronRunResult, CronRunStatus } from './types.js';
 
 /** An answer that is exactly this (after trimming) delivers nothing. */
@@ -53,9 +54,9 @@ export function validateCronJobs(jobs: readonly CronJobConfig[]): void {
   for (const job of jobs) validateJobSchedule(job.id, job.schedule, job.timezone);
 }
 
-/** First line of a text, cut to a short result for `cron list`. */
+/** First line of a text without Markdown markers, cut to a short result for `cron list`. */
 export function shortResult(text: string): string {
-  const line = text.trim().split('\n').find((l) => l.trim())?.trim().replace(/^#+\s*/, '') ?? '';
+  const line = text.split('\n').map(plainLine).find(Boolean) ?? '';
   return line.length > RESULT_CHARS ? `${line.slice(0, RESULT_CHARS - 1)}…` : line;
 }
 

@@ -91,6 +91,23 @@ export class OutboxRepo {
     return (this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as Row[]).map(fromRow);
   }
 
+  /**
+   * Takes a due item for one delivery attempt by moving its next attempt `leaseMs` ahead, so another
+   * process on the same database (a second gateway, `cron run`) skips it meanwhile. False when it is
+   * no longer pending or someone else took it first.
+   */
+  take(id: number, now: number, leaseMs: number): boolean {
+    return (
+      this.db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?").run(now + leaseMs, id, now)
+        .changes === 1
+    );
+  }
+
+  /** Keeps a taken item from other processes until `until` while its send is still running. */
+  extendLease(id: number, until: number): void {
+    this.db.prepare("UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?) WHERE id = ? AND status = 'pending'").run(until, id);
+  }
+
   chunkSent(id: number, index: number): void {
     this.db.prepare('UPDATE outbox SET next_chunk = MAX(next_chunk, ?) WHERE id = ?').run(index + 1, id);
   }

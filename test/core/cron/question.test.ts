@@ -9,6 +9,8 @@ describe('looksLikeOnlyAQuestion', () => {
     'Would you like me to include closed issues as well?',
     'Please specify the project name.',
     '**Quick question:** should I include weekends?',
+    'To write this report I need:\n- the repository\n- the date range\n- the audience\n\nCould you provide these?',
+    'Before I start, I need a few details:\n1. Which project?\n2. Which period?\n3. Which format?',
   ])('is a question: %s', (answer) => {
     expect(looksLikeOnlyAQuestion(answer)).toBe(true);
   });
