@@ -22,7 +22,7 @@ export function isAllowed(list: AllowList, userId: string): boolean {
 
 export const DEFAULT_MODELS = {
   openai: 'gpt-4o-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-5-5',
   ollama: 'llama3.2',
 } as const;
 
