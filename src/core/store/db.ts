@@ -31,6 +31,9 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       migrate(db);
+      // Take the write lock once now: a database another process keeps locked (or a folder where the
+      // WAL cannot be written) fails here with one line, not later inside a turn or the scheduler.
+      db.exec('BEGIN IMMEDIATE; COMMIT');
     }
   } catch (error) {
     db.close();

@@ -1,0 +1,105 @@
+/**
+ * Footprint of the real `switchboard start` (bin/switchboard.js, spawned): cold start to the "ready ("
+ * log line with Telegram, Slack (Socket Mode) and Discord configured against their loopback fakes, and
+ * resident memory (VmRSS from /proc) once every adapter is connected and after 10,000 messages driven
+ * through the Telegram fake (100 users, one message in flight each).
+ *
+ * Standalone: `node --import tsx bench/footprint.ts` prints the result as JSON.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { startTelegramFake } from '../test/fakes/telegram.js';
+import { startSlackFake } from '../test/fakes/slack.js';
+import { startDiscordFake } from '../test/fakes/discord.js';
+import { cleanEnv, startCli } from '../test/helpers/cli.js';
+import { startInstantModel } from './instant-model.js';
+import { closedLoop } from './drive.js';
+import { round, rssMiB, sleep } from './util.js';
+
+export interface FootprintBench {
+  /** Spawn → "ready (" on stderr, ms (median of the starts). */
+  coldStartMs: number;
+  starts: number;
+  /** RSS after start with Telegram, Slack and Discord connected, MiB. */
+  rssReadyMiB: number;
+  /** RSS after `messages` messages answered, MiB. */
+  rssAfterMiB: number;
+  messages: number;
+  /** Rate of that run, messages/s (the spawned process, Telegram fake and model fake on this machine). */
+  perSec: number;
+}
+
+const MESSAGES = 10_000;
+const STARTS = 3;
+
+export async function benchFootprint(log: (line: string) => void = () => undefined, messages = MESSAGES): Promise<FootprintBench> {
+  const tg = await startTelegramFake({ maxPollHoldMs: 1000 });
+  const slack = await startSlackFake();
+  const discord = await startDiscordFake();
+  const model = await startInstantModel();
+  const homes: string[] = [];
+  const env = (home: string) =>
+    cleanEnv({
+      SWITCHBOARD_HOME: home,
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'sk-bench',
+      MODEL: 'fake-model',
+      TELEGRAM_BOT_TOKEN: tg.token,
+      TELEGRAM_API_ROOT: tg.url,
+      TELEGRAM_ALLOWED_USERS: '*',
+      SLACK_BOT_TOKEN: slack.token,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_ALLOWED_USERS: '*',
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_API_URL: discord.apiUrl,
+      DISCORD_ALLOWED_USERS: '*',
+    });
+  try {
+    const startTimes: number[] = [];
+    let rssReady = 0;
+    let rssAfter = 0;
+    let perSec = 0;
+    for (let i = 0; i < STARTS; i++) {
+      const home = mkdtempSync(join(tmpdir(), 'sb-bench-footprint-'));
+      homes.push(home);
+      const t0 = performance.now();
+      const gw = startCli(['start'], { env: env(home) });
+      try {
+        await gw.waitFor(/ready \(telegram, slack, discord/, 30_000);
+        startTimes.push(performance.now() - t0);
+        if (i < STARTS - 1) continue;
+        await sleep(500); // let the connection handshakes settle
+        rssReady = rssMiB(gw.child.pid!);
+        log(`footprint: ${messages.toLocaleString('en')} messages through the Telegram fake…`);
+        const ms = await closedLoop(tg, 100, messages, 900_000);
+        perSec = messages / (ms / 1000);
+        await sleep(500);
+        rssAfter = rssMiB(gw.child.pid!);
+      } finally {
+        const code = await gw.stop('SIGTERM');
+        if (code !== 0) throw new Error(`switchboard start exited ${code}\n${gw.stderr().slice(-2000)}`);
+      }
+    }
+    startTimes.sort((a, b) => a - b);
+    return {
+      coldStartMs: round(startTimes[Math.floor(startTimes.length / 2)], 0),
+      starts: STARTS,
+      rssReadyMiB: rssReady,
+      rssAfterMiB: rssAfter,
+      messages,
+      perSec: round(perSec, 0),
+    };
+  } finally {
+    await Promise.allSettled([tg.close(), slack.close(), discord.close(), model.close()]);
+    for (const h of homes) rmSync(h, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await benchFootprint((l) => process.stderr.write(`${l}\n`));
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}

@@ -1,0 +1,87 @@
+/**
+ * Fault-test setup: the real runtime (store, prompt builder, agent, gateway, outbox, renderer) and real
+ * adapters, configured from an environment as `switchboard start` does, against loopback fakes. The
+ * logger keeps its lines so a test can check what an operator would read.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSettings, type Settings } from '../../src/core/settings.js';
+import type { Logger } from '../../src/core/logger.js';
+import { createRuntime, type Runtime } from '../../src/core/runtime.js';
+import type { Adapter } from '../../src/core/types.js';
+
+export interface MemoryLogger extends Logger {
+  lines: string[];
+  /** Lines at warn or error level. */
+  problems(): string[];
+}
+
+export function memoryLogger(): MemoryLogger {
+  const lines: string[] = [];
+  const log = (level: string) => (scope: string, message: string) => void lines.push(`${level} [${scope}] ${message}`);
+  return {
+    lines,
+    problems: () => lines.filter((l) => l.startsWith('warn') || l.startsWith('error')),
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+  };
+}
+
+export interface Harness {
+  home: string;
+  settings: Settings;
+  runtime: Runtime;
+  logger: MemoryLogger;
+  /** Starts the adapters (as serve does: register, start, then the outbox and recovery). */
+  attach(...adapters: Adapter[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A runtime on a fresh temp home; `env` adds platform credentials and fake URLs. */
+export function makeHarness(env: Record<string, string>, yaml = ''): Harness {
+  const root = mkdtempSync(join(tmpdir(), 'sb-faults-'));
+  const home = join(root, 'home');
+  const cwd = join(root, 'workspace');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  if (yaml) writeFileSync(join(home, 'config.yaml'), yaml);
+  const settings = loadSettings({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'sk-faults', MODEL: 'fake-model', ...env });
+  const logger = memoryLogger();
+  const runtime = createRuntime({ settings, logger, cwd });
+  const started: Adapter[] = [];
+  return {
+    home,
+    settings,
+    runtime,
+    logger,
+    async attach(...adapters) {
+      for (const a of adapters) runtime.adapters.set(a.platform, a);
+      for (const a of adapters) {
+        await a.start(runtime.gateway.handle);
+        started.push(a);
+      }
+      runtime.delivery.start();
+      runtime.gateway.recover(adapters.map((a) => a.platform));
+    },
+    async close() {
+      await Promise.allSettled(started.map((a) => a.stop()));
+      await runtime.gateway.shutdown(500);
+      runtime.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `cond` every 20 ms. */
+export async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}

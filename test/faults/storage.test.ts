@@ -1,0 +1,110 @@
+/**
+ * Storage faults with the real `switchboard start`: the database locked by another process, and a data
+ * folder that cannot be written. Each ends in one clear line on stderr and a non-zero exit, and the
+ * database is intact afterwards (PRAGMA integrity_check) and usable again once the fault is gone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openStore, storePath } from '../../src/core/store/store.js';
+import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
+import { cleanEnv, runCli } from '../helpers/cli.js';
+
+let tg: TelegramFake;
+const roots: string[] = [];
+// root ignores file permissions, so chmod cannot make a folder read-only for it.
+const isRoot = process.getuid?.() === 0;
+
+beforeAll(async () => {
+  tg = await startTelegramFake({ maxPollHoldMs: 300 });
+});
+
+afterAll(async () => {
+  await tg.close();
+  for (const r of roots) {
+    chmodSync(r, 0o755);
+    rmSync(r, { recursive: true, force: true });
+  }
+});
+
+function tempRoot(): string {
+  const r = mkdtempSync(join(tmpdir(), 'sb-faults-storage-'));
+  roots.push(r);
+  return r;
+}
+
+/** A home with a database holding one session's worth of rows. */
+function homeWithData(): string {
+  const home = join(tempRoot(), 'home');
+  const store = openStore(storePath(home));
+  store.db.prepare("INSERT INTO inbound (platform, update_id, received_at, payload, status) VALUES ('telegram', '1', 0, '{}', 'done')").run();
+  store.close();
+  return home;
+}
+
+function start(home: string) {
+  return runCli(['start'], {
+    env: cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'sk-storage', TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url }),
+    timeoutMs: 15_000,
+  });
+}
+
+function integrity(home: string): { check: string; rows: number } {
+  const db = new Database(storePath(home), { readonly: true });
+  try {
+    return { check: db.pragma('integrity_check', { simple: true }) as string, rows: (db.prepare('SELECT count(*) AS n FROM inbound').get() as { n: number }).n };
+  } finally {
+    db.close();
+  }
+}
+
+function expectOneLine(stderr: string, pattern: RegExp): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^switchboard: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+describe('storage faults', () => {
+  it('a database another process holds an exclusive lock on: one line, exit 1, nothing damaged', async () => {
+    const home = homeWithData();
+    const holder = new Database(storePath(home));
+    holder.exec('BEGIN EXCLUSIVE');
+    holder.prepare("INSERT INTO inbound (platform, update_id, received_at, payload) VALUES ('telegram', '2', 0, '{}')").run();
+    try {
+      const res = await start(home);
+      expect(res.code).toBe(1);
+      expectOneLine(res.stderr, /state\.db is not usable \(SQLITE_BUSY: database is locked\): another process holds a lock on it/);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(integrity(home)).toEqual({ check: 'ok', rows: 1 });
+  });
+
+  it('a data folder that cannot be created (its parent is a file): one line, exit 1', async () => {
+    const root = tempRoot();
+    writeFileSync(join(root, 'not-a-folder'), 'x');
+    const res = await start(join(root, 'not-a-folder', 'home'));
+    expect(res.code).toBe(1);
+    expectOneLine(res.stderr, /cannot open database .*state\.db \(ENOTDIR.*\); check that the folder exists and is writable/);
+  });
+
+  it.skipIf(isRoot)('a read-only data folder with a database in it: one line, exit 1, nothing damaged (skipped as root: chmod does not stop root)', async () => {
+    const home = homeWithData();
+    chmodSync(home, 0o555);
+    chmodSync(storePath(home), 0o444);
+    try {
+      const res = await start(home);
+      expect(res.code).toBe(1);
+      expectOneLine(res.stderr, /state\.db .*(not writable|readonly|unable to open)/i);
+    } finally {
+      chmodSync(home, 0o755);
+      chmodSync(storePath(home), 0o644);
+    }
+    expect(integrity(home)).toEqual({ check: 'ok', rows: 1 });
+  });
+});
