@@ -30,6 +30,8 @@ export interface GatewayDeps {
 }
 
 const TYPING_EVERY_MS = 4000;
+/** Answers faster than this need no "typing…" (saves a platform call per message). */
+const TYPING_AFTER_MS = 500;
 
 /**
  * Routing and policy: who may talk (allow-lists, pairing), which session, one turn at a time per
@@ -272,7 +274,7 @@ export class Gateway {
         for (const m of batch) store.inbound.mark(m.platform, m.updateId, 'done');
       });
     } finally {
-      if (typing) clearInterval(typing);
+      typing?.stop();
     }
   }
 
@@ -288,11 +290,20 @@ export class Gateway {
     }
   }
 
-  private startTyping(adapter: Adapter, target: DeliveryTarget): NodeJS.Timeout {
+  private startTyping(adapter: Adapter, target: DeliveryTarget): { stop(): void } {
     const send = () => void adapter.sendTyping!(target).catch(() => undefined);
-    send();
-    const timer = setInterval(send, TYPING_EVERY_MS);
-    timer.unref();
-    return timer;
+    let repeat: NodeJS.Timeout | null = null;
+    const first = setTimeout(() => {
+      send();
+      repeat = setInterval(send, TYPING_EVERY_MS);
+      repeat.unref();
+    }, TYPING_AFTER_MS);
+    first.unref();
+    return {
+      stop() {
+        clearTimeout(first);
+        if (repeat) clearInterval(repeat);
+      },
+    };
   }
 }

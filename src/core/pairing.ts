@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Db } from './store/db.js';
+import { prepare, type Db } from './store/db.js';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I
 const CODE_TTL_MS = 60 * 60_000;
@@ -20,26 +20,24 @@ export class Pairing {
   constructor(private readonly db: Db) {}
 
   isPaired(platform: string, userId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM paired_users WHERE platform = ? AND user_id = ?').get(platform, userId) !== undefined;
+    return prepare(this.db, 'SELECT 1 FROM paired_users WHERE platform = ? AND user_id = ?').get(platform, userId) !== undefined;
   }
 
   request(platform: string, userId: string, chatId: string, now: number): PairingRequest {
     return this.db.transaction((): PairingRequest => {
-      const mine = this.db
-        .prepare("SELECT code, created_at FROM pairing_codes WHERE platform = ? AND user_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at DESC LIMIT 1")
+      const mine = prepare(this.db, "SELECT code, created_at FROM pairing_codes WHERE platform = ? AND user_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at DESC LIMIT 1")
         .get(platform, userId, now) as { code: string; created_at: number } | undefined;
       if (mine && now - mine.created_at < REQUEST_EVERY_MS) return { status: 'recent', code: mine.code };
       const pending = (
-        this.db.prepare("SELECT COUNT(*) AS n FROM pairing_codes WHERE platform = ? AND status = 'pending' AND expires_at > ? AND user_id != ?").get(platform, now, userId) as { n: number }
+        prepare(this.db, "SELECT COUNT(*) AS n FROM pairing_codes WHERE platform = ? AND status = 'pending' AND expires_at > ? AND user_id != ?").get(platform, now, userId) as { n: number }
       ).n;
       if (pending >= MAX_PENDING_PER_PLATFORM) return { status: 'full' };
-      this.db.prepare("UPDATE pairing_codes SET status = 'replaced' WHERE platform = ? AND user_id = ? AND status = 'pending'").run(platform, userId);
+      prepare(this.db, "UPDATE pairing_codes SET status = 'replaced' WHERE platform = ? AND user_id = ? AND status = 'pending'").run(platform, userId);
       let code = '';
       do {
         code = Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
-      } while (this.db.prepare('SELECT 1 FROM pairing_codes WHERE code = ?').get(code));
-      this.db
-        .prepare('INSERT INTO pairing_codes (code, platform, user_id, chat_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      } while (prepare(this.db, 'SELECT 1 FROM pairing_codes WHERE code = ?').get(code));
+      prepare(this.db, 'INSERT INTO pairing_codes (code, platform, user_id, chat_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(code, platform, userId, chatId, now, now + CODE_TTL_MS);
       return { status: 'issued', code };
     })();
@@ -49,20 +47,18 @@ export class Pairing {
   approve(code: string, now: number): { platform: string; userId: string } | null {
     const normalized = code.trim().toUpperCase();
     return this.db.transaction(() => {
-      const row = this.db
-        .prepare("SELECT platform, user_id FROM pairing_codes WHERE code = ? AND status = 'pending' AND expires_at > ?")
+      const row = prepare(this.db, "SELECT platform, user_id FROM pairing_codes WHERE code = ? AND status = 'pending' AND expires_at > ?")
         .get(normalized, now) as { platform: string; user_id: string } | undefined;
       if (!row) return null;
-      this.db.prepare("UPDATE pairing_codes SET status = 'approved' WHERE code = ?").run(normalized);
-      this.db.prepare('INSERT OR REPLACE INTO paired_users (platform, user_id, approved_at) VALUES (?, ?, ?)').run(row.platform, row.user_id, now);
+      prepare(this.db, "UPDATE pairing_codes SET status = 'approved' WHERE code = ?").run(normalized);
+      prepare(this.db, 'INSERT OR REPLACE INTO paired_users (platform, user_id, approved_at) VALUES (?, ?, ?)').run(row.platform, row.user_id, now);
       return { platform: row.platform, userId: row.user_id };
     })();
   }
 
   list(now: number): Array<{ code: string; platform: string; userId: string; expiresAt: number }> {
     return (
-      this.db
-        .prepare("SELECT code, platform, user_id AS userId, expires_at AS expiresAt FROM pairing_codes WHERE status = 'pending' AND expires_at > ? ORDER BY created_at")
+      prepare(this.db, "SELECT code, platform, user_id AS userId, expires_at AS expiresAt FROM pairing_codes WHERE status = 'pending' AND expires_at > ? ORDER BY created_at")
         .all(now) as Array<{ code: string; platform: string; userId: string; expiresAt: number }>
     );
   }

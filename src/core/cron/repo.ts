@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import { prepare, type Db } from '../store/db.js';
 import type { CronJobConfig } from '../config.js';
 import type { CronJob, CronJobSource, CronRunStatus } from './types.js';
 
@@ -68,16 +68,16 @@ export class CronRepo {
   constructor(private readonly db: Db) {}
 
   list(): CronJob[] {
-    return (this.db.prepare('SELECT * FROM cron_jobs ORDER BY id').all() as JobRow[]).map(fromRow);
+    return (prepare(this.db, 'SELECT * FROM cron_jobs ORDER BY id').all() as JobRow[]).map(fromRow);
   }
 
   get(id: string): CronJob | undefined {
-    const row = this.db.prepare('SELECT * FROM cron_jobs WHERE id = ?').get(id) as JobRow | undefined;
+    const row = prepare(this.db, 'SELECT * FROM cron_jobs WHERE id = ?').get(id) as JobRow | undefined;
     return row && fromRow(row);
   }
 
   listByOwner(owner: string): CronJob[] {
-    return (this.db.prepare("SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = ? ORDER BY id").all(owner) as JobRow[]).map(fromRow);
+    return (prepare(this.db, "SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = ? ORDER BY id").all(owner) as JobRow[]).map(fromRow);
   }
 
   /**
@@ -95,8 +95,7 @@ export class CronRepo {
         const existing = this.get(job.id);
         if (!existing) added.push(job.id);
         else if (existing.source === 'chat') replacedChatJobs.push(job.id);
-        this.db
-          .prepare(
+        prepare(this.db, 
             `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver, paused, created_at)
              VALUES (?, 'config', NULL, ?, ?, ?, ?, ?, ?)
              ON CONFLICT(id) DO UPDATE SET source = 'config', owner = NULL, schedule = excluded.schedule,
@@ -106,7 +105,7 @@ export class CronRepo {
           )
           .run(job.id, job.schedule, job.timezone ?? null, job.prompt, job.deliver, job.enabled ? 0 : 1, at, at);
       }
-      const stale = (this.db.prepare("SELECT id FROM cron_jobs WHERE source = 'config'").all() as Array<{ id: string }>)
+      const stale = (prepare(this.db, "SELECT id FROM cron_jobs WHERE source = 'config'").all() as Array<{ id: string }>)
         .map((r) => r.id)
         .filter((id) => !keep.has(id));
       for (const id of stale) this.remove(id);
@@ -116,8 +115,7 @@ export class CronRepo {
   }
 
   insertChatJob(job: NewChatJob, at: number): CronJob {
-    this.db
-      .prepare(
+    prepare(this.db, 
         `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver, paused, created_at)
          VALUES (?, 'chat', ?, ?, ?, ?, ?, 0, ?)`,
       )
@@ -130,14 +128,14 @@ export class CronRepo {
    * not caught up later.
    */
   setPaused(id: string, paused: boolean, at: number): void {
-    if (paused) this.db.prepare('UPDATE cron_jobs SET paused = 1 WHERE id = ?').run(id);
-    else this.db.prepare('UPDATE cron_jobs SET paused = 0, last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(at, id);
+    if (paused) prepare(this.db, 'UPDATE cron_jobs SET paused = 1 WHERE id = ?').run(id);
+    else prepare(this.db, 'UPDATE cron_jobs SET paused = 0, last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(at, id);
   }
 
   remove(id: string): boolean {
     return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM cron_runs WHERE job_id = ?').run(id);
-      return this.db.prepare('DELETE FROM cron_jobs WHERE id = ?').run(id).changes === 1;
+      prepare(this.db, 'DELETE FROM cron_runs WHERE job_id = ?').run(id);
+      return prepare(this.db, 'DELETE FROM cron_jobs WHERE id = ?').run(id).changes === 1;
     })();
   }
 
@@ -148,17 +146,15 @@ export class CronRepo {
    */
   claim(jobId: string, slot: number, at: number, busy: boolean): ClaimOutcome {
     return this.db.transaction((): ClaimOutcome => {
-      const taken = this.db.prepare('SELECT 1 FROM cron_runs WHERE job_id = ? AND slot = ?').get(jobId, slot);
+      const taken = prepare(this.db, 'SELECT 1 FROM cron_runs WHERE job_id = ? AND slot = ?').get(jobId, slot);
       if (taken) return { kind: 'taken' };
       this.advance(jobId, slot);
       if (busy) {
-        this.db
-          .prepare("INSERT INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
+        prepare(this.db, "INSERT INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
           .run(jobId, slot, at, at, 'the previous run was still going');
         return { kind: 'busy' };
       }
-      const r = this.db
-        .prepare("INSERT INTO cron_runs (job_id, slot, started_at, status) VALUES (?, ?, ?, 'running')")
+      const r = prepare(this.db, "INSERT INTO cron_runs (job_id, slot, started_at, status) VALUES (?, ?, ?, 'running')")
         .run(jobId, slot, at);
       return { kind: 'claimed', runId: Number(r.lastInsertRowid) };
     }).immediate();
@@ -167,13 +163,11 @@ export class CronRepo {
   /** Records a missed slot that is not run (too late): claimed as skipped, shown as the job's last result. */
   skip(jobId: string, slot: number, at: number, detail: string): boolean {
     return this.db.transaction(() => {
-      const r = this.db
-        .prepare("INSERT OR IGNORE INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
+      const r = prepare(this.db, "INSERT OR IGNORE INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
         .run(jobId, slot, at, at, detail);
       this.advance(jobId, slot);
       if (r.changes === 1) {
-        this.db
-          .prepare("UPDATE cron_jobs SET last_run_at = ?, last_status = 'skipped', last_result = ? WHERE id = ?")
+        prepare(this.db, "UPDATE cron_jobs SET last_run_at = ?, last_status = 'skipped', last_result = ? WHERE id = ?")
           .run(slot, detail, jobId);
       }
       return r.changes === 1;
@@ -182,14 +176,13 @@ export class CronRepo {
 
   /** Moves the watermark forward (never back). */
   advance(jobId: string, slot: number): void {
-    this.db.prepare('UPDATE cron_jobs SET last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(slot, jobId);
+    prepare(this.db, 'UPDATE cron_jobs SET last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(slot, jobId);
   }
 
   finish(runId: number, jobId: string, status: CronRunStatus, detail: string, at: number): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE cron_runs SET finished_at = ?, status = ?, detail = ? WHERE id = ?').run(at, status, detail, runId);
-      this.db
-        .prepare('UPDATE cron_jobs SET last_run_at = ?, last_status = ?, last_result = ? WHERE id = ?')
+      prepare(this.db, 'UPDATE cron_runs SET finished_at = ?, status = ?, detail = ? WHERE id = ?').run(at, status, detail, runId);
+      prepare(this.db, 'UPDATE cron_jobs SET last_run_at = ?, last_status = ?, last_result = ? WHERE id = ?')
         .run(at, status, detail, jobId);
     })();
   }
@@ -199,19 +192,17 @@ export class CronRepo {
    * `cron list` does not show a bounced report as ok.
    */
   deliveryFailed(jobId: string, detail: string): void {
-    this.db.prepare("UPDATE cron_jobs SET last_status = 'error', last_result = ? WHERE id = ?").run(detail, jobId);
+    prepare(this.db, "UPDATE cron_jobs SET last_status = 'error', last_result = ? WHERE id = ?").run(detail, jobId);
   }
 
   /** Runs left 'running' by a process that stopped mid-run (started before `before`) are marked as errors. */
   closeInterrupted(before: number, at: number): number {
-    return this.db
-      .prepare("UPDATE cron_runs SET status = 'error', finished_at = ?, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < ?")
+    return prepare(this.db, "UPDATE cron_runs SET status = 'error', finished_at = ?, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < ?")
       .run(at, before).changes;
   }
 
   runs(jobId: string, limit = 20): CronRunRecord[] {
-    return this.db
-      .prepare(
+    return prepare(this.db, 
         'SELECT id, job_id AS jobId, slot, started_at AS startedAt, finished_at AS finishedAt, status, detail FROM cron_runs WHERE job_id = ? ORDER BY slot DESC, id DESC LIMIT ?',
       )
       .all(jobId, limit) as CronRunRecord[];

@@ -60,3 +60,23 @@ function migrate(db: Db): void {
     }).immediate();
   }
 }
+
+const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * A prepared statement for `sql`, compiled once per database and reused: the repositories run the
+ * same few statements for every message, and compiling them each time dominated their cost.
+ */
+export function prepare(db: Db, sql: string): Database.Statement {
+  let cache = statementCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementCache.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { InboundMessage } from '../types.js';
 
 export type InboundStatus = 'pending' | 'done' | 'refused' | 'ignored' | 'failed';
@@ -13,24 +13,22 @@ export class InboundRepo {
 
   /** Records the event; false if this (platform, update id) was seen before. */
   claim(message: InboundMessage, sessionKey: string | null): boolean {
-    const result = this.db
-      .prepare('INSERT OR IGNORE INTO inbound (platform, update_id, received_at, session_key, payload) VALUES (?, ?, ?, ?, ?)')
+    const result = prepare(this.db, 'INSERT OR IGNORE INTO inbound (platform, update_id, received_at, session_key, payload) VALUES (?, ?, ?, ?, ?)')
       .run(message.platform, message.updateId, message.receivedAt.getTime(), sessionKey, JSON.stringify(message));
     return result.changes === 1;
   }
 
   seen(platform: string, updateId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?').get(platform, updateId) !== undefined;
+    return prepare(this.db, 'SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?').get(platform, updateId) !== undefined;
   }
 
   mark(platform: string, updateId: string, status: InboundStatus): void {
-    this.db.prepare('UPDATE inbound SET status = ? WHERE platform = ? AND update_id = ?').run(status, platform, updateId);
+    prepare(this.db, 'UPDATE inbound SET status = ? WHERE platform = ? AND update_id = ?').run(status, platform, updateId);
   }
 
   /** Pending events in arrival order (crash recovery). */
   pending(platforms?: readonly string[]): InboundMessage[] {
-    const rows = this.db
-      .prepare("SELECT payload FROM inbound WHERE status = 'pending' ORDER BY received_at, rowid")
+    const rows = prepare(this.db, "SELECT payload FROM inbound WHERE status = 'pending' ORDER BY received_at, rowid")
       .all() as Array<{ payload: string }>;
     return rows
       .map((r) => {
@@ -42,6 +40,6 @@ export class InboundRepo {
 
   /** Drops finished rows older than `before` (dedup window). */
   prune(before: number): number {
-    return this.db.prepare("DELETE FROM inbound WHERE status != 'pending' AND received_at < ?").run(before).changes;
+    return prepare(this.db, "DELETE FROM inbound WHERE status != 'pending' AND received_at < ?").run(before).changes;
   }
 }

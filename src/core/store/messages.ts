@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { ChatMessage, ToolCall, Usage } from '../messages.js';
 
 interface Row {
@@ -42,9 +42,8 @@ export class MessageRepo {
 
   /** The replayable history of a session: the compression summary (if any), then the kept rows, oldest first. */
   history(sessionId: string): ChatMessage[] {
-    const summary = this.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
-    const rows = this.db
-      .prepare('SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
+    const summary = prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
+    const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
       .all(sessionId) as Row[];
     const out = rows.map(toChat);
     return summary?.summary ? [{ role: 'user', content: summary.summary }, ...out] : out;
@@ -52,14 +51,13 @@ export class MessageRepo {
 
   /** Row ids with the history, for compression. */
   historyRows(sessionId: string): Array<{ id: number; message: ChatMessage }> {
-    const rows = this.db
-      .prepare('SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
+    const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
       .all(sessionId) as Row[];
     return rows.map((r) => ({ id: r.id, message: toChat(r) }));
   }
 
   append(sessionId: string, personKey: string, messages: ChatMessage[], at: number, usage?: Usage): void {
-    const insert = this.db.prepare(
+    const insert = prepare(this.db, 
       `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, created_at, input_tokens, output_tokens, cached_tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -89,16 +87,16 @@ export class MessageRepo {
    * replaces them; history() replays the summary first, as a user message.
    */
   compress(sessionId: string, rowIds: number[], summary: string): void {
-    const mark = this.db.prepare('UPDATE messages SET compressed = 1 WHERE id = ? AND session_id = ?');
+    const mark = prepare(this.db, 'UPDATE messages SET compressed = 1 WHERE id = ? AND session_id = ?');
     this.db.transaction(() => {
       for (const id of rowIds) mark.run(id, sessionId);
-      this.db.prepare('UPDATE sessions SET summary = ? WHERE id = ?').run(summary, sessionId);
+      prepare(this.db, 'UPDATE sessions SET summary = ? WHERE id = ?').run(summary, sessionId);
     })();
   }
 
   /** The compression summary that replaces a session's older rows, if any. */
   summary(sessionId: string): string | null {
-    const row = this.db.prepare('SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
+    const row = prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
     return row?.summary ?? null;
   }
 
@@ -107,8 +105,7 @@ export class MessageRepo {
    * session belongs to `personKey`, so a caller can never read another person's session by id.
    */
   transcript(sessionId: string, personKey: string): Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }> {
-    return this.db
-      .prepare(
+    return prepare(this.db, 
         `SELECT id, role, content, created_at AS createdAt FROM messages
          WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id`,
       )
@@ -116,15 +113,14 @@ export class MessageRepo {
   }
 
   count(sessionId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n;
+    return (prepare(this.db, 'SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n;
   }
 
   /** FTS5 search over one person's messages (never anyone else's), optionally excluding a session. */
   search(personKey: string, query: string, options: { excludeSessionId?: string; limit?: number } = {}): SearchHit[] {
     const fts = toFtsQuery(query);
     if (!fts) return [];
-    const rows = this.db
-      .prepare(
+    const rows = prepare(this.db, 
         `SELECT m.id AS messageId, m.session_id AS sessionId, s.platform AS platform, s.started_at AS sessionStartedAt, m.created_at AS createdAt, m.role AS role,
                 snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
          FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
@@ -139,8 +135,7 @@ export class MessageRepo {
   searchAll(query: string, limit = 20): Array<SearchHit & { personKey: string }> {
     const fts = toFtsQuery(query);
     if (!fts) return [];
-    return this.db
-      .prepare(
+    return prepare(this.db, 
         `SELECT m.id AS messageId, m.session_id AS sessionId, m.person_key AS personKey, s.platform AS platform, s.started_at AS sessionStartedAt,
                 m.created_at AS createdAt, m.role AS role, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
          FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { DeliveryTarget, OutboundMessage } from '../types.js';
 
 export interface OutboxItem {
@@ -52,29 +52,27 @@ export class OutboxRepo {
   constructor(private readonly db: Db) {}
 
   enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null): number {
-    const r = this.db
-      .prepare('INSERT INTO outbox (session_key, chat_key, target, message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)')
+    const r = prepare(this.db, 'INSERT INTO outbox (session_key, chat_key, target, message, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(sessionKey, chatKey(target), JSON.stringify(target), JSON.stringify(message), at, at);
     return Number(r.lastInsertRowid);
   }
 
   get(id: number): OutboxItem | undefined {
-    const row = this.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
+    const row = prepare(this.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
     return row && fromRow(row);
   }
 
   /** Pending items whose time has come, oldest first. */
   due(now: number, limit = 100): OutboxItem[] {
     return (
-      this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?").all(now, limit) as Row[]
+      prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?").all(now, limit) as Row[]
     ).map(fromRow);
   }
 
   /** The oldest pending item of each chat (replies to one chat go strictly in order). */
   heads(): OutboxItem[] {
     return (
-      this.db
-        .prepare(
+      prepare(this.db, 
           "SELECT * FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_key) ORDER BY id",
         )
         .all() as Row[]
@@ -83,12 +81,12 @@ export class OutboxRepo {
 
   /** The oldest pending item of one chat. */
   headOf(key: string): OutboxItem | undefined {
-    const row = this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1").get(key) as Row | undefined;
+    const row = prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1").get(key) as Row | undefined;
     return row && fromRow(row);
   }
 
   pending(): OutboxItem[] {
-    return (this.db.prepare("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as Row[]).map(fromRow);
+    return (prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as Row[]).map(fromRow);
   }
 
   /**
@@ -98,35 +96,35 @@ export class OutboxRepo {
    */
   take(id: number, now: number, leaseMs: number): boolean {
     return (
-      this.db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?").run(now + leaseMs, id, now)
+      prepare(this.db, "UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?").run(now + leaseMs, id, now)
         .changes === 1
     );
   }
 
   /** Keeps a taken item from other processes until `until` while its send is still running. */
   extendLease(id: number, until: number): void {
-    this.db.prepare("UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?) WHERE id = ? AND status = 'pending'").run(until, id);
+    prepare(this.db, "UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?) WHERE id = ? AND status = 'pending'").run(until, id);
   }
 
   chunkSent(id: number, index: number): void {
-    this.db.prepare('UPDATE outbox SET next_chunk = MAX(next_chunk, ?) WHERE id = ?').run(index + 1, id);
+    prepare(this.db, 'UPDATE outbox SET next_chunk = MAX(next_chunk, ?) WHERE id = ?').run(index + 1, id);
   }
 
   sent(id: number, at: number): void {
-    this.db.prepare("UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?").run(at, id);
+    prepare(this.db, "UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?").run(at, id);
   }
 
   retryLater(id: number, error: string, nextAttemptAt: number): void {
-    this.db.prepare('UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?').run(error, nextAttemptAt, id);
+    prepare(this.db, 'UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?').run(error, nextAttemptAt, id);
   }
 
   /** A permanent failure: kept (not deleted) with its reason, for the operator. */
   failed(id: number, error: string): void {
-    this.db.prepare("UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?").run(error, id);
+    prepare(this.db, "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?").run(error, id);
   }
 
   counts(): { pending: number; sent: number; failed: number } {
-    const rows = this.db.prepare('SELECT status, COUNT(*) AS n FROM outbox GROUP BY status').all() as Array<{ status: string; n: number }>;
+    const rows = prepare(this.db, 'SELECT status, COUNT(*) AS n FROM outbox GROUP BY status').all() as Array<{ status: string; n: number }>;
     const out = { pending: 0, sent: 0, failed: 0 };
     for (const r of rows) if (r.status in out) out[r.status as keyof typeof out] = r.n;
     return out;

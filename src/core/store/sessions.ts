@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepare, type Db } from './db.js';
 import type { PromptLayer } from '../providers/provider.js';
 import type { Usage } from '../messages.js';
 import type { PlatformId } from '../platforms.js';
@@ -84,20 +84,18 @@ export class SessionRepo {
   constructor(private readonly db: Db) {}
 
   findOpen(key: string): SessionRecord | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM sessions WHERE key = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1')
+    const row = prepare(this.db, 'SELECT * FROM sessions WHERE key = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1')
       .get(key) as Row | undefined;
     return row && fromRow(row);
   }
 
   get(id: string): SessionRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
+    const row = prepare(this.db, 'SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
     return row && fromRow(row);
   }
 
   create(s: NewSession): SessionRecord {
-    this.db
-      .prepare(
+    prepare(this.db, 
         `INSERT INTO sessions (id, key, platform, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -106,21 +104,19 @@ export class SessionRepo {
   }
 
   end(id: string, reason: string, at: number): void {
-    this.db.prepare('UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(at, reason, id);
+    prepare(this.db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(at, reason, id);
   }
 
   /** Replaces the cached prompt (compression, tool change). Counted as a prefix-cache break. */
   replacePrompt(id: string, layers: PromptLayer[], prompt: string, sha256: string, toolsSignature: string): void {
-    this.db
-      .prepare(
+    prepare(this.db, 
         'UPDATE sessions SET prompt = ?, prompt_sha256 = ?, prompt_layers = ?, tools_signature = ?, prompt_rebuilds = prompt_rebuilds + 1 WHERE id = ?',
       )
       .run(prompt, sha256, JSON.stringify(layers), toolsSignature, id);
   }
 
   recordTurn(id: string, at: number, usage: Usage, requests: number): void {
-    this.db
-      .prepare(
+    prepare(this.db, 
         `UPDATE sessions SET last_active_at = ?, requests = requests + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
          cached_tokens = cached_tokens + ?, cache_write_tokens = cache_write_tokens + ? WHERE id = ?`,
       )
@@ -132,8 +128,7 @@ export class SessionRepo {
    * touching last activity, so the usage figures cover every model call.
    */
   addUsage(id: string, usage: Usage, requests: number): void {
-    this.db
-      .prepare(
+    prepare(this.db, 
         `UPDATE sessions SET requests = requests + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
          cached_tokens = cached_tokens + ?, cache_write_tokens = cache_write_tokens + ? WHERE id = ?`,
       )
@@ -143,15 +138,14 @@ export class SessionRepo {
   list(options: { limit?: number; personKey?: string } = {}): SessionRecord[] {
     const limit = options.limit ?? 50;
     const rows = options.personKey
-      ? (this.db.prepare('SELECT * FROM sessions WHERE person_key = ? ORDER BY last_active_at DESC LIMIT ?').all(options.personKey, limit) as Row[])
-      : (this.db.prepare('SELECT * FROM sessions ORDER BY last_active_at DESC LIMIT ?').all(limit) as Row[]);
+      ? (prepare(this.db, 'SELECT * FROM sessions WHERE person_key = ? ORDER BY last_active_at DESC LIMIT ?').all(options.personKey, limit) as Row[])
+      : (prepare(this.db, 'SELECT * FROM sessions ORDER BY last_active_at DESC LIMIT ?').all(limit) as Row[]);
     return rows.map(fromRow);
   }
 
   /** Usage per person over all their sessions, the busiest first (`switchboard sessions list`). */
   usageByPeople(): Array<Usage & { personKey: string; requests: number; sessions: number }> {
-    const rows = this.db
-      .prepare(
+    const rows = prepare(this.db, 
         `SELECT person_key AS personKey, COUNT(*) AS sessions, SUM(requests) AS requests, SUM(input_tokens) AS inputTokens,
          SUM(output_tokens) AS outputTokens, SUM(cached_tokens) AS cachedTokens, SUM(cache_write_tokens) AS cacheWriteTokens
          FROM sessions GROUP BY person_key ORDER BY SUM(input_tokens) + SUM(output_tokens) DESC, person_key`,
@@ -162,12 +156,11 @@ export class SessionRepo {
 
   /** Number of stored sessions. */
   count(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
+    return (prepare(this.db, 'SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
   }
 
   usageByPerson(personKey: string): Usage & { requests: number; sessions: number } {
-    const r = this.db
-      .prepare(
+    const r = prepare(this.db, 
         `SELECT COUNT(*) AS sessions, COALESCE(SUM(requests),0) AS requests, COALESCE(SUM(input_tokens),0) AS i, COALESCE(SUM(output_tokens),0) AS o,
          COALESCE(SUM(cached_tokens),0) AS c, COALESCE(SUM(cache_write_tokens),0) AS w FROM sessions WHERE person_key = ?`,
       )

@@ -2,19 +2,26 @@ import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../providers/provider.js';
 import type { Tool } from './types.js';
 
+const signatures = new WeakMap<readonly Tool[], string>();
+
 /** The tools of a turn, by name. Cron runs are never offered a tool that waits for a human. */
 export class ToolRegistry {
   private readonly tools: Map<string, Tool>;
+  private readonly attended: Tool[];
+  private readonly unattended: Tool[];
   constructor(tools: readonly Tool[]) {
     this.tools = new Map(tools.map((t) => [t.name, t]));
+    this.attended = [...this.tools.values()];
+    this.unattended = this.attended.filter((t) => !t.waitsForHuman);
   }
 
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }
 
+  /** The same array for the same kind of run, so its signature is computed once. */
   forRun(options: { unattended: boolean }): Tool[] {
-    return [...this.tools.values()].filter((t) => !(options.unattended && t.waitsForHuman));
+    return options.unattended ? this.unattended : this.attended;
   }
 
   static specs(tools: readonly Tool[]): ToolSpec[] {
@@ -23,8 +30,12 @@ export class ToolRegistry {
 
   /** Changes when a tool is added, removed or its schema changes: the stored prompt is then rebuilt. */
   static signature(tools: readonly Tool[]): string {
+    const known = signatures.get(tools);
+    if (known) return known;
     const h = createHash('sha256');
     for (const t of [...tools].sort((a, b) => a.name.localeCompare(b.name))) h.update(JSON.stringify([t.name, t.description, t.parameters]));
-    return h.digest('hex').slice(0, 16);
+    const signature = h.digest('hex').slice(0, 16);
+    signatures.set(tools, signature);
+    return signature;
   }
 }
