@@ -98,15 +98,19 @@ async function shutdown(runtime: Runtime, started: Adapter[], features: Features
   const note = reason === 'start failed' ? logger.debug : logger.info;
   note('switchboard', `stopping (${reason})`);
   const schedulerStopped = features.stopScheduler(runtime.settings.config.gateway.shutdown_grace_seconds * 1000);
+  const began = Date.now();
+  // Outbound-only doors (mail, the terminal's output) stay open until the last reply is out.
+  const outboundOnly = (a: Adapter) => a.platform === 'cli' || a.platform === 'email';
   // 1. stop intake (nothing new is confirmed to a platform)
-  await Promise.allSettled(started.filter((a) => a.platform !== 'cli').map((a) => a.stop()));
+  await Promise.allSettled(started.filter((a) => !outboundOnly(a)).map((a) => a.stop()));
   // 2. let running turns finish for a while; the rest stays journaled for the next start
   const grace = runtime.settings.config.gateway.shutdown_grace_seconds * 1000;
   await Promise.all([runtime.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace), schedulerStopped]);
-  // 3. send what is ready (bounded); undelivered replies stay in the outbox
+  // 3. send what is ready, within the exit deadline; undelivered replies stay in the outbox
   runtime.delivery.kick();
-  await Promise.race([runtime.delivery.idle(), new Promise((r) => setTimeout(r, 1500).unref())]);
-  await Promise.allSettled(started.filter((a) => a.platform === 'cli').map((a) => a.stop()));
+  const flushMs = Math.max(500, Math.min(3000, EXIT_DEADLINE_MS - 1000 - (Date.now() - began)));
+  await Promise.race([runtime.delivery.idle(), new Promise((r) => setTimeout(r, flushMs).unref())]);
+  await Promise.allSettled(started.filter(outboundOnly).map((a) => a.stop()));
   runtime.close();
   clearTimeout(deadline);
   note('switchboard', 'stopped');
