@@ -41,8 +41,6 @@ function discordUrl(url: string): string {
 export const discordMeasure: Measure = { text: codePointLength, markup: codePointLength };
 
 export class DiscordSerializer extends Serializer {
-  private styles: string[] = [];
-
   constructor() {
     super(discordMeasure, neutraliseMentions);
   }
@@ -56,16 +54,7 @@ export class DiscordSerializer extends Serializer {
   }
 
   protected styled(kind: StyleKind, children: PhrasingContent[]): void {
-    const mark = MARK[kind];
-    if (this.styles.includes(mark)) {
-      this.inlines(children);
-      return;
-    }
-    this.w.open(mark, mark);
-    this.styles.push(mark);
-    this.inlines(children);
-    this.styles.pop();
-    this.w.close();
+    this.markStyled(MARK[kind], children);
   }
 
   protected inlineCode(value: string): void {

@@ -71,6 +71,22 @@ export abstract class Serializer {
   protected abstract codeOpen(lang: string | null): void;
   protected abstract listMarker(ordered: boolean, n: number, depth: number, checked: boolean | null | undefined): string;
 
+  /** Markers open around the current text (symmetric-marker formats: Slack, Discord). */
+  protected styles: string[] = [];
+
+  /** Wraps children in a symmetric marker (`*…*`); a marker already open is not nested again. */
+  protected markStyled(mark: string, children: PhrasingContent[]): void {
+    if (this.styles.includes(mark)) {
+      this.inlines(children);
+      return;
+    }
+    this.w.open(mark, mark);
+    this.styles.push(mark);
+    this.inlines(children);
+    this.styles.pop();
+    this.w.close();
+  }
+
   protected thematicBreak(): void {
     this.w.text(this.escape('———'));
   }

@@ -38,8 +38,6 @@ function slackUrl(url: string): string {
 export const slackMeasure: Measure = { text: (raw) => raw.length, markup: (raw) => raw.length };
 
 export class SlackSerializer extends Serializer {
-  private styles: string[] = [];
-
   constructor() {
     super(slackMeasure);
   }
@@ -54,16 +52,7 @@ export class SlackSerializer extends Serializer {
   }
 
   protected styled(kind: StyleKind, children: PhrasingContent[]): void {
-    const mark = MARK[kind];
-    if (this.styles.includes(mark)) {
-      this.inlines(children);
-      return;
-    }
-    this.w.open(mark, mark);
-    this.styles.push(mark);
-    this.inlines(children);
-    this.styles.pop();
-    this.w.close();
+    this.markStyled(MARK[kind], children);
   }
 
   /**

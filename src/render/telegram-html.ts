@@ -40,8 +40,7 @@ export const telegramMeasure: Measure = {
 };
 
 export class TelegramSerializer extends Serializer {
-  /** Inline tags open right now, innermost last ('a' included). */
-  private styles: string[] = [];
+  // `styles` (from Serializer) holds the inline tags open right now, innermost last ('a' included).
 
   constructor() {
     super(telegramMeasure);

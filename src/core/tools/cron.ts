@@ -10,6 +10,7 @@ import { CronSchedule, scheduleProblem, isValidTimeZone } from '../cron/schedule
 import { describeTime, effectiveZone, isDeliverAddress } from '../cron/format.js';
 import type { CronJob } from '../cron/types.js';
 import type { Tool, ToolContext } from './types.js';
+import { parseToolArgs } from './args.js';
 
 /** Jobs one person may hold, so a runaway conversation cannot flood the scheduler. */
 export const MAX_JOBS_PER_PERSON = 25;
@@ -142,11 +143,8 @@ export function createCronTool(options: CronToolOptions = {}): Tool {
       "Manage this person's scheduled jobs: a job runs the agent on a schedule with nobody present and delivers the report (by default to this chat). Actions: create (schedule, prompt, optional deliver, timezone, id), list, pause, resume, remove (id).",
     parameters: PARAMETERS,
     async run(raw: unknown, ctx: ToolContext): Promise<string> {
-      const parsed = argsSchema.safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return `Error: ${issue.path.join('.') || 'arguments'}: ${issue.message}. Use action create|list|pause|resume|remove.`;
-      }
+      const parsed = parseToolArgs(argsSchema, raw, 'Use action create|list|pause|resume|remove.');
+      if (!parsed.ok) return parsed.error;
       const args = parsed.data;
       const repo = new CronRepo(ctx.store.db);
       switch (args.action) {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { applyMemoryEdit } from '../memory/edit.js';
 import type { Tool, ToolContext } from './types.js';
+import { parseToolArgs } from './args.js';
 
 const argsSchema = z
   .object({
@@ -43,11 +44,8 @@ export const memoryTool: Tool = {
     "Edit this person's long-term memory: your notes (target memory) or their profile (target user). Saved at once; shows in the next conversation. Each file has a size limit; a write past it is refused with the room left.",
   parameters: PARAMETERS,
   async run(raw: unknown, ctx: ToolContext): Promise<string> {
-    const parsed = argsSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return `Error: ${issue.path.join('.') || 'arguments'}: ${issue.message}.`;
-    }
+    const parsed = parseToolArgs(argsSchema, raw);
+    if (!parsed.ok) return parsed.error;
     const a = parsed.data;
     const result = applyMemoryEdit(
       { home: ctx.settings.home, personKey: ctx.personKey, limits: ctx.settings.config.limits, logger: ctx.logger },

@@ -11,6 +11,7 @@ import { summariseSessions, SUMMARY_SESSIONS, type SessionToSummarise } from '..
 import { ModelError, oneLine } from '../errors.js';
 import type { SearchHit } from '../store/messages.js';
 import type { Tool, ToolContext } from './types.js';
+import { parseToolArgs } from './args.js';
 
 export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 20;
@@ -73,11 +74,8 @@ export function createSessionSearchTool(options: SessionSearchToolOptions = {}):
       "Search this person's earlier conversations (other sessions, on any of their linked platforms) for something said before. Returns ranked matches with date, session and snippet; broad questions also get a short summary of the most relevant sessions.",
     parameters: PARAMETERS,
     async run(raw: unknown, ctx: ToolContext): Promise<string> {
-      const parsed = argsSchema.safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return `Error: ${issue.path.join('.') || 'arguments'}: ${issue.message}.`;
-      }
+      const parsed = parseToolArgs(argsSchema, raw);
+      if (!parsed.ok) return parsed.error;
       const { query } = parsed.data;
       const limit = parsed.data.limit ?? DEFAULT_LIMIT;
       const result = searchSessions(ctx.store, ctx.personKey, query, { excludeSessionId: ctx.sessionId, limit });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { findSkill, listSkills, parseSkillFile } from '../prompt/skills.js';
 import { guardText } from '../prompt/threat-scan.js';
 import type { Tool, ToolContext } from './types.js';
+import { parseToolArgs } from './args.js';
 
 const argsSchema = z.object({ name: z.string().trim().min(1, 'give the name of a skill from the Skills list').max(200) });
 
@@ -22,8 +23,8 @@ export const skillViewTool: Tool = {
     additionalProperties: false,
   },
   async run(raw: unknown, ctx: ToolContext): Promise<string> {
-    const parsed = argsSchema.safeParse(raw);
-    if (!parsed.success) return `Error: ${parsed.error.issues[0].message}.`;
+    const parsed = parseToolArgs(argsSchema, raw);
+    if (!parsed.ok) return parsed.error;
     const skills = listSkills(ctx.settings.home);
     const skill = findSkill(skills, parsed.data.name);
     if (!skill) {
