@@ -110,7 +110,29 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         : new App({
             ...common,
             // processBeforeResponse false: Bolt answers 200 (events) and ack() (commands) before any slow work.
-            receiver: new HTTPReceiver({ signingSecret: settings.signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger: bolt, processBeforeResponse: false }),
+            receiver: new HTTPReceiver({
+              signingSecret: settings.signingSecret ?? '',
+              endpoints: SLACK_EVENTS_PATH,
+              logger: bolt,
+              processBeforeResponse: false,
+              // A signed request Bolt cannot process (malformed payload) is logged and answered 200:
+              // a 500 or 404 would only make Slack deliver the same junk again.
+              processEventErrorHandler: async ({ error, response }) => {
+                logger.warn('slack', `rejected a request Bolt could not process: ${oneLine(error)}`);
+                if (!response.headersSent) {
+                  response.writeHead(200);
+                  response.end();
+                }
+                return true;
+              },
+              unhandledRequestHandler: ({ response }) => {
+                logger.warn('slack', 'rejected a signed request that no handler took (unknown payload type)');
+                if (!response.headersSent) {
+                  response.writeHead(200);
+                  response.end();
+                }
+              },
+            }),
           });
 
     const ctx = () => ({ botUserId: identity.botUserId, botId: identity.botId, now: now() });
