@@ -2,6 +2,9 @@
  * The `switchboard` command. Every failure a user can cause ends in one line on stderr and a
  * non-zero exit; stack traces only with SWITCHBOARD_DEBUG=1.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { SwitchboardError, UsageError } from './core/errors.js';
 import type { Command, CommandIO } from './commands/io.js';
 
@@ -58,12 +61,35 @@ function report(error: unknown): number {
   return 1;
 }
 
+// A reader that went away (`switchboard … | head`) is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 process.on('unhandledRejection', (reason) => {
   process.exitCode = report(reason);
 });
 
-const io: CommandIO = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+/** Variables from `./.env` fill in what the environment does not set (the environment wins). */
+function withDotEnv(env: NodeJS.ProcessEnv, cwd: string): NodeJS.ProcessEnv {
+  const file = join(cwd, '.env');
+  if (!existsSync(file)) return env;
+  let parsed: Record<string, string>;
+  try {
+    parsed = parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch {
+    throw new UsageError(`cannot read ${file}: fix or remove it`);
+  }
+  const merged = { ...env };
+  for (const [key, value] of Object.entries(parsed)) if (merged[key] === undefined && value !== '') merged[key] = value;
+  return merged;
+}
+
+let io: CommandIO;
 try {
+  io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: withDotEnv(process.env, process.cwd()), cwd: process.cwd() };
   const code = await main(process.argv.slice(2), io);
   process.exitCode = code;
 } catch (error) {
