@@ -7,6 +7,7 @@ import type { DeliveryTarget } from './types.js';
 import { isPlatformId } from './platforms.js';
 import { cronSessionKey, personKey } from './identity.js';
 import { ConfigError } from './errors.js';
+import { chatKey } from './store/outbox.js';
 import type { CronDeliverer, CronJob, CronRunner } from './cron/types.js';
 import { looksLikeOnlyAQuestion, NO_QUESTION_RETRY_INSTRUCTION } from './cron/question.js';
 import { reportSubject } from './cron/format.js';
@@ -98,6 +99,6 @@ export function createCronDeliverer(deps: CronBridgeDeps, onQueued?: (jobId: str
         }
       });
     });
-    deps.delivery.kick();
+    deps.delivery.kick(chatKey(target));
   };
 }

@@ -31,10 +31,12 @@ export class DeliveryService {
   private readonly now: () => number;
   private backoff: (attempt: number) => number;
   private readonly busy = new Set<string>();
+  /** Chats kicked while their drain was running. */
+  private readonly again = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private pumping = false;
-  private again = false;
+  private pumpAgain = false;
   private stopped = false;
   private readonly waiters = new Map<number, Array<(ok: boolean) => void>>();
 
@@ -80,22 +82,32 @@ export class DeliveryService {
     });
   }
 
-  /** Looks at the outbox now. */
-  kick(): void {
+  /**
+   * Looks at the outbox: the chat `key` only (a reply was just queued), or every chat. Deferred to a
+   * microtask, so a kick from inside a transaction runs after it committed.
+   */
+  kick(key?: string): void {
     if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.again = false;
-        this.pumpOnce();
-      } while (this.again);
-    } finally {
-      this.pumping = false;
-    }
+    queueMicrotask(() => {
+      if (this.stopped) return;
+      if (key !== undefined) {
+        this.drain(key);
+        return;
+      }
+      if (this.pumping) {
+        this.pumpAgain = true;
+        return;
+      }
+      this.pumping = true;
+      try {
+        do {
+          this.pumpAgain = false;
+          this.pumpOnce();
+        } while (this.pumpAgain);
+      } finally {
+        this.pumping = false;
+      }
+    });
   }
 
   /** Waits until deliveries under way have finished (shutdown, tests). */
@@ -106,15 +118,29 @@ export class DeliveryService {
   private pumpOnce(): void {
     const now = this.now();
     for (const item of this.options.store.outbox.heads()) {
-      const key = chatKey(item.target);
-      if (this.busy.has(key) || item.nextAttemptAt > now) continue;
-      this.busy.add(key);
-      const p = this.drainChat(key).finally(() => {
+      if (item.nextAttemptAt <= now) this.drain(chatKey(item.target));
+    }
+  }
+
+  /** Starts delivering one chat's pending items unless that chat is already being delivered. */
+  private drain(key: string): void {
+    if (this.busy.has(key)) {
+      // The running drain may have just looked for work and be about to finish: look again after it.
+      this.again.add(key);
+      return;
+    }
+    this.busy.add(key);
+    const p = this.drainChat(key)
+      .catch((error: unknown) => {
+        // Only when the store went away under a running send (shutdown): the item stays pending.
+        this.options.logger.warn('outbox', `delivery to ${key} interrupted: ${oneLine(error)}`);
+      })
+      .finally(() => {
         this.busy.delete(key);
         this.inFlight.delete(p);
+        if (this.again.delete(key) && !this.stopped) this.drain(key);
       });
-      this.inFlight.add(p);
-    }
+    this.inFlight.add(p);
   }
 
   /** Delivers this chat's pending items in order, stopping at the first that cannot go now. */

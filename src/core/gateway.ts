@@ -13,6 +13,7 @@ import { parseCommand, helpText, type ChatCommand } from './commands.js';
 import { ModelError, oneLine } from './errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from './providers/index.js';
 import type { Pairing } from './pairing.js';
+import { chatKey } from './store/outbox.js';
 
 /** Markdown → what a platform shows (src/render). Injected so core does not depend on render details. */
 export type Renderer = (platform: PlatformId, markdown: string) => OutboundMessage;
@@ -151,7 +152,7 @@ export class Gateway {
     if (!message.chunks.length) return null;
     const t = ephemeral ? { ...target, ephemeral: true } : target;
     const id = this.deps.delivery.enqueue(t, message, key);
-    this.deps.delivery.kick();
+    this.deps.delivery.kick(chatKey(t));
     return id;
   }
 
