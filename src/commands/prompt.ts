@@ -48,7 +48,12 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (!ignoreRules && existsSync(storePath(settings.home))) {
     const store = openStore(storePath(settings.home));
     try {
-      const session = store.sessions.findOpen(key);
+      let session = store.sessions.findOpen(key);
+      // Without --chat, a user's only open session on that platform (a Discord or Slack DM has its own chat id).
+      if (!session && !values.chat && platform !== 'cron') {
+        const open = store.sessions.findOpenForUser(platform, user);
+        if (open.length === 1) session = open[0];
+      }
       if (session) {
         layers = session.promptLayers;
         text = session.prompt;

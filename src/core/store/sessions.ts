@@ -89,6 +89,16 @@ export class SessionRepo {
     return row && fromRow(row);
   }
 
+  /** Open sessions of one platform user in any chat, most recent first (`prompt` without --chat). */
+  findOpenForUser(platform: string, userId: string): SessionRecord[] {
+    const esc = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const rows = prepare(
+      this.db,
+      "SELECT * FROM sessions WHERE ended_at IS NULL AND platform = ? AND key LIKE ? ESCAPE '\\' ORDER BY last_active_at DESC",
+    ).all(platform, `${esc(platform)}:%:${esc(userId)}`) as Row[];
+    return rows.map(fromRow);
+  }
+
   get(id: string): SessionRecord | undefined {
     const row = prepare(this.db, 'SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
     return row && fromRow(row);
