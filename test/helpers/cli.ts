@@ -8,7 +8,7 @@ export const BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'bin',
 /** Environment without any credential from the developer's shell, plus `extra`. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) env[k] = process.env[k];
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS']) if (process.env[k]) env[k] = process.env[k];
   return { ...env, LOG_LEVEL: 'info', ...extra };
 }
 
