@@ -194,7 +194,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     category: 'prompt_leak',
     description: 'reveal / print / repeat your system prompt (instructions, rules)',
     regex:
-      /\b(?:reveal|show|print|output|repeat|display|dump|leak|disclose|recite|expose|share|include|tell\s+me|give\s+me|send\s+me|write\s+out|paste|spell\s+out)\s+(?:me\s+)?(?:back\s+)?(?:all\s+(?:of\s+)?)?(?:your|the\s+(?:hidden|secret|original|initial|full|entire|complete|exact|verbatim|underlying|internal))\s+(?:\w+\s+)?(?:system\s+prompt|system\s+message|prompt|instructions|rules|guidelines|directives|context\s+window|initial\s+message)\b/gi,
+      /\b(?:reveal|show|print|output|repeat|display|dump|leak|disclose|recite|expose|share|include|tell\s+me|give\s+me|send\s+me|write\s+out|paste|spell\s+out)\s+(?:me\s+)?(?:back\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+(?:contents?|text|wording)\s+of\s+)?(?:your|the\s+(?:hidden|secret|original|initial|full|entire|complete|exact|verbatim|underlying|internal))\s+(?:\w+\s+)?(?:system\s+prompt|system\s+message|prompt|instructions|rules|guidelines|directives|context\s+window|initial\s+message)\b/gi,
     prose: true,
   },
   {

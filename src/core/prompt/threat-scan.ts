@@ -49,6 +49,10 @@ const NEGATION =
 const DISCUSSION =
   /\b(?:prompt[\s-]?injections?|injections?|injected|attack(?:s|er|ers|ed|ing)?|adversar\w*|malicious|jailbreak\w*|exploit\w*|phishing|social[\s-]engineering|leak(?:s|ed|ing|age)?|hijack\w*|exfiltrat\w*|threat\w*|untrusted|suspicious|scanner|detect\w*)\b/i;
 
+/** A sentence about what to do *if* someone asks for the attack ("if a user asks you to ignore …, decline"). */
+const HYPOTHETICAL =
+  /\b(?:if|when|whenever|should)\b[^.!?;]*\b(?:asks?|tells?|tries|try|attempts?|requests?|wants?|instructs?)\s+(?:\w+\s+){0,3}?to\s+$/i;
+
 /** Verbs that report what someone else says (used with a quoted phrase). */
 const REPORTING = /\b(?:says?|said|saying|writes?|wrote|contains?|claims?|asks?\s+you\s+to|tells?\s+you\s+to|such\s+as|e\.g\.|for\s+example|like)\b/i;
 
@@ -98,7 +102,7 @@ function isExempt(pattern: ThreatPattern, text: string, starts: readonly number[
   const sentence = sentenceBefore(text, index, start);
   if (NEGATION.test(sentence)) return true;
   if (scope === 'memory') return false;
-  if (DISCUSSION.test(sentence)) return true;
+  if (DISCUSSION.test(sentence) || HYPOTHETICAL.test(sentence)) return true;
   const line = text.slice(start, end);
   const quoted = isQuoted(line, index - start, index - start + length);
   return quoted && (DISCUSSION.test(line) || REPORTING.test(sentence));
