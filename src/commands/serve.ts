@@ -79,7 +79,13 @@ export async function serve(options: ServeOptions): Promise<number> {
   if (cli && mode === 'start') {
     void cli.finished.then(() => logger.info('switchboard', 'terminal input ended; still running until SIGTERM/SIGINT'));
   }
-  return stop(await signalled);
+  // Headless (no terminal, maybe no platform): nothing else may hold the event loop open.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  try {
+    return await stop(await signalled);
+  } finally {
+    clearInterval(keepAlive);
+  }
 }
 
 function readyLine(settings: Settings, started: Adapter[], features: Features, mode: string): string {

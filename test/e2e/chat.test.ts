@@ -3,7 +3,7 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
-import { cleanEnv, runCli } from '../helpers/cli.js';
+import { cleanEnv, runCli, startCli } from '../helpers/cli.js';
 
 let model: ModelFake;
 let home: string;
@@ -49,6 +49,24 @@ describe('switchboard chat', () => {
     const res = await runCli(['chat'], { env, input: 'hi\n' });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/OPENAI_API_KEY/);
+  });
+});
+
+describe('switchboard start without credentials', () => {
+  it('comes up on the terminal channel, answers piped lines, keeps running headless after end of input, and exits 0 on SIGTERM', async () => {
+    const startHome = mkdtempSync(join(tmpdir(), 'sb-start-'));
+    const gw = startCli(['start'], { env: cleanEnv({ SWITCHBOARD_HOME: startHome, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k' }) });
+    gw.child.stdin.end('ping\n');
+    await gw.waitFor(/ready \(email, cli/);
+    await gw.waitFor(/terminal input ended/);
+    const deadline = Date.now() + 10_000;
+    while (!gw.stdout().includes('Echo: ping') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(gw.stdout()).toContain('Echo: ping');
+    expect(existsSync(join(startHome, 'state.db'))).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(gw.child.exitCode).toBeNull();
+    expect(await gw.stop('SIGTERM')).toBe(0);
+    rmSync(startHome, { recursive: true, force: true });
   });
 });
 
