@@ -8,6 +8,7 @@ import { defaultSchema, sanitize } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import type { Root } from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
+import { isHtmlComment } from './text.js';
 
 const STYLE =
   'body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;line-height:1.5}' +
@@ -17,7 +18,8 @@ const STYLE =
 /** The HTML body of a message; '' when the document has nothing to show. */
 export function emailHtml(root: Root): string {
   const hast = toHast(root, {
-    handlers: { html: (_state, node: { value: string }) => ({ type: 'text', value: node.value }) },
+    // HTML comments are dropped, as in the text part; other raw HTML is shown as text.
+    handlers: { html: (_state, node: { value: string }) => (isHtmlComment(node.value) ? undefined : { type: 'text', value: node.value }) },
   });
   // to-hast already prefixes footnote ids (and the links to them) with user-content-; a second
   // prefix from the sanitizer would break those links.

@@ -3,7 +3,8 @@
  * stream (tokens.ts). Each format subclasses it and says only what differs: escaping, markers,
  * links, headings, code. Policies that hold for every format live here:
  * - nothing visible is dropped: image alt text and targets, link targets, footnotes (collected and
- *   written at the end), raw HTML (written as text, escaped by the format — never live);
+ *   written at the end), raw HTML (written as text, escaped by the format — never live; comments,
+ *   which no reader sees, are dropped);
  * - link reference definitions are not content and are not written;
  * - tables become aligned monospace lines, or "Header: value" records when too wide;
  * - list indentation and quote nesting are capped, so a hostile document cannot make the
@@ -23,7 +24,7 @@ import type {
 } from 'mdast';
 import { collectDefinitions } from './parse.js';
 import { layoutTable, tableWidth } from './table.js';
-import { squash, textShowsUrl } from './text.js';
+import { isHtmlComment, squash, textShowsUrl } from './text.js';
 import { Writer, type Measure, type Token } from './tokens.js';
 
 /** Nested lists deeper than this are not indented further. */
@@ -143,6 +144,8 @@ export abstract class Serializer {
         this.table(node);
         return;
       case 'html':
+        // An HTML comment is invisible wherever Markdown is shown: dropping it keeps a comment-only document at [].
+        if (isHtmlComment(node.value)) return;
         this.w.block(sep);
         this.htmlBlock(node.value);
         return;
@@ -271,7 +274,7 @@ export abstract class Serializer {
         this.w.text(this.escape(`[${node.label ?? node.identifier}]`));
         return;
       case 'html':
-        this.textValue(node.value);
+        if (!isHtmlComment(node.value)) this.textValue(node.value);
         return;
       default:
         if ('children' in node) this.blocks(node.children, 2);
@@ -299,8 +302,10 @@ export abstract class Serializer {
       switch (node.type) {
         case 'text':
         case 'inlineCode':
-        case 'html':
           out += node.value;
+          break;
+        case 'html':
+          if (!isHtmlComment(node.value)) out += node.value;
           break;
         case 'break':
           out += ' ';

@@ -3,6 +3,11 @@
  * All pure; no platform knowledge beyond "how does this platform count".
  */
 
+/** Raw HTML that is nothing but comments: invisible wherever Markdown is shown, so every format drops it. */
+export function isHtmlComment(value: string): boolean {
+  return /^\s*(?:<!--[\s\S]*?-->\s*)+$/.test(value);
+}
+
 /** Length in UTF-16 code units (how Telegram and Slack count). */
 export function utf16Length(text: string): number {
   return text.length;

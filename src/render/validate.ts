@@ -18,7 +18,7 @@
 import type { Nodes } from 'mdast';
 import type { ChunkedFormat } from './index.js';
 import { collectDefinitions, parseMarkdown } from './parse.js';
-import { codePointLength, textShowsUrl } from './text.js';
+import { codePointLength, isHtmlComment, textShowsUrl } from './text.js';
 
 const TG_STYLE = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'tg-spoiler', 'span']);
 const TG_TAGS = new Set([...TG_STYLE, 'a', 'code', 'pre', 'blockquote', 'tg-emoji']);
@@ -199,8 +199,11 @@ export function sourceWords(markdown: string): string[] {
       case 'text':
       case 'inlineCode':
       case 'code':
-      case 'html':
         out.push(...words(node.value));
+        return;
+      case 'html':
+        // Comments are invisible and dropped by every renderer; other raw HTML is shown as text.
+        if (!isHtmlComment(node.value)) out.push(...words(node.value));
         return;
       case 'definition':
         return;

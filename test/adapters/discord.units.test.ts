@@ -42,6 +42,9 @@ describe('gateway dispatch guard', () => {
     expect(checkDispatch('MESSAGE_CREATE', good)).toBeNull();
     expect(checkDispatch('TYPING_START', { anything: true })).toBeNull();
   });
+  it('passes a message without timestamp or author.username (discord.js needs neither)', () => {
+    expect(checkDispatch('MESSAGE_CREATE', { id: '1', channel_id: '2', author: { id: '3' }, content: 'x' })).toBeNull();
+  });
   it('refuses messages discord.js would crash on', () => {
     expect(checkDispatch('MESSAGE_CREATE', null)).toMatch(/^MESSAGE_CREATE: /);
     expect(checkDispatch('MESSAGE_CREATE', { ...good, author: null })).toMatch(/author/);

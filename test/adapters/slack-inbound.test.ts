@@ -52,6 +52,11 @@ describe('decoding events', () => {
     expect(decodeMentionEvent('nonsense', ctx).ok).toBe(false);
   });
 
+  it('identifies an event without event_id by its channel and ts (one id per event, so redeliveries still dedupe)', () => {
+    const d = decodeMessageEvent({ type: 'event_callback', event: { type: 'message', channel: 'D1', user: 'U1', text: 'hi', ts: '7.1' } }, ctx);
+    expect(d.ok && d.message.updateId).toBe('ev-D1-7.1');
+  });
+
   it('keeps a bare mention as an empty turn addressed to the bot', () => {
     const d = decodeMentionEvent(envelope({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT>', ts: '5.0' }), ctx);
     expect(d.ok && d.message).toMatchObject({ text: '', mentionsBot: true, threadId: '5.0' });

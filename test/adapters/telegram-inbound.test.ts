@@ -68,6 +68,15 @@ describe('telegram inbound translation', () => {
     expect(r).toMatchObject({ kind: 'message', message: { displayName: 'al' } });
   });
 
+  it('takes a message from a server that leaves out is_bot, first_name, date and chat.type; still skips its own echo', () => {
+    const bare = { update_id: 8, message: { message_id: 3, from: { id: 1001 }, chat: { id: 1001 }, text: 'hi' } };
+    expect(toInboundMessage(bare, bot, options)).toMatchObject({ kind: 'message', message: { isDirect: true, chatId: '1001', text: 'hi' } });
+    const inGroup = { update_id: 9, message: { message_id: 4, from: { id: 1001 }, chat: { id: -5 }, text: 'chatter' } };
+    expect(toInboundMessage(inGroup, bot, options)).toMatchObject({ kind: 'skip', reason: 'group message not addressed to the bot' });
+    const echo = { update_id: 10, message: { message_id: 5, from: { id: 999 }, chat: { id: 1001 }, text: 'mine' } };
+    expect(toInboundMessage(echo, bot, options)).toMatchObject({ kind: 'skip', reason: 'own message' });
+  });
+
   it('reports what is malformed', () => {
     expect(toInboundMessage({ message: {} }, bot, options)).toEqual({ kind: 'invalid', reason: 'update_id: Invalid input: expected number, received undefined' });
     expect(toInboundMessage('nonsense', bot, options).kind).toBe('invalid');

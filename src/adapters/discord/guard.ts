@@ -13,7 +13,8 @@ import { z } from 'zod';
 type WSManager = Parameters<NonNullable<WebSocketOptions['buildStrategy']>>[0];
 
 const snowflake = z.string().regex(/^\d{1,20}$/);
-const user = z.object({ id: snowflake, username: z.string() }).loose();
+// username and timestamp are always sent by Discord, but discord.js does not need them (hand-written gateways may leave them out).
+const user = z.object({ id: snowflake, username: z.string().optional() }).loose();
 
 /** The parts of MESSAGE_CREATE that discord.js dereferences unconditionally. */
 export const messageCreateSchema = z
@@ -23,7 +24,7 @@ export const messageCreateSchema = z
     guild_id: snowflake.optional(),
     author: user,
     content: z.string(),
-    timestamp: z.string(),
+    timestamp: z.string().optional(),
     mentions: z.array(user).optional(),
     attachments: z.array(z.object({ id: snowflake, filename: z.string(), size: z.number() }).loose()).optional(),
   })

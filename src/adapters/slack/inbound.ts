@@ -20,9 +20,12 @@ export type Decoded = { ok: true; message: InboundMessage } | { ok: false; reaso
 
 /** The Events API envelope (HTTP body, or a Socket Mode `events_api` payload). */
 const envelopeSchema = z.object({
-  event_id: z.string().min(1),
+  // Slack always sends it; a hand-written sender may not: then the event's channel and ts identify it.
+  event_id: z.string().min(1).optional(),
   event: z.unknown(),
 });
+
+const eventIdentity = z.object({ channel: z.string().min(1), ts: z.string().min(1) });
 
 const messageEventSchema = z.object({
   type: z.literal('message'),
@@ -113,8 +116,11 @@ function fromSelfOrBot(event: { user?: string; bot_id?: string; subtype?: string
 
 function parseEnvelope(body: unknown): { eventId: string; event: unknown } | { error: string } {
   const env = envelopeSchema.safeParse(body);
-  if (!env.success) return { error: 'malformed event envelope (no event_id)' };
-  return { eventId: env.data.event_id, event: env.data.event };
+  if (!env.success) return { error: 'malformed event envelope' };
+  if (env.data.event_id) return { eventId: env.data.event_id, event: env.data.event };
+  const id = eventIdentity.safeParse(env.data.event);
+  if (!id.success) return { error: 'malformed event envelope (no event_id)' };
+  return { eventId: `ev-${id.data.channel}-${id.data.ts}`, event: env.data.event };
 }
 
 /** A `message` event: only direct messages (`channel_type: im`) are for the bot; channels need a mention. */

@@ -12,8 +12,9 @@ import { describeMedia, mediaFields } from './media.js';
 
 const userSchema = z.looseObject({
   id: z.number().int(),
-  is_bot: z.boolean(),
-  first_name: z.string(),
+  // Telegram always sends these two; other Bot API servers and fakes may not (a missing is_bot is a person).
+  is_bot: z.boolean().optional(),
+  first_name: z.string().optional(),
   last_name: z.string().optional(),
   username: z.string().optional(),
 });
@@ -27,10 +28,11 @@ const entitySchema = z.looseObject({
 
 const messageSchema = z.looseObject({
   message_id: z.number().int(),
-  date: z.number(),
+  date: z.number().optional(),
   chat: z.looseObject({
     id: z.number().int(),
-    type: z.enum(['private', 'group', 'supergroup', 'channel']),
+    // Optional for servers that leave it out: then a positive id (a user's) is a private chat.
+    type: z.enum(['private', 'group', 'supergroup', 'channel']).optional(),
     title: z.string().optional(),
   }),
   from: userSchema.optional(),
@@ -157,9 +159,9 @@ export function toInboundMessage(raw: unknown, bot: BotIdentity, options: Inboun
   const { chat, from } = message;
   if (chat.type === 'channel') return { kind: 'skip', reason: 'channel post' };
   if (!from) return { kind: 'skip', reason: 'message without a sender' };
-  if (from.is_bot) return { kind: 'skip', reason: from.id === bot.id ? 'own message' : 'message from a bot' };
+  if (from.is_bot === true || from.id === bot.id) return { kind: 'skip', reason: from.id === bot.id ? 'own message' : 'message from a bot' };
 
-  const isDirect = chat.type === 'private';
+  const isDirect = (chat.type ?? (chat.id > 0 ? 'private' : 'group')) === 'private';
   const media = describeMedia(message);
   const body = message.text ?? message.caption ?? '';
   const entities = message.text !== undefined ? message.entities : message.caption_entities;

@@ -71,7 +71,7 @@ export const PLATFORM_HINTS: Readonly<Record<PlatformId, PlatformHint>> = {
   email: {
     platform: 'email',
     hint: [
-      'You are writing an e-mail.',
+      'You are writing an e-mail (the email platform).',
       'Start with one line that would make a good subject, then plain, well-structured text: short paragraphs, simple lists, headings where they help.',
       'The reader can answer by replying to the e-mail, so questions are fine when something is really unclear.',
     ].join(' '),
