@@ -71,6 +71,27 @@ describe('discord adapter: inbound', () => {
     expect(m.replyTarget).toMatchObject({ chatId: fake.channelId, replyToMessageId: taken });
   });
 
+  it('answers a mention in a guild it was never told about (no GUILD_CREATE), and nothing else from there', async () => {
+    const guild = '300000000000000777';
+    const channel = '300000000000000778';
+    const author = { id: ALICE, username: 'alice' };
+    fake.dispatchRaw('MESSAGE_CREATE', { id: '300000000000000001', channel_id: channel, guild_id: guild, author, content: 'no mention here', mentions: [] });
+    fake.dispatchRaw('MESSAGE_CREATE', {
+      id: '300000000000000002',
+      channel_id: channel,
+      guild_id: guild,
+      author,
+      content: `<@${fake.botUserId}> hello from afar`,
+      mentions: [{ id: fake.botUserId, username: 'bot' }],
+    });
+    fake.dispatchRaw('MESSAGE_CREATE', { id: '300000000000000003', channel_id: channel, guild_id: guild, author: { id: OTHER_BOT, username: 'b', bot: true }, content: `<@${fake.botUserId}> hi` });
+    const m = await box.waitFor((x) => x.messageId === '300000000000000002');
+    expect(m).toMatchObject({ chatId: channel, text: 'hello from afar', isDirect: false, mentionsBot: true, userId: ALICE });
+    expect(m.replyTarget).toMatchObject({ chatId: channel, replyToMessageId: '300000000000000002' });
+    await sleep(100);
+    expect(box.received.some((x) => x.messageId === '300000000000000001' || x.messageId === '300000000000000003')).toBe(false);
+  });
+
   it('strips the <@!id> nickname form too and keeps other mentions readable', async () => {
     const id = fake.sendGuildMessage({ userId: ALICE, content: `hey <@!${fake.botUserId}> ping <@${ALICE}> later`, mentionsBot: false });
     const m = await box.waitFor((x) => x.messageId === id);

@@ -44,13 +44,20 @@ function baseOptions(settings: Pick<DiscordSettings, 'apiUrl'>): ClientOptions {
     rest: restOptions(settings.apiUrl),
     // Only recent messages matter (reply detection); keep memory flat on busy servers.
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 50 }),
+    // READY may list guilds whose GUILD_CREATE comes late (or never, from a minimal gateway): do not hold
+    // start for discord.js's default 15 s; messages of a guild not yet seen are handled from the raw payload.
+    waitGuildTimeout: 3000,
   };
 }
 
 /**
  * Builds the client. `onDrop` hears about gateway packets refused at the edge.
  */
-export function createConnection(settings: Pick<DiscordSettings, 'apiUrl' | 'gatewayUrl'>, onDrop: (reason: string) => void = () => undefined): GatewayConnection {
+export function createConnection(
+  settings: Pick<DiscordSettings, 'apiUrl' | 'gatewayUrl'>,
+  onDrop: (reason: string) => void = () => undefined,
+  onRawMessage?: (d: Record<string, unknown>, client: Client) => void,
+): GatewayConnection {
   const gatewayUrl = settings.gatewayUrl;
   let strategy: SimpleShardingStrategy | undefined;
   const client = new Client({
@@ -61,7 +68,7 @@ export function createConnection(settings: Pick<DiscordSettings, 'apiUrl' | 'gat
           const info = fixedGatewayInfo(gatewayUrl);
           manager.fetchGatewayInformation = async () => info;
         }
-        guardDispatches(manager, onDrop);
+        guardDispatches(manager, onDrop, onRawMessage && ((d) => onRawMessage(d, client)));
         strategy = new SimpleShardingStrategy(manager);
         return strategy;
       },

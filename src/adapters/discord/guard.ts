@@ -64,8 +64,12 @@ export function markDirectMessage(d: Record<string, unknown>): void {
   if (d.guild_id === undefined && d.channel_type === undefined) d.channel_type = ChannelType.DM;
 }
 
-/** Wraps the manager's emit so a bad dispatch is dropped instead of crashing discord.js's handler. */
-export function guardDispatches(manager: WSManager, onDrop: (reason: string) => void): void {
+/**
+ * Wraps the manager's emit so a bad dispatch is dropped instead of crashing discord.js's handler.
+ * `onMessage` sees every valid MESSAGE_CREATE payload first (the adapter answers guild messages
+ * discord.js would drop because it has not seen their guild yet).
+ */
+export function guardDispatches(manager: WSManager, onDrop: (reason: string) => void, onMessage?: (d: Record<string, unknown>) => void): void {
   const emit = manager.emit.bind(manager) as (event: string, ...args: unknown[]) => boolean;
   const guarded = (event: string, ...args: unknown[]): boolean => {
     if (event !== 'dispatch') return emit(event, ...args);
@@ -75,7 +79,14 @@ export function guardDispatches(manager: WSManager, onDrop: (reason: string) => 
       onDrop(refused);
       return true;
     }
-    if (packet?.t === 'MESSAGE_CREATE') markDirectMessage(packet.d as Record<string, unknown>);
+    if (packet?.t === 'MESSAGE_CREATE') {
+      markDirectMessage(packet.d as Record<string, unknown>);
+      try {
+        onMessage?.(packet.d as Record<string, unknown>);
+      } catch (error) {
+        onDrop(`MESSAGE_CREATE: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
     try {
       return emit(event, ...args);
     } catch (error) {

@@ -118,3 +118,55 @@ export function toInbound(message: Message, botId: string, now: () => Date): Inb
     },
   };
 }
+
+const rawUser = z.object({ id: z.string(), username: z.string().optional(), global_name: z.string().nullish(), bot: z.boolean().optional(), system: z.boolean().optional() }).loose();
+const rawGuildMessage = z
+  .object({
+    id: z.string(),
+    channel_id: z.string(),
+    guild_id: z.string(),
+    author: rawUser,
+    content: z.string(),
+    webhook_id: z.string().nullish(),
+    mentions: z.array(rawUser).optional(),
+    referenced_message: z.object({ author: rawUser.optional() }).loose().nullish(),
+    attachments: z.array(z.object({ filename: z.string(), content_type: z.string().nullish(), size: z.number() }).loose()).optional(),
+  })
+  .loose();
+
+/**
+ * A guild MESSAGE_CREATE read straight from the gateway payload, for a guild discord.js has not cached
+ * (it drops those). Same rules as toInbound: only when the bot is mentioned or replied to, never from
+ * bots. Threads cannot be told apart without the channel, so the message's channel is the chat.
+ */
+export function rawGuildMessageToInbound(d: Record<string, unknown>, botId: string, now: () => Date): InboundMessage | null {
+  const parsed = rawGuildMessage.safeParse(d);
+  if (!parsed.success) return null;
+  const m = parsed.data;
+  if (m.author.id === botId || m.author.bot || m.author.system || m.webhook_id) return null;
+  const ownMention = new RegExp(`<@!?${botId}>`, 'g');
+  const mentionsBot = (m.mentions ?? []).some((u) => u.id === botId) || new RegExp(`<@!?${botId}>`).test(m.content) || m.referenced_message?.author?.id === botId;
+  if (!mentionsBot) return null;
+  const names = new Map((m.mentions ?? []).map((u) => [u.id, u.global_name ?? u.username]));
+  const content = m.content
+    .replace(ownMention, ' ')
+    .replace(/<@!?(\d+)>/g, (whole, id: string) => (names.get(id) ? `@${names.get(id)}` : whole))
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
+  const attachments = (m.attachments ?? []).map((a) => describeAttachment(a.filename, a.content_type, a.size));
+  const text = [content, ...attachments].filter(Boolean).join('\n');
+  if (!text) return null;
+  return {
+    platform: 'discord',
+    chatId: m.channel_id,
+    userId: m.author.id,
+    displayName: m.author.global_name ?? m.author.username,
+    text,
+    isDirect: false,
+    mentionsBot: true,
+    messageId: m.id,
+    updateId: m.id,
+    receivedAt: now(),
+    replyTarget: { platform: 'discord', chatId: m.channel_id, replyToMessageId: m.id, userId: m.author.id },
+  };
+}

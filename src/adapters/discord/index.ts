@@ -11,7 +11,7 @@ import type { Adapter, Delivery, DeliveryTarget, InboundHandler, InboundMessage 
 import type { AdapterDeps } from '../deps.js';
 import { createConnection, type GatewayConnection } from './client.js';
 import { toPlatformError, toStartError } from './errors.js';
-import { toInbound } from './inbound.js';
+import { rawGuildMessageToInbound, toInbound } from './inbound.js';
 import { createRest, deliverChunks, DEFAULT_API_URL, sendTyping } from './send.js';
 import { interactionToInbound, registerAskCommand } from './slash.js';
 
@@ -96,7 +96,19 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     async start(h) {
       if (connection) throw new Error('discord adapter already started');
       handler = h;
-      const conn = createConnection(settings, (reason) => logger.warn(SCOPE, `dropped a malformed gateway event: ${reason}`));
+      const conn = createConnection(
+        settings,
+        (reason) => logger.warn(SCOPE, `dropped a malformed gateway event: ${reason}`),
+        (d, client) => {
+          // discord.js drops messages of guilds it has not cached; read those from the payload (a
+          // message both paths see is answered once: the core dedups by message id).
+          const guildId = typeof d.guild_id === 'string' ? d.guild_id : undefined;
+          const botId = client.user?.id;
+          if (!guildId || !botId || client.guilds.cache.has(guildId)) return;
+          const inbound = rawGuildMessageToInbound(d, botId, now);
+          if (inbound) hand(inbound);
+        },
+      );
       const c = conn.client;
       // An 'error' event without a listener would crash the process; log it instead.
       c.on(Events.Error, (error) => logger.error(SCOPE, `gateway error: ${error.message}`));
