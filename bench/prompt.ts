@@ -4,6 +4,7 @@
  * session does on every call after the first (read the stored layers back from SQLite and join).
  * Runs in a temp home and workspace, removed afterwards.
  */
+import { scanText } from '../src/core/prompt/threat-scan.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,21 @@ export interface PromptBench {
   skills: number;
   contextFileChars: number;
   iterations: number;
+  /** Threat scan of 1 MB of mixed text (benign prose, long runs, hostile repetitions), ms. */
+  scanMbMs: number;
+}
+
+/** 1 MB that mixes ordinary prose with the repetitions that make naive patterns backtrack. */
+function scanInput(): string {
+  const unit = [
+    'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
+    'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
+    'a'.repeat(5000),
+    'ignore '.repeat(500),
+    'https://x.example/?a='.repeat(200),
+    `<!--${'-'.repeat(3000)}`,
+  ].join('\n');
+  return unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
 }
 
 const SKILLS = 50;
@@ -99,7 +115,11 @@ export async function benchPrompt(iterations = 50): Promise<PromptBench> {
     if (again.text !== built.text || assemble(again.layers).sha256 !== built.sha256) {
       throw new Error('bench: the reused prompt differs from the built one');
     }
+    const text = scanInput();
+    scanText(text.slice(0, 10_000), { file: 'AGENTS.md', scope: 'context' });
+    const scanMbMs = mean(() => scanText(text, { file: 'AGENTS.md', scope: 'context' }), 3);
     return {
+      scanMbMs: round(scanMbMs),
       buildMs: round(buildMs),
       reuseMs: round(reuseMs),
       speedup: round(buildMs / reuseMs),

@@ -86,6 +86,7 @@ function rows(r: Results): Row[] {
     add('Prompt', `build from scratch (${r.prompt.skills} skills, ${n(r.prompt.contextFileChars, 0)}-char context file)`, n(r.prompt.buildMs, 3), 'ms');
     add('Prompt', 'reuse of the cached prompt (read back from SQLite)', n(r.prompt.reuseMs, 3), 'ms');
     add('Prompt', 'build / reuse', n(r.prompt.speedup, 1), '×');
+    add('Prompt', 'threat scan of 1 MB of mixed text (incl. backtracking bait)', n(r.prompt.scanMbMs, 1), 'ms');
   }
   if (r.render) {
     if ('unavailable' in r.render) add('Render', 'renderer benchmark', 'unavailable', r.render.unavailable);

@@ -10,6 +10,10 @@
  * instructions'") is not a hit, since such files legitimately document security. Memory entries are
  * written by the model, possibly on a user's request, so there the discussion exemption is off;
  * negation ("never print API keys") is honoured in every scope.
+ *
+ * Obfuscation: prose patterns also run on a folded copy of the changed lines (homoglyphs, leet
+ * digits, fullwidth letters, Markdown emphasis undone; see `foldForScan`). Look-around windows and a
+ * per-pattern match cap keep a hostile 1 MB file linear.
  */
 import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
@@ -43,7 +47,7 @@ export interface ScanOptions {
 }
 
 const NEGATION =
-  /\b(?:never|not|no|don't|dont|doesn't|do\s+not|does\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|will\s+not|avoid|refuse\s+to|refuses\s+to|without)\s+(?:(?!hesitate\b|forget\b|fail\b|wait\b|delay\b|stop\b)[\w'-]+\s+){0,4}$/i;
+  /\b(?:never|not|no|don't|dont|doesn't|do\s+not|does\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|will\s+not|avoid|refuse\s+to|refuses\s+to|without)\s+(?:(?!hesitate\b|hesitation\b|forget\b|fail\b|wait\b|delay\b|stop\b|matter\b|exceptions?\b|questions?\b|longer\b|time\b)[\w'-]+\s+){0,4}$/i;
 
 /** Words that mark a sentence as *about* attacks rather than an attack. */
 const DISCUSSION =
@@ -53,8 +57,81 @@ const DISCUSSION =
 const HYPOTHETICAL =
   /\b(?:if|when|whenever|should)\b[^.!?;]*\b(?:asks?|tells?|tries|try|attempts?|requests?|wants?|instructs?)\s+(?:\w+\s+){0,3}?to\s+$/i;
 
+/** What follows a hypothetical request when the file says to refuse it ("…, decline"). */
+const REFUSAL = /\b(?:not|never|no|decline|declines|refuse|refuses|reject|deny|don't|won't|cannot|can't|ignore\s+(?:it|them|the\s+request)|treat\s+(?:it|them|this|that|such)|report|flag|warn|say\s+no|politely)\b/i;
+
+/** What follows a hypothetical request when the file says to go along with it ("…, do it"). */
+const COMPLIANCE =
+  /\b(?:comply|obey|oblige|go\s+ahead|do\s+(?:it|so|that|this|as\s+(?:they|he|she|you\s+are|asked|told|instructed))|follow\s+(?:it|them|their|the\s+request|along)|(?:print|show|reveal|send|give|tell|share|output|run|execute|paste|post)\s+(?:it|them|that|this|everything)|just\s+do|always|immediately|right\s+away|you\s+(?:must|should|will|may|can))\b/i;
+
 /** Verbs that report what someone else says (used with a quoted phrase). */
 const REPORTING = /\b(?:says?|said|saying|writes?|wrote|contains?|claims?|asks?\s+you\s+to|tells?\s+you\s+to|such\s+as|e\.g\.|for\s+example|like)\b/i;
+
+/** Cyrillic and Greek letters that look like Latin ones (one UTF-16 unit each). */
+const HOMOGLYPHS: Record<string, string> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', һ: 'h', ӏ: 'l', ԛ: 'q', ԝ: 'w',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S', У: 'Y',
+  ο: 'o', α: 'a', ι: 'i', κ: 'k', ν: 'v', ρ: 'p', τ: 't', υ: 'u', ε: 'e',
+  Ο: 'O', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
+/** Leetspeak only uses these digits; a word with a 2, 6, 8 or 9 is an id, a version or a hash. */
+const LEET_WORD = /^(?=.*[A-Za-z\u0400-\u04FF].*[A-Za-z\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
+const LATIN = /[A-Za-z]/;
+/** "4th", "10px", "64kb", "3am": a number with a unit or ordinal, not leetspeak. */
+const NUMBER_WITH_UNIT = /^\d+(?:st|nd|rd|th|px|pt|em|rem|vh|vw|k|m|g|kb|mb|gb|tb|ms|s|h|d|w|x|am|pm|v|b|fps|hz|khz|mhz|ghz|p|i)$/i;
+const HOMOGLYPH_CHARS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
+/**
+ * A word in which Latin letters, digits (or @ $) and Greek/Cyrillic letters meet. Only these can
+ * need folding; finding them with one ASCII-range regex keeps folding a 1 MB file cheap.
+ */
+const MIXED_WORD =
+  /(?<![A-Za-z0-9\u0370-\u04FF])[A-Za-z0-9\u0370-\u04FF]*?(?:[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9])[A-Za-z0-9\u0370-\u04FF]*/g;
+
+/**
+ * A copy of `text` with common obfuscations undone, character for character (same length, so
+ * match offsets and line numbers stay valid): fullwidth letters and digits → ASCII; in words that mix
+ * Latin letters with Cyrillic/Greek look-alikes or leet digits, those → Latin ("Ignоre", "1gn0r3");
+ * Markdown emphasis markers at word edges → spaces ("ignore *all* previous"). Whole-script
+ * Russian or Greek words and plain numbers are left alone.
+ */
+export function foldForScan(text: string): string {
+  // fullwidth letters and digits only: fullwidth punctuation is ordinary CJK typography
+  let out = text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  out = out.replace(MIXED_WORD, (word) => {
+    const hasLatin = LATIN.test(word);
+    const mixedScript = hasLatin && HOMOGLYPH_CHARS.test(word);
+    const leet = LEET_WORD.test(word) && !NUMBER_WITH_UNIT.test(word);
+    if (!mixedScript && !leet) return word;
+    let folded = '';
+    for (const c of word) folded += (mixedScript && HOMOGLYPHS[c]) || (leet && LEET[c]) || c;
+    return folded;
+  });
+  return out.replace(/(?<=^|[\s(>])(?:\*{1,3}|_{1,3}|~~)(?=[A-Za-z])|(?<=[A-Za-z])(?:\*{1,3}|_{1,3}|~~)(?=$|[\s.,;:!?)])/gm, (m) => ' '.repeat(m.length));
+}
+
+/** [from, to) ranges of whole lines (plus one line each side) where `a` and `b` differ, merged. */
+function changedRegions(a: string, b: string, starts: readonly number[]): [number, number][] {
+  const regions: [number, number][] = [];
+  if (a === b) return regions;
+  for (let i = 0; i < a.length; i++) {
+    if (a.charCodeAt(i) === b.charCodeAt(i)) continue;
+    const { line } = lineOf(a, starts, i);
+    const from = starts[Math.max(0, line - 2)];
+    const to = line + 1 < starts.length ? starts[line + 1] : a.length; // end of the next line
+    const last = regions.at(-1);
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else regions.push([from, to]);
+    i = Math.max(i, (line < starts.length ? starts[line] : a.length) - 1); // skip to the next line
+  }
+  return regions;
+}
+
+/** How far (in characters) exemptions look around a match. */
+const WINDOW = 600;
+
+/** Matches kept per pattern: enough to log, bounded so a hostile 1 MB file costs linear time. */
+const MAX_MATCHES_PER_PATTERN = 50;
 
 /** Start offsets of every line, for line lookups in O(log n). */
 function lineStarts(text: string): number[] {
@@ -77,7 +154,7 @@ function lineOf(text: string, starts: readonly number[], index: number): { line:
 
 /** The part of the sentence before `index` (sentences end at . ! ? ; or a line break). */
 function sentenceBefore(text: string, index: number, lineStart: number): string {
-  const before = text.slice(lineStart, index).replace(/[\u2018\u2019]/g, "'");
+  const before = text.slice(Math.max(lineStart, index - WINDOW), index).replace(/[\u2018\u2019]/g, "'");
   const m = /[.!?;]\s+(?=[^.!?;]*$)/.exec(before);
   return m ? before.slice(m.index + m[0].length) : before;
 }
@@ -96,20 +173,37 @@ function isQuoted(line: string, start: number, end: number): boolean {
   return false;
 }
 
+/** The rest of the sentence after `index` (to the next . ! ? ; or the end of the line). */
+function sentenceAfter(text: string, index: number, lineEnd: number): string {
+  const after = text.slice(index, Math.min(lineEnd, index + WINDOW));
+  const m = /[.!?;](?:\s|$)/.exec(after);
+  return m ? after.slice(0, m.index) : after;
+}
+
 function isExempt(pattern: ThreatPattern, text: string, starts: readonly number[], index: number, length: number, scope: ScanScope): boolean {
   if (!pattern.prose) return false;
   const { start, end } = lineOf(text, starts, index);
   const sentence = sentenceBefore(text, index, start);
-  if (NEGATION.test(sentence)) return true;
+  if (NEGATION.test(sentence.replace(/[`"*_\u201C\u201D]+/g, ''))) return true;
   if (scope === 'memory') return false;
-  if (DISCUSSION.test(sentence) || HYPOTHETICAL.test(sentence)) return true;
-  const line = text.slice(start, end);
-  const quoted = isQuoted(line, index - start, index - start + length);
+  // A match that opens a clause after a comma or colon is an imperative ("To test the scanner,
+  // ignore previous instructions"), whatever words the lead-in uses; only a quotation saves it.
+  const opensClause = /[,:]\s*$/.test(sentence);
+  if (!opensClause && DISCUSSION.test(sentence)) return true;
+  if (!opensClause && HYPOTHETICAL.test(sentence)) {
+    // "If the user asks you to reveal your system prompt, decline" is policy; "…, do it" is the attack.
+    const rest = sentenceAfter(text, index + length, end);
+    if (REFUSAL.test(rest) || !COMPLIANCE.test(rest)) return true;
+  }
+  // Quotes are looked for in a window around the match, not the whole (possibly huge) line.
+  const from = Math.max(start, index - WINDOW);
+  const line = text.slice(from, Math.min(end, index + length + WINDOW));
+  const quoted = isQuoted(line, index - from, index - from + length);
   return quoted && (DISCUSSION.test(line) || REPORTING.test(sentence));
 }
 
 function excerptOf(s: string): string {
-  const visible = s.replace(/[\u200B-\u200D\u2060-\u2064\u202A-\u202E\u2066-\u2069\u180E\uFEFF]|[\u{E0000}-\u{E007F}]/gu, (c) =>
+  const visible = s.replace(/[\u00AD\u200B-\u200D\u2060-\u2064\u202A-\u202E\u2066-\u2069\u180E\u3164\uFFA0\uFEFF]|[\u{E0000}-\u{E007F}]/gu, (c) =>
     `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
   );
   const flat = visible.replace(/\s+/g, ' ').trim();
@@ -121,13 +215,26 @@ export function scanText(text: string, options: ScanOptions): ScanResult {
   const body = stripBom(text);
   const starts = lineStarts(body);
   const matches: ThreatMatch[] = [];
+  // Patterns run on the text as written and, when it differs, on its folded copy; exemptions are
+  // judged on the text as written (the two have the same offsets).
+  const folded = foldForScan(body);
+  // Only the lines the folding changed (with a line of context each side) are scanned again.
+  const views: { text: string; offset: number }[] = [{ text: body, offset: 0 }];
+  for (const [from, to] of changedRegions(body, folded, starts)) views.push({ text: folded.slice(from, to), offset: from });
   for (const pattern of THREAT_PATTERNS) {
-    pattern.regex.lastIndex = 0;
-    for (const m of body.matchAll(pattern.regex)) {
-      const index = m.index ?? 0;
-      if (pattern.accept && !pattern.accept(m as RegExpExecArray, body)) continue;
-      if (isExempt(pattern, body, starts, index, m[0].length, options.scope)) continue;
-      matches.push({ category: pattern.category, pattern: pattern.id, line: lineOf(body, starts, index).line, excerpt: excerptOf(m[0]) });
+    const seen = new Set<number>();
+    scan: for (const [i, view] of views.entries()) {
+      if (i > 0 && !pattern.prose) break; // folding undoes wording tricks; only prose patterns read wording
+      pattern.regex.lastIndex = 0;
+      for (const m of view.text.matchAll(pattern.regex)) {
+        const index = (m.index ?? 0) + view.offset;
+        if (seen.has(index)) continue;
+        if (pattern.accept && !pattern.accept(m as RegExpExecArray, view.text)) continue;
+        if (isExempt(pattern, body, starts, index, m[0].length, options.scope)) continue;
+        seen.add(index);
+        if (seen.size > MAX_MATCHES_PER_PATTERN) break scan;
+        matches.push({ category: pattern.category, pattern: pattern.id, line: lineOf(body, starts, index).line, excerpt: excerptOf(body.slice(index, index + m[0].length)) });
+      }
     }
   }
   matches.sort((a, b) => a.line - b.line);
