@@ -4,7 +4,7 @@ import type { Store } from './store/store.js';
 import type { Logger } from './logger.js';
 import type { Agent } from './agent.js';
 import type { DeliveryService } from './delivery.js';
-import type { Adapter, DeliveryTarget, InboundMessage, OutboundMessage } from './types.js';
+import type { Adapter, DeliveryTarget, InboundMessage, InboundVerdict, OutboundMessage } from './types.js';
 import type { PlatformId } from './platforms.js';
 import { sessionKey, personKey } from './identity.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
@@ -53,30 +53,31 @@ export class Gateway {
   }
 
   /** The InboundHandler given to every adapter. Resolves once the event is journaled. */
-  readonly handle = async (message: InboundMessage): Promise<void> => {
+  readonly handle = async (message: InboundMessage): Promise<InboundVerdict> => {
     const { store, logger } = this.deps;
     // In groups and channels the bot answers only when addressed.
-    if (!message.isDirect && !message.mentionsBot) return;
-    if (!message.text.trim()) return;
+    if (!message.isDirect && !message.mentionsBot) return 'ignored';
+    if (!message.text.trim()) return 'ignored';
     if (!this.authorized(message)) {
-      if (!store.inbound.claim(message, null)) return;
+      if (!store.inbound.claim(message, null)) return 'duplicate';
       store.inbound.mark(message.platform, message.updateId, 'refused');
       logger.info('auth', `refused ${message.platform} user ${message.userId}`);
       this.reply(message.replyTarget, this.refusal(message), null, true);
-      return;
+      return 'refused';
     }
     const key = this.keyOf(message);
     if (!store.inbound.claim(message, key)) {
       logger.debug('gateway', `duplicate ${message.platform} update ${message.updateId} ignored`);
-      return;
+      return 'duplicate';
     }
-    if (this.stopping) return; // journaled: answered after the next start
+    if (this.stopping) return 'deferred'; // journaled: answered after the next start
     const command = parseCommand(message.text);
     if (command) {
       await this.runCommand(command.command, message, key);
-      return;
+      return 'accepted';
     }
     this.dispatch(key, message);
+    return 'accepted';
   };
 
   /** Answers journaled messages that were not answered before a stop or crash. */

@@ -71,8 +71,18 @@ export interface Delivery {
   onChunkSent(index: number): void;
 }
 
-/** What an adapter calls for each inbound event. Resolves once the event is journaled (safe to confirm). */
-export type InboundHandler = (message: InboundMessage) => Promise<void>;
+/**
+ * What became of an inbound event: `accepted` (journaled, will be answered), `refused` (the sender may
+ * not talk to the bot; a refusal is on its way), `ignored` (not addressed to the bot, or empty),
+ * `duplicate` (seen before), `deferred` (journaled during shutdown; answered after the next start).
+ */
+export type InboundVerdict = 'accepted' | 'refused' | 'ignored' | 'duplicate' | 'deferred';
+
+/**
+ * What an adapter calls for each inbound event. Resolves once the event is journaled (safe to confirm),
+ * with what became of it (an adapter may use that, e.g. to keep an acknowledgement quiet for a refusal).
+ */
+export type InboundHandler = (message: InboundMessage) => Promise<InboundVerdict | void>;
 
 /**
  * A platform door. Required: start, stop, deliver, profile. Optional capabilities are checked for,

@@ -19,7 +19,7 @@ describe('gateway', () => {
     model.setScript(async (req) => ({ text: `Echo: ${lastUserText(req)}`, delayMs: Math.floor(Math.random() * 15) }));
     const core = makeCore({ modelUrl: model.openaiUrl });
     try {
-      const sends: Promise<void>[] = [];
+      const sends: Promise<unknown>[] = [];
       for (let i = 0; i < 10; i++) for (let u = 0; u < 20; u++) sends.push(core.gateway.handle(inbound(`u${u}-m${i}`, { user: `${100 + u}` })));
       await Promise.all(sends);
       await until(() => {

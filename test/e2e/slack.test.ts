@@ -187,6 +187,8 @@ describe('switchboard start with Slack (HTTP mode)', () => {
     const id = 'cmd-stranger';
     const res = await postSigned(events, SECRET, commandBody({ text: 'secret stuff', user_id: 'U9999', channel_id: 'C0CMD', response_url: slack.responseUrl(id) }));
     expect(res.status).toBe(200);
+    // the acknowledgement stays quiet: the refusal is the one line this user sees
+    expect(res.text).not.toMatch(/working on it/i);
     await until(() => slack.responsePosts.some((p) => p.id === id), 'the refusal on the response_url');
     await sleep(300);
     const posts = slack.responsePosts.filter((p) => p.id === id);

@@ -9,7 +9,7 @@ import { App, HTTPReceiver } from '@slack/bolt';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import type { SlackSettings } from '../../core/settings.js';
-import type { Adapter, InboundHandler, InboundMessage } from '../../core/types.js';
+import type { Adapter, InboundHandler, InboundMessage, InboundVerdict } from '../../core/types.js';
 import type { AdapterDeps } from '../deps.js';
 import { boltLogger, createWebClient, slackApiBase, webClientOptions } from './client.js';
 import { AUTH_ERRORS, credentialsError, slackErrorCode, toPlatformError } from './errors.js';
@@ -21,6 +21,8 @@ import { createDisplayNames } from './users.js';
 export const SLACK_EVENTS_PATH = '/slack/events';
 /** What a person sees at once after a slash command, while the model works. */
 export const WORKING_NOTE = '_Working on it…_';
+/** A slash command is acknowledged within this, whatever the hand-over is doing (Slack allows 3 s). */
+const ACK_WITHIN_MS = 500;
 /** How long stop() waits for open HTTP requests before cutting them. */
 const STOP_GRACE_MS = 2_000;
 /** How long start() waits for a Socket Mode connection. */
@@ -59,7 +61,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   let server: Server | undefined;
   let identity: BotIdentity = {};
   let stopped = false;
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Set<Promise<unknown>>();
 
   function boundPort(): number | undefined {
     const address = server?.address();
@@ -77,7 +79,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     }
   }
 
-  function dispatch(decoded: Decoded, handler: InboundHandler, lookupName: boolean): Promise<void> {
+  function dispatch(decoded: Decoded, handler: InboundHandler, lookupName: boolean): Promise<InboundVerdict | void> {
     if (!decoded.ok) {
       const log = decoded.reason.startsWith('malformed') ? logger.warn : logger.debug;
       log('slack', `ignored: ${decoded.reason}`);
@@ -90,9 +92,11 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     const message: InboundMessage = decoded.message;
     const run = (async () => {
       if (lookupName && message.displayName === undefined) message.displayName = await displayName(message.userId);
-      await handler(message);
+      return handler(message);
     })()
-      .catch((error: unknown) => logger.error('slack', `handing over ${message.updateId} failed: ${oneLine(error)}`))
+      .catch((error: unknown) => {
+        logger.error('slack', `handing over ${message.updateId} failed: ${oneLine(error)}`);
+      })
       .finally(() => inFlight.delete(run));
     inFlight.add(run);
     return run;
@@ -148,9 +152,14 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         await ack({ response_type: 'ephemeral', text: `Usage: ${command} <your question>` });
         return;
       }
-      // Slack gives 3 s: acknowledge before anything that may be slow.
-      await ack({ response_type: 'ephemeral', text: WORKING_NOTE });
-      await dispatch(decoded, handler, false);
+      // Slack gives 3 s. Handing over only journals the command (milliseconds), so ack right after,
+      // knowing whether it was taken: a refused sender then sees the one refusal line, not a
+      // "working on it" too. If handing over is slow for once, ack anyway before the deadline.
+      const handed = dispatch(decoded, handler, false);
+      const verdict = await Promise.race([handed, new Promise<'slow'>((r) => setTimeout(() => r('slow'), ACK_WITHIN_MS).unref())]);
+      if (verdict === 'refused') await ack();
+      else await ack({ response_type: 'ephemeral', text: WORKING_NOTE });
+      await handed;
     });
     // Another command routed to this app (e.g. renamed in Slack but not in config): say so at once
     // instead of letting Slack show "dispatch_failed" after 3 s.
