@@ -2,9 +2,6 @@
 export const PLATFORM_IDS = ['telegram', 'slack', 'discord', 'email', 'cron', 'cli'] as const;
 export type PlatformId = (typeof PLATFORM_IDS)[number];
 
-/** Platforms a person talks on (everything except the scheduler). */
-export const CHAT_PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'cli'] as const;
-
 export function isPlatformId(value: string): value is PlatformId {
   return (PLATFORM_IDS as readonly string[]).includes(value);
 }

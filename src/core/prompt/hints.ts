@@ -108,7 +108,3 @@ export const PLATFORM_HINTS: Readonly<Record<PlatformId, PlatformHint>> = {
     canSendMedia: false,
   },
 };
-
-export function hintFor(platform: PlatformId): PlatformHint {
-  return PLATFORM_HINTS[platform];
-}

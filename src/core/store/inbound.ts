@@ -18,10 +18,6 @@ export class InboundRepo {
     return result.changes === 1;
   }
 
-  seen(platform: string, updateId: string): boolean {
-    return prepare(this.db, 'SELECT 1 FROM inbound WHERE platform = ? AND update_id = ?').get(platform, updateId) !== undefined;
-  }
-
   mark(platform: string, updateId: string, status: InboundStatus): void {
     prepare(this.db, 'UPDATE inbound SET status = ? WHERE platform = ? AND update_id = ?').run(status, platform, updateId);
   }
@@ -36,10 +32,5 @@ export class InboundRepo {
         return { ...m, receivedAt: new Date(m.receivedAt) };
       })
       .filter((m) => !platforms || platforms.includes(m.platform));
-  }
-
-  /** Drops finished rows older than `before` (dedup window). */
-  prune(before: number): number {
-    return prepare(this.db, "DELETE FROM inbound WHERE status != 'pending' AND received_at < ?").run(before).changes;
   }
 }

@@ -62,13 +62,6 @@ export class OutboxRepo {
     return row && fromRow(row);
   }
 
-  /** Pending items whose time has come, oldest first. */
-  due(now: number, limit = 100): OutboxItem[] {
-    return (
-      prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?").all(now, limit) as Row[]
-    ).map(fromRow);
-  }
-
   /** The oldest pending item of each chat (replies to one chat go strictly in order). */
   heads(): OutboxItem[] {
     return (
