@@ -1,6 +1,6 @@
 /** Chat commands handled by the core on every platform; they skip the session queue. */
 export const CHAT_COMMANDS = {
-  start: 'Introduce the bot',
+  start: 'Start talking to the assistant',
   help: 'What the bot can do',
   new: 'Start a fresh conversation',
   status: 'Session, model and prompt-cache status',

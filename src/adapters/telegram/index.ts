@@ -10,6 +10,7 @@ import type { AdapterDeps } from '../deps.js';
 import type { TelegramSettings } from '../../core/settings.js';
 import type { Adapter, Delivery, DeliveryTarget, InboundHandler } from '../../core/types.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
+import { CHAT_COMMANDS } from '../../core/commands.js';
 import { getMeFailure, toPlatformError } from './errors.js';
 import { toInboundMessage, type BotIdentity } from './inbound.js';
 import { telegramHtmlToPlain } from '../../render/index.js';
@@ -20,14 +21,8 @@ import { startWebhookServer, type WebhookServer } from './webhook.js';
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
 
 /** Shown in Telegram's command menu; the gateway implements them. */
-export const TELEGRAM_COMMANDS = [
-  { command: 'start', description: 'Start talking to the assistant' },
-  { command: 'help', description: 'What this bot can do' },
-  { command: 'new', description: 'Start a fresh conversation' },
-  { command: 'status', description: 'Session, model and prompt-cache status' },
-  { command: 'usage', description: 'Token usage of this session' },
-  { command: 'stop', description: 'Stop the answer being written' },
-] as const;
+/** The command menu: the core's chat commands, as Telegram shows them (one table for both). */
+export const TELEGRAM_COMMANDS = Object.entries(CHAT_COMMANDS).map(([command, description]) => ({ command, description }));
 
 const ALLOWED_UPDATES: readonly AllowedUpdate[] = ['message', 'edited_message'];
 
