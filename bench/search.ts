@@ -240,10 +240,7 @@ async function runConversation(compress: boolean): Promise<CompressionRun> {
       });
       // Committed as the gateway does: history and usage in one transaction.
       const at = Date.now();
-      store.transaction(() => {
-        store.messages.append(result.session.id, 'cli-local', result.newMessages, at, result.usage);
-        store.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
-      });
+      store.transaction(() => agent.commit(result, 'cli-local', at));
       sessionId = result.session.id;
     }
     const requests = fake.completions();

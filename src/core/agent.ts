@@ -204,6 +204,15 @@ export class Agent {
     return { answer, session, newMessages: messages.slice(history.length), usage, requests };
   }
 
+  /**
+   * Stores a finished turn: its messages join the history verbatim and its usage is added to the
+   * session. Call it inside the caller's transaction when more must be stored with it (the reply).
+   */
+  commit(result: TurnResult, personKey: string, at: number): void {
+    this.deps.store.messages.append(result.session.id, personKey, result.newMessages, at, result.usage);
+    this.deps.store.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
+  }
+
   private async runTool(name: string, rawArgs: string, ctx: ToolContext): Promise<string> {
     const tool = this.registry.get(name);
     if (!tool) return `Error: there is no tool named '${name}'.`;

@@ -66,10 +66,7 @@ export function createCronRunner(deps: CronBridgeDeps): CronRunner {
       result = await deps.agent.turn({ ...input, tail: `${tail}\n\n${NO_QUESTION_RETRY_INSTRUCTION}` });
     }
     const at = now().getTime();
-    deps.store.transaction(() => {
-      deps.store.messages.append(result.session.id, person, result.newMessages, at, result.usage);
-      deps.store.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
-    });
+    deps.store.transaction(() => deps.agent.commit(result, person, at));
     return { answer: result.answer };
   };
 }

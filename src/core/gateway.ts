@@ -255,8 +255,7 @@ export class Gateway {
       const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
       const at = this.now().getTime();
       store.transaction(() => {
-        store.messages.append(result.session.id, person, result.newMessages, at, result.usage);
-        store.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
+        agent.commit(result, person, at);
         this.reply(target, answer, key);
         for (const m of batch) store.inbound.mark(m.platform, m.updateId, 'done');
       });
