@@ -5,12 +5,11 @@ import { createLogger } from '../core/logger.js';
 import { openStore, storePath } from '../core/store/store.js';
 import { createRuntime, type Runtime } from '../core/runtime.js';
 import { createAdapters } from '../adapters/registry.js';
-import { CronScheduler, validateCronJobs } from '../core/cron/scheduler.js';
+import { validateCronJobs } from '../core/cron/scheduler.js';
 import { CronRepo } from '../core/cron/repo.js';
-import { createCronDeliverer, createCronRunner } from '../core/cron-bridge.js';
+import { createCronScheduler } from '../core/cron-bridge.js';
 import { run as runCronCommand } from './cron.js';
 import { createFeatures } from './features.js';
-import { oneLine } from '../core/errors.js';
 
 /** `cron run` keeps trying a temporary delivery failure for about this long (DESIGN §4b: ≥ 3 tries in ~30 s). */
 const DELIVERY_WINDOW_MS = 30_000;
@@ -66,14 +65,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
   for (const a of adapters) runtime.adapters.set(a.platform, a);
   const queued = new Map<string, number>();
-  const bridge = { agent: runtime.agent, store: runtime.store, settings, delivery: runtime.delivery, render: runtime.render };
-  const scheduler = new CronScheduler({
-    repo: new CronRepo(runtime.store.db),
-    runner: createCronRunner(bridge),
-    deliverer: createCronDeliverer(bridge, (jobId, id) => queued.set(jobId, id)),
-    logger,
-    jobs: settings.config.cron,
-  });
+  const repo = new CronRepo(runtime.store.db);
+  const scheduler = createCronScheduler({ ...runtime, logger, repo }, (jobId, id) => queued.set(jobId, id));
   try {
     return await runCronCommand(argv, io, {
       settings,
@@ -94,7 +87,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         }
         const sent = await settled(runtime, outboxId);
         const item = runtime.store.outbox.get(outboxId);
-        if (sent === true) return { delivered: true, detail: `delivered to ${new CronRepo(runtime.store.db).get(id)?.deliver ?? 'its target'}` };
+        if (sent === true) return { delivered: true, detail: `delivered to ${repo.get(id)?.deliver ?? 'its target'}` };
         if (sent === 'pending')
           return {
             delivered: false,
@@ -102,12 +95,10 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
           };
         const detail = `delivery failed: ${item?.lastError ?? 'unknown error'}`;
         // Recorded here too: the bridge's own note may come after this command has closed the store.
-        new CronRepo(runtime.store.db).deliveryFailed(id, detail);
+        repo.deliveryFailed(id, detail);
         return { delivered: false, detail };
       },
     });
-  } catch (error) {
-    throw error instanceof Error ? error : new Error(oneLine(error));
   } finally {
     runtime.delivery.stop();
     await runtime.delivery.idle();

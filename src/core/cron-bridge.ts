@@ -11,7 +11,9 @@ import { chatKey } from './store/outbox.js';
 import type { CronDeliverer, CronJob, CronRunner } from './cron/types.js';
 import { looksLikeOnlyAQuestion, NO_QUESTION_RETRY_INSTRUCTION } from './cron/question.js';
 import { reportSubject } from './cron/format.js';
+import { CronScheduler } from './cron/scheduler.js';
 import { CronRepo } from './cron/repo.js';
+import type { Logger } from './logger.js';
 
 /** `email:alice@example.com`, `telegram:-100123`, `telegram:-100123:42` (forum topic), `slack:C123`. */
 export function parseDeliverAddress(address: string): DeliveryTarget {
@@ -98,4 +100,18 @@ export function createCronDeliverer(deps: CronBridgeDeps, onQueued?: (jobId: str
     });
     deps.delivery.kick(chatKey(target));
   };
+}
+
+/** The scheduler with the core's runner and deliverer (the gateway's, and `cron run`'s with `onQueued`). */
+export function createCronScheduler(
+  deps: CronBridgeDeps & { logger: Logger; repo: CronRepo },
+  onQueued?: (jobId: string, outboxId: number) => void,
+): CronScheduler {
+  return new CronScheduler({
+    repo: deps.repo,
+    runner: createCronRunner(deps),
+    deliverer: createCronDeliverer(deps, onQueued),
+    logger: deps.logger,
+    jobs: deps.settings.config.cron,
+  });
 }
