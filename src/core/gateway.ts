@@ -31,6 +31,8 @@ export interface GatewayDeps {
 }
 
 const TYPING_EVERY_MS = 4000;
+/** The allow-list of a platform without credentials (deny by default). */
+const NOBODY: AllowList = { everyone: false, ids: new Set() };
 /** Answers faster than this need no "typing…" (saves a platform call per message). */
 const TYPING_AFTER_MS = 500;
 
@@ -119,11 +121,9 @@ export class Gateway {
 
   private allowList(platform: PlatformId): AllowList | null {
     const s = this.deps.settings;
-    if (platform === 'telegram') return s.telegram?.allowed ?? { everyone: false, ids: new Set() };
-    if (platform === 'slack') return s.slack?.allowed ?? { everyone: false, ids: new Set() };
-    if (platform === 'discord') return s.discord?.allowed ?? { everyone: false, ids: new Set() };
+    if (platform === 'cli' || platform === 'cron') return null; // the operator's own
     if (platform === 'email') return s.email.allowed;
-    return null; // cli and cron: the operator's own
+    return s[platform]?.allowed ?? NOBODY;
   }
 
   private authorized(message: InboundMessage): boolean {

@@ -27,28 +27,20 @@ const envelopeSchema = z.object({
 
 const eventIdentity = z.object({ channel: z.string().min(1), ts: z.string().min(1) });
 
-const messageEventSchema = z.object({
-  type: z.literal('message'),
+/** What DMs (`message`) and mentions (`app_mention`) both carry. */
+const conversationEventFields = {
   channel: z.string().min(1),
-  channel_type: z.string().optional(),
   user: z.string().min(1).optional(),
   bot_id: z.string().optional(),
   subtype: z.string().optional(),
   text: z.string().optional(),
   ts: z.string().min(1),
   thread_ts: z.string().min(1).optional(),
-});
+};
 
-const mentionEventSchema = z.object({
-  type: z.literal('app_mention'),
-  channel: z.string().min(1),
-  user: z.string().min(1).optional(),
-  bot_id: z.string().optional(),
-  subtype: z.string().optional(),
-  text: z.string().optional(),
-  ts: z.string().min(1),
-  thread_ts: z.string().min(1).optional(),
-});
+const messageEventSchema = z.object({ type: z.literal('message'), channel_type: z.string().optional(), ...conversationEventFields });
+
+const mentionEventSchema = z.object({ type: z.literal('app_mention'), ...conversationEventFields });
 
 const commandSchema = z.object({
   command: z.string().min(1),
