@@ -1,6 +1,6 @@
 import type { Settings } from '../core/settings.js';
 import type { Adapter } from '../core/types.js';
-import type { PlatformId } from '../core/platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import type { AdapterDeps } from './deps.js';
 
 /** Chat platforms whose credentials are set, in a stable order. */

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
-import { isPlatformId, PLATFORM_IDS } from '../core/platforms.js';
+import { isPlatformId, PLATFORM_IDS } from '../platform/ids.js';
 import { UsageError } from '../core/errors.js';
 import { cronSessionKey, personKey, sessionKey } from '../core/identity.js';
 import { openStore, storePath } from '../core/store/store.js';

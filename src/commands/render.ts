@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { oneLine } from '../core/errors.js';
-import { isPlatformId, PLATFORM_IDS, type PlatformId } from '../core/platforms.js';
+import { isPlatformId, PLATFORM_IDS, type PlatformId } from '../platform/ids.js';
 import { renderEmail, renderFor } from '../render/index.js';
 
 export interface RenderIO {

@@ -4,7 +4,7 @@ import { createRuntime, type Runtime } from '../core/runtime.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { createCliAdapter } from '../adapters/cli.js';
 import type { Adapter } from '../core/types.js';
-import type { PlatformId } from '../core/platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import { oneLine, SwitchboardError } from '../core/errors.js';
 import type { CommandIO } from './io.js';
 import { createFeatures, type Features } from './features.js';

@@ -4,7 +4,7 @@ import type { Store } from './store/store.js';
 import type { SessionRecord } from './store/sessions.js';
 import type { Logger } from './logger.js';
 import type { Provider, PromptLayer } from './providers/provider.js';
-import type { PlatformId } from './platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.js';
 import { ToolRegistry } from './tools/registry.js';
 import type { Tool, ToolContext } from './tools/types.js';

@@ -4,7 +4,7 @@ import type { Settings } from './settings.js';
 import type { DeliveryService } from './delivery.js';
 import type { Renderer } from './gateway.js';
 import type { DeliveryTarget } from './types.js';
-import { isPlatformId } from './platforms.js';
+import { isPlatformId } from '../platform/ids.js';
 import { cronSessionKey, personKey } from './identity.js';
 import { ConfigError } from './errors.js';
 import { chatKey } from './store/outbox.js';

@@ -2,7 +2,7 @@ import type { Store } from './store/store.js';
 import { chatKey, type OutboxItem } from './store/outbox.js';
 import type { Adapter, DeliveryTarget, OutboundMessage } from './types.js';
 import type { Logger } from './logger.js';
-import type { PlatformId } from './platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import { PlatformApiError, oneLine } from './errors.js';
 
 export interface DeliveryOptions {

@@ -5,7 +5,7 @@ import type { Logger } from './logger.js';
 import type { Agent } from './agent.js';
 import type { DeliveryService } from './delivery.js';
 import type { Adapter, DeliveryTarget, InboundMessage, InboundVerdict, OutboundMessage } from './types.js';
-import type { PlatformId } from './platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import { sessionKey, personKey } from './identity.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
 import { formatBatch } from './user-content.js';

@@ -1,5 +1,5 @@
 import type { AppConfig } from './config.js';
-import type { PlatformId } from './platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 
 /**
  * Session key (DESIGN §7): `platform:chat[:thread]:user`. Every user has their own session, also

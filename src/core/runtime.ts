@@ -8,7 +8,7 @@ import { DeliveryService } from './delivery.js';
 import { Gateway, type Renderer } from './gateway.js';
 import { Pairing } from './pairing.js';
 import type { Adapter } from './types.js';
-import type { PlatformId } from './platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import type { Tool } from './tools/types.js';
 import { promptFactory } from './prompt-factory.js';
 import { memoryTool } from './tools/memory.js';

@@ -1,4 +1,4 @@
-import type { PlatformId } from './platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import type { PlatformHint } from './prompt/hints.js';
 
 /**

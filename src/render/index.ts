@@ -6,7 +6,7 @@
  * platform counts. Formats and limits come from PLATFORM_HINTS. Nothing here does I/O.
  */
 import { UsageError } from '../core/errors.js';
-import type { PlatformId } from '../core/platforms.js';
+import type { PlatformId } from '../platform/ids.js';
 import { PLATFORM_HINTS, type RenderFormat } from '../core/prompt/hints.js';
 import type { OutboundMessage } from '../core/types.js';
 import { chunkTokens, type ChunkFormat } from './chunk.js';

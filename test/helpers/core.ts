@@ -17,7 +17,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { createOpenAIProvider } from '../../src/core/providers/openai.js';
 import type { Adapter, Delivery, InboundMessage } from '../../src/core/types.js';
 import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
-import type { PlatformId } from '../../src/core/platforms.js';
+import type { PlatformId } from '../../src/platform/ids.js';
 import type { Tool } from '../../src/core/tools/types.js';
 
 export interface Sent {

@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import type { AppConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { PlatformId } from '../platforms.js';
+import type { PlatformId } from '../../platform/ids.js';
 import type { PromptLayer } from '../providers/provider.js';
 import { readMemory } from '../memory/memory-store.js';
 import { loadContextFiles } from './context-files.js';

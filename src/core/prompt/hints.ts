@@ -1,4 +1,4 @@
-import type { PlatformId } from '../platforms.js';
+import type { PlatformId } from '../../platform/ids.js';
 
 /** Output formats the renderer knows. `target` (cron) means: the delivery target's format. */
 export type RenderFormat = 'telegram-html' | 'slack-mrkdwn' | 'discord-markdown' | 'email-text' | 'terminal' | 'target';

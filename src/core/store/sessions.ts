@@ -1,7 +1,7 @@
 import { prepare, type Db } from './db.js';
 import type { PromptLayer } from '../providers/provider.js';
 import type { Usage } from '../messages.js';
-import type { PlatformId } from '../platforms.js';
+import type { PlatformId } from '../../platform/ids.js';
 
 export interface SessionRecord {
   id: string;

@@ -1,4 +1,4 @@
-import type { PlatformId } from '../platforms.js';
+import type { PlatformId } from '../../platform/ids.js';
 import type { Store } from '../store/store.js';
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildPrompt, LAYER_NAMES, type BuiltPrompt, type PromptInput } from '../../../src/core/prompt/builder.js';
 import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from '../../../src/core/prompt/defaults.js';
 import { PLATFORM_HINTS } from '../../../src/core/prompt/hints.js';
-import { PLATFORM_IDS } from '../../../src/core/platforms.js';
+import { PLATFORM_IDS } from '../../../src/platform/ids.js';
 import { ConfigError, UsageError } from '../../../src/core/errors.js';
 import { config, recorder, sandbox, type Sandbox } from './fixtures.js';
 

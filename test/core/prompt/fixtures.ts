@@ -8,7 +8,7 @@ import { parseAllowList, type Settings } from '../../../src/core/settings.js';
 import { openStore, type Store } from '../../../src/core/store/store.js';
 import type { Provider } from '../../../src/core/providers/provider.js';
 import type { ToolContext } from '../../../src/core/tools/types.js';
-import type { PlatformId } from '../../../src/core/platforms.js';
+import type { PlatformId } from '../../../src/platform/ids.js';
 
 export interface Sandbox {
   root: string;

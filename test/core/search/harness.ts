@@ -17,7 +17,7 @@ import { createOpenAIProvider } from '../../../src/core/providers/openai.js';
 import type { Provider } from '../../../src/core/providers/provider.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { Tool } from '../../../src/core/tools/types.js';
-import type { PlatformId } from '../../../src/core/platforms.js';
+import type { PlatformId } from '../../../src/platform/ids.js';
 import type { InboundMessage } from '../../../src/core/types.js';
 import { startModelFake, type ModelFake } from '../../fakes/model.js';
 

@@ -3,7 +3,7 @@ import { openStore, type Store } from '../../../src/core/store/store.js';
 import { analyzeQuery } from '../../../src/core/search/query.js';
 import { searchSessions, BROAD_MIN_SESSIONS } from '../../../src/core/search/search.js';
 import { excerpt } from '../../../src/core/search/summarize.js';
-import type { PlatformId } from '../../../src/core/platforms.js';
+import type { PlatformId } from '../../../src/platform/ids.js';
 
 let store: Store;
 let n = 0;
