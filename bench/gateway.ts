@@ -203,9 +203,9 @@ async function prefix(host: Host): Promise<PrefixResult> {
     const run = await host.run<PrefixRun>({ cmd: 'prefix', turns: TURNS, userId: 70_001 });
     let input = 0;
     let cached = 0;
-    for (const s of p.runtime.store.db.prepare('SELECT input_tokens AS i, cached_tokens AS c FROM sessions').all() as Array<{ i: number; c: number }>) {
-      input += s.i;
-      cached += s.c;
+    for (const s of await p.app.store.sessions.list({ limit: 1_000_000 })) {
+      input += s.usage.inputTokens;
+      cached += s.usage.cachedTokens;
     }
     return {
       turns: run.turns,

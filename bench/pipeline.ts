@@ -1,5 +1,5 @@
 /**
- * The whole Switchboard pipeline in this process — settings from an environment, createRuntime (store,
+ * The whole Switchboard pipeline in this process — settings from an environment, createApp (store,
  * prompt builder, agent, gateway, outbox, renderer) and the real Telegram adapter on grammY — pointed
  * at the loopback Telegram and model fakes. The provider is wrapped to time every model call, so the
  * benchmark can subtract the model's time from the gateway's.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSettings } from '../src/core/settings.js';
 import { silentLogger, type Logger } from '../src/core/logger.js';
-import { createRuntime, type Runtime } from '../src/core/runtime.js';
+import { createApp, type App } from '../src/app.js';
 import { createProvider } from '../src/core/providers/index.js';
 import type { Provider } from '../src/core/providers/provider.js';
 import { createTelegramAdapter, type TelegramAdapter } from '../src/adapters/telegram/index.js';
@@ -52,7 +52,7 @@ export function timed(inner: Provider): TimedProvider {
 }
 
 export interface Pipeline {
-  runtime: Runtime;
+  app: App;
   adapter: TelegramAdapter;
   provider: TimedProvider;
   home: string;
@@ -84,22 +84,20 @@ export async function startPipeline(fakes: Endpoints, options: { logger?: Logger
   });
   const logger = options.logger ?? silentLogger;
   const provider = timed(createProvider(settings, logger));
-  const runtime = createRuntime({ settings, logger, cwd, provider });
   const adapter = createTelegramAdapter(settings.telegram!, { config: settings.config, logger, home, stopGraceMs: 1000 });
-  runtime.adapters.set('telegram', adapter);
-  await adapter.start(runtime.gateway.handle);
-  runtime.delivery.start();
-  runtime.gateway.recover(['telegram']);
+  const app = createApp({ settings, logger, cwd, provider, adapters: [adapter] });
+  await adapter.start(app.gateway.handle);
+  app.delivery.start();
+  await app.gateway.recover(['telegram']);
   return {
-    runtime,
+    app,
     adapter,
     provider,
     home,
     async stop() {
       await adapter.stop();
-      await runtime.gateway.shutdown(2000);
-      await runtime.delivery.idle();
-      runtime.close();
+      await app.gateway.shutdown(2000);
+      await app.close();
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -12,10 +12,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadSettings, type Settings } from '../src/core/settings.js';
-import { openStore, storePath, type Store } from '../src/core/store/store.js';
+import type { Store } from '../src/core/store/types.js';
+import { openSqliteStore, sqlitePath } from '../src/store/sqlite/index.js';
 import { createOpenAIProvider } from '../src/core/providers/openai.js';
 import type { Provider } from '../src/core/providers/provider.js';
-import { Agent } from '../src/core/agent.js';
+import { createApp, type App } from '../src/app.js';
+import type { SessionAddress } from '../src/platform/address.js';
 import { silentLogger } from '../src/core/logger.js';
 import { createSessionSearchTool } from '../src/core/tools/session-search.js';
 import type { Tool, ToolContext } from '../src/core/tools/types.js';
@@ -94,22 +96,21 @@ function settingsFor(home: string, baseURL: string, yaml: string): Settings {
   return loadSettings({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: baseURL, MODEL: 'bench-model' });
 }
 
-function buildCorpus(store: Store): { words: string[]; sessions: string[][] } {
+async function buildCorpus(store: Store): Promise<{ words: string[]; sessions: string[][] }> {
   const random = rng(42);
   const words = vocabulary(random, 4000);
   const sessions: string[][] = [];
   const day = Date.parse('2025-01-01T00:00:00Z');
-  store.transaction(() => {
+  await store.transaction(async (tx) => {
     for (let u = 0; u < USERS; u++) {
       const person = `telegram-${100000 + u}`;
       const ids: string[] = [];
       for (let s = 0; s < SESSIONS_PER_USER; s++) {
         const id = `b${u}-${s}`;
         const at = day + s * 86_400_000 + u * 1000;
-        store.sessions.create({
+        await tx.sessions.create({
           id,
-          key: `telegram:${100000 + u}:${100000 + u}`,
-          platform: 'telegram',
+          address: { platform: 'telegram', chatId: String(100000 + u), userId: String(100000 + u) },
           personKey: person,
           startedAt: at,
           promptLayers: [{ name: 'identity', text: 'bench' }],
@@ -117,13 +118,13 @@ function buildCorpus(store: Store): { words: string[]; sessions: string[][] } {
           promptSha256: 'bench',
           toolsSignature: '',
         });
-        if (s < SESSIONS_PER_USER - 1) store.sessions.end(id, 'idle', at + 3_600_000);
+        if (s < SESSIONS_PER_USER - 1) await tx.sessions.end(id, 'idle', at + 3_600_000);
         const messages = Array.from({ length: MESSAGES_PER_SESSION }, (_, i) => {
           const length = 12 + Math.floor(random() * 14);
           const content = Array.from({ length }, () => words[Math.floor(random() * words.length)]).join(' ');
           return i % 2 ? { role: 'assistant' as const, content } : { role: 'user' as const, content };
         });
-        store.messages.append(id, person, messages, at);
+        await tx.messages.append(id, person, messages, at);
         ids.push(id);
       }
       sessions.push(ids);
@@ -139,10 +140,11 @@ function toolContext(settings: Settings, store: Store, provider: Provider, perso
     logger: silentLogger,
     provider,
     platform: 'telegram',
+    session: { platform: 'telegram', chatId: 'x', userId: personKey },
     sessionKey: `telegram:x:${personKey}`,
     sessionId,
     personKey,
-    replyAddress: 'telegram:x',
+    replyAddress: { platform: 'telegram', chatId: 'x' },
     signal: new AbortController().signal,
     now: () => new Date(),
   };
@@ -151,12 +153,12 @@ function toolContext(settings: Settings, store: Store, provider: Provider, perso
 async function benchSearchLatency(): Promise<Omit<SearchBenchResult, 'compression'>> {
   const home = mkdtempSync(join(tmpdir(), 'sb-bench-search-'));
   const fake = await startModelFake({ script: () => ({ text: 'A short summary of the earlier sessions.' }) });
-  const store = openStore(storePath(home));
+  const store = openSqliteStore({ path: sqlitePath(home), home });
   try {
     const settings = settingsFor(home, fake.openaiUrl, '{}\n');
     const provider = createOpenAIProvider({ apiKey: 'k', baseURL: fake.openaiUrl, timeoutMs: 5000, maxRetries: 0 });
     const t0 = performance.now();
-    const { words, sessions } = buildCorpus(store);
+    const { words, sessions } = await buildCorpus(store);
     const buildMs = performance.now() - t0;
     const random = rng(7);
     const lookup = createSessionSearchTool({ summarise: false });
@@ -192,7 +194,7 @@ async function benchSearchLatency(): Promise<Omit<SearchBenchResult, 'compressio
       buildMs: Math.round(buildMs),
     };
   } finally {
-    store.close();
+    await store.close();
     await fake.close();
     rmSync(home, { recursive: true, force: true });
   }
@@ -213,7 +215,7 @@ function conversationScript(req: RecordedRequest): FakeReply {
 async function runConversation(compress: boolean): Promise<CompressionRun> {
   const home = mkdtempSync(join(tmpdir(), 'sb-bench-compress-'));
   const fake = await startModelFake({ script: conversationScript });
-  const store = openStore(storePath(home));
+  const store = openSqliteStore({ path: sqlitePath(home), home });
   try {
     const settings = settingsFor(
       home,
@@ -223,29 +225,37 @@ async function runConversation(compress: boolean): Promise<CompressionRun> {
     const provider = createOpenAIProvider({ apiKey: 'k', baseURL: fake.openaiUrl, timeoutMs: 5000, maxRetries: 0 });
     const book: MemoryBook = new Map();
     const tools: Tool[] = [recordingMemoryTool(book)];
-    let agent: Agent | undefined;
-    const maintainSession = compress
-      ? createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt: (s) => agent!.rebuildPrompt(s) }))
-      : undefined;
-    agent = new Agent({ settings, store, provider, tools, buildPrompt: testPromptFactory(book), logger: silentLogger, maintainSession });
+    const app: App = createApp({
+      settings,
+      logger: silentLogger,
+      cwd: home,
+      store,
+      provider,
+      tools,
+      buildPrompt: testPromptFactory(book),
+      maintainSession: compress
+        ? createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt: (s) => app.prompts.rebuild(s) }))
+        : async (session) => session,
+    });
+    const { agent } = app;
+    const address: SessionAddress = { platform: 'cli', chatId: 'bench', userId: 'local' };
     let sessionId = '';
     for (let i = 1; i <= TURNS; i++) {
       const result = await agent.turn({
-        sessionKey: 'cli:bench:local',
-        platform: 'cli',
+        session: address,
         personKey: 'cli-local',
         userContent: `Turn ${i}: ${'please look at the next item of the bench project and tell me what you think. '.repeat(3)}`,
-        replyAddress: 'cli:bench',
+        replyAddress: { platform: 'cli', chatId: 'bench' },
         signal: new AbortController().signal,
       });
       // Committed as the gateway does: history and usage in one transaction.
       const at = Date.now();
-      store.transaction(() => agent.commit(result, 'cli-local', at));
+      await store.transaction((tx) => agent.commit(tx, result, 'cli-local', at));
       sessionId = result.session.id;
     }
     const requests = fake.completions();
     const sizes = requests.map((r) => Buffer.byteLength(r.raw));
-    const session = store.sessions.get(sessionId)!;
+    const session = (await store.sessions.get(sessionId))!;
     return {
       turns: TURNS,
       requests: requests.length,
@@ -257,7 +267,7 @@ async function runConversation(compress: boolean): Promise<CompressionRun> {
       cacheHitRate: session.usage.inputTokens ? Math.round((1000 * session.usage.cachedTokens) / session.usage.inputTokens) / 1000 : 0,
     };
   } finally {
-    store.close();
+    await store.close();
     await fake.close();
     rmSync(home, { recursive: true, force: true });
   }

@@ -2,13 +2,13 @@
  * `switchboard cron list` · `switchboard cron run ID` (DESIGN §3, §4b).
  *
  * `list` only reads: it merges the config file's jobs (the source of truth for them, even before a
- * gateway has synced them) with the chat jobs and run state stored in SQLite. `run` checks the id
- * and hands the run-and-deliver part to the core through `ctx.runJobNow`.
+ * gateway has synced them) with the chat jobs and run state in the store. `run` checks the id and
+ * hands the run-and-deliver part to the core through `ctx.runJobNow`.
  */
 import type { Settings } from '../core/settings.js';
-import type { Db } from '../core/store/db.js';
+import type { CronRepo, Store } from '../core/store/types.js';
+import { formatAddress } from '../platform/address.js';
 import { oneLine, SwitchboardError } from '../core/errors.js';
-import { CronRepo } from '../core/cron/repo.js';
 import { CronSchedule } from '../core/cron/schedule.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 import { describeTime, effectiveZone } from '../core/cron/format.js';
@@ -21,8 +21,8 @@ export interface CommandIO {
 
 export interface CronCommandContext {
   settings: Settings;
-  /** The store's database (read for `list`). */
-  db: Db;
+  /** The store (its cron jobs and run state are read for `list` and to check an id for `run`). */
+  store: Pick<Store, 'cron'>;
   /** Runs the job now and delivers (with retries), without a running gateway. */
   runJobNow(id: string): Promise<{ delivered: boolean; detail: string }>;
   now?: () => Date;
@@ -31,8 +31,8 @@ export interface CronCommandContext {
 const USAGE = 'usage: switchboard cron list | switchboard cron run ID';
 
 /** The jobs `list` shows: config jobs as the file has them (with stored run state), then chat jobs. */
-export function jobsForListing(settings: Settings, repo: CronRepo): CronJob[] {
-  const stored = new Map(repo.list().map((j) => [j.id, j]));
+export async function jobsForListing(settings: Settings, repo: CronRepo): Promise<CronJob[]> {
+  const stored = new Map((await repo.list()).map((j) => [j.id, j]));
   const fromConfig = settings.config.cron.map((c): CronJob => {
     const s = stored.get(c.id);
     return {
@@ -79,7 +79,7 @@ function listRows(jobs: CronJob[], now: Date): string[][] {
       next,
       last,
       cut,
-      job.deliver,
+      formatAddress(job.deliver),
       job.source === 'chat' ? `chat:${job.owner ?? '?'}` : 'config',
     ]);
   }
@@ -95,7 +95,7 @@ export async function run(argv: string[], io: CommandIO, ctx: CronCommandContext
   try {
     if (sub === 'list' && rest.length === 0) {
       validateCronJobs(ctx.settings.config.cron);
-      const jobs = jobsForListing(ctx.settings, new CronRepo(ctx.db));
+      const jobs = await jobsForListing(ctx.settings, ctx.store.cron);
       if (!jobs.length) {
         io.stdout.write('No cron jobs. Add them under `cron:` in the config file, or ask the bot in chat.\n');
         return 0;
@@ -106,7 +106,7 @@ export async function run(argv: string[], io: CommandIO, ctx: CronCommandContext
     if (sub === 'run' && rest.length === 1) {
       const id = rest[0];
       validateCronJobs(ctx.settings.config.cron);
-      const known = jobsForListing(ctx.settings, new CronRepo(ctx.db)).some((j) => j.id === id);
+      const known = (await jobsForListing(ctx.settings, ctx.store.cron)).some((j) => j.id === id);
       if (!known) {
         io.stderr.write(`switchboard: unknown cron job '${id}' (see 'switchboard cron list')\n`);
         return 1;

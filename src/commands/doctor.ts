@@ -3,7 +3,8 @@ import type { CommandIO } from './io.js';
 import { loadSettings, type Settings } from '../core/settings.js';
 import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
-import { openStore, storePath } from '../core/store/store.js';
+import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
+import type { OutboxStatus } from '../core/store/types.js';
 import { createProvider } from '../core/providers/index.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 
@@ -28,12 +29,16 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   try {
     if (!existsSync(settings.home)) mkdirSync(settings.home, { recursive: true });
     accessSync(settings.home, constants.W_OK);
-    const store = openStore(storePath(settings.home));
-    const counts = store.outbox.counts();
-    store.close();
+    const store = openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
+    let counts: Record<OutboxStatus, number>;
+    try {
+      counts = await store.outbox.counts();
+    } finally {
+      await store.close();
+    }
     const waiting = counts.pending ? `, ${counts.pending} repl${counts.pending === 1 ? 'y' : 'ies'} waiting in the outbox` : '';
     const failed = counts.failed ? `, ${counts.failed} undeliverable` : '';
-    checks.push({ name: 'database', ok: true, detail: `${storePath(settings.home)}${waiting}${failed}` });
+    checks.push({ name: 'database', ok: true, detail: `${sqlitePath(settings.home)}${waiting}${failed}` });
   } catch (error) {
     checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: make ${settings.home} writable or set SWITCHBOARD_HOME` });
   }

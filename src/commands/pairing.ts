@@ -1,26 +1,34 @@
 import type { CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
-import { openStore, storePath } from '../core/store/store.js';
-import { Pairing } from '../core/pairing.js';
+import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
 
-/** `switchboard pairing list` · `switchboard pairing approve CODE`. */
+const USAGE = 'usage: switchboard pairing list | switchboard pairing approve CODE | switchboard pairing deny CODE';
+
+/** `switchboard pairing list` · `switchboard pairing approve CODE` · `switchboard pairing deny CODE`. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const [action, code] = argv;
-  if (action !== 'list' && action !== 'approve') throw new UsageError('usage: switchboard pairing list | switchboard pairing approve CODE');
-  if (action === 'approve' && !code) throw new UsageError('pairing approve: give the 8-character code the user received');
+  if (action !== 'list' && action !== 'approve' && action !== 'deny') throw new UsageError(USAGE);
+  if (action !== 'list' && !code) throw new UsageError(`pairing ${action}: give the 8-character code the user received`);
   const settings = loadSettings(io.env);
-  const store = openStore(storePath(settings.home));
+  const store = openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
   try {
-    const pairing = new Pairing(store.db);
     const now = Date.now();
     if (action === 'list') {
-      const pending = pairing.list(now);
+      const pending = await store.pairing.list(now);
       if (!pending.length) io.stdout.write('No pairing requests are waiting.\n');
       for (const p of pending) io.stdout.write(`${p.code}  ${p.platform} user ${p.userId}  (expires ${new Date(p.expiresAt).toISOString()})\n`);
       return 0;
     }
-    const approved = pairing.approve(code, now);
+    if (action === 'deny') {
+      if (!(await store.pairing.deny(code))) {
+        io.stderr.write(`switchboard: no pending pairing code '${code}' (see switchboard pairing list)\n`);
+        return 1;
+      }
+      io.stdout.write(`Denied pairing code ${code.trim().toUpperCase()}.\n`);
+      return 0;
+    }
+    const approved = await store.pairing.approve(code, now);
     if (!approved) {
       io.stderr.write(`switchboard: no pending pairing code '${code}' (it may have expired after 1 hour; ask the user to write again)\n`);
       return 1;
@@ -28,6 +36,6 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     io.stdout.write(`Approved ${approved.platform} user ${approved.userId}.\n`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

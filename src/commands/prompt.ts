@@ -6,9 +6,10 @@ import { loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { isPlatformId, PLATFORM_IDS } from '../platform/ids.js';
 import { UsageError } from '../core/errors.js';
-import { cronSessionKey, personKey, sessionKey } from '../core/identity.js';
-import { openStore, storePath } from '../core/store/store.js';
-import { promptFactory } from '../core/prompt-factory.js';
+import { personKey } from '../core/identity.js';
+import { cronSessionAddress, type SessionAddress } from '../platform/address.js';
+import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
+import { buildPrompt } from '../core/prompt/builder.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
 
@@ -41,31 +42,49 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const cwd = values.cwd ? resolve(values.cwd) : io.cwd;
   const ignoreRules = values['ignore-rules'] ?? false;
   const person = personKey(settings.config, platform, user);
-  const key = platform === 'cron' ? cronSessionKey(user) : sessionKey({ platform, chatId: values.chat ?? user, threadId: values.thread, userId: user });
+  const address: SessionAddress =
+    platform === 'cron'
+      ? cronSessionAddress(user)
+      : { platform, chatId: values.chat ?? user, ...(values.thread ? { threadId: values.thread } : {}), userId: user };
 
+  // Inspect only: an existing database is read for the stored prompt, none is created. Otherwise
+  // an empty in-memory database stands in for it, so the preview still reads the memory files.
+  const path = sqlitePath(settings.home);
+  const readStored = !ignoreRules && existsSync(path);
+  const store = openSqliteStore({ path: readStored ? path : ':memory:', home: settings.home });
   let layers: PromptLayer[] | null = null;
   let text = '';
-  if (!ignoreRules && existsSync(storePath(settings.home))) {
-    const store = openStore(storePath(settings.home));
-    try {
-      let session = store.sessions.findOpen(key);
+  try {
+    if (readStored) {
+      let session = await store.sessions.findOpen(address);
       // Without --chat, a user's only open session on that platform (a Discord or Slack DM has its own chat id).
       if (!session && !values.chat && platform !== 'cron') {
-        const open = store.sessions.findOpenForUser(platform, user);
+        const open = await store.sessions.findOpenForUser(platform, user);
         if (open.length === 1) session = open[0];
       }
       if (session) {
         layers = session.promptLayers;
         text = session.prompt;
       }
-    } finally {
-      store.close();
     }
-  }
-  if (!layers) {
-    const built = promptFactory(settings, cwd, logger, ignoreRules)({ platform, personKey: person, sessionId: 'preview', startedAt: new Date() });
-    layers = built.layers;
-    text = built.text;
+    if (!layers) {
+      const built = await buildPrompt({
+        home: settings.home,
+        memory: store.memory,
+        config: settings.config,
+        platform,
+        personKey: person,
+        sessionId: 'preview',
+        startedAt: new Date(),
+        cwd,
+        logger,
+        ignoreRules,
+      });
+      layers = built.layers;
+      text = built.text;
+    }
+  } finally {
+    await store.close();
   }
   if (values.json) {
     const out = { layers: layers.map((l) => ({ name: l.name, chars: l.text.length, text: l.text })), system: text, sha256: sha256(text) };

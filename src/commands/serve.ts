@@ -1,13 +1,12 @@
 import { loadSettings, type Settings } from '../core/settings.js';
-import { createLogger, type Logger } from '../core/logger.js';
-import { createRuntime, type Runtime } from '../core/runtime.js';
+import { createLogger } from '../core/logger.js';
+import { createApp, type App } from '../app.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { createCliAdapter } from '../adapters/cli.js';
 import type { Adapter } from '../core/types.js';
 import type { PlatformId } from '../platform/ids.js';
 import { oneLine, SwitchboardError } from '../core/errors.js';
 import type { CommandIO } from './io.js';
-import { createFeatures, type Features } from './features.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 
 export interface ServeOptions {
@@ -28,44 +27,34 @@ export async function serve(options: ServeOptions): Promise<number> {
   const settings = loadSettings(io.env);
   validateCronJobs(settings.config.cron);
   const logger = createLogger({ secrets: settings.secrets });
-  const features = createFeatures(settings, logger);
-  const runtime = createRuntime({
-    settings,
-    logger,
-    cwd: options.cwd,
-    tools: features.tools,
-    maintainSession: features.maintainSession,
-    terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR,
-  });
   const deps = { config: settings.config, logger, home: settings.home };
-
   const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
   const platforms = configuredPlatforms(settings);
   const wantCli = mode === 'chat' || Boolean(io.stdin.isTTY) || platforms.length === 0;
   const cli = wantCli ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) }) : null;
   if (cli) adapters.push(cli);
-  for (const a of adapters) runtime.adapters.set(a.platform, a);
+  const app = createApp({ settings, logger, cwd: options.cwd, adapters, terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR });
 
   const started: Adapter[] = [];
   let stopping: Promise<number> | null = null;
   const stop = (reason: string): Promise<number> => {
-    stopping ??= shutdown(runtime, started, features, logger, reason);
+    stopping ??= shutdown(app, started, mode, reason);
     return stopping;
   };
 
   try {
     for (const adapter of adapters) {
-      await adapter.start(runtime.gateway.handle);
+      await adapter.start(app.gateway.handle);
       started.push(adapter);
     }
   } catch (error) {
     await stop('start failed').catch(() => undefined);
     throw error instanceof SwitchboardError ? error : new SwitchboardError('platform_api', oneLine(error));
   }
-  runtime.delivery.start();
-  runtime.gateway.recover(started.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli'));
-  if (mode === 'start') features.startScheduler(runtime);
-  logger.info('switchboard', readyLine(settings, started, features, mode));
+  app.delivery.start();
+  await app.gateway.recover(started.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli'));
+  if (mode === 'start') app.scheduler.start().catch((error: unknown) => logger.error('cron', `scheduler failed to start: ${oneLine(error)}`));
+  logger.info('switchboard', readyLine(settings, started, app, mode));
 
   const signalled = new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -88,13 +77,14 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
 }
 
-function readyLine(settings: Settings, started: Adapter[], features: Features, mode: string): string {
+function readyLine(settings: Settings, started: Adapter[], app: App, mode: string): string {
   const doors = started.map((a) => a.platform).join(', ');
-  const jobs = mode === 'start' ? `, cron: ${features.jobCount()} job(s)` : '';
+  const jobs = mode === 'start' ? `, cron: ${app.scheduler.nextRuns().size || settings.config.cron.length} job(s)` : '';
   return `ready (${doors}${jobs}; model ${settings.model.name} via ${settings.model.provider}; data in ${settings.home})`;
 }
 
-async function shutdown(runtime: Runtime, started: Adapter[], features: Features, logger: Logger, reason: string): Promise<number> {
+async function shutdown(app: App, started: Adapter[], mode: string, reason: string): Promise<number> {
+  const { logger } = app;
   const deadline = setTimeout(() => {
     logger.warn('switchboard', 'shutdown took too long; exiting');
     process.exit(0);
@@ -103,21 +93,21 @@ async function shutdown(runtime: Runtime, started: Adapter[], features: Features
   // A failed start is reported by its one error line; the stop around it is not news.
   const note = reason === 'start failed' ? logger.debug : logger.info;
   note('switchboard', `stopping (${reason})`);
-  const schedulerStopped = features.stopScheduler(runtime.settings.config.gateway.shutdown_grace_seconds * 1000);
+  const grace = app.settings.config.gateway.shutdown_grace_seconds * 1000;
+  const schedulerStopped = mode === 'start' ? app.scheduler.stop(grace) : Promise.resolve();
   const began = Date.now();
   // Outbound-only doors (mail, the terminal's output) stay open until the last reply is out.
   const outboundOnly = (a: Adapter) => a.platform === 'cli' || a.platform === 'email';
   // 1. stop intake (nothing new is confirmed to a platform)
   await Promise.allSettled(started.filter((a) => !outboundOnly(a)).map((a) => a.stop()));
   // 2. let running turns finish for a while; the rest stays journaled for the next start
-  const grace = runtime.settings.config.gateway.shutdown_grace_seconds * 1000;
-  await Promise.all([runtime.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace), schedulerStopped]);
+  await Promise.all([app.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace), schedulerStopped]);
   // 3. send what is ready, within the exit deadline; undelivered replies stay in the outbox
-  runtime.delivery.kick();
+  app.delivery.kick();
   const flushMs = Math.max(500, Math.min(3000, EXIT_DEADLINE_MS - 1000 - (Date.now() - began)));
-  await Promise.race([runtime.delivery.idle(), new Promise((r) => setTimeout(r, flushMs).unref())]);
+  await Promise.race([app.delivery.idle(), new Promise((r) => setTimeout(r, flushMs).unref())]);
   await Promise.allSettled(started.filter(outboundOnly).map((a) => a.stop()));
-  runtime.close();
+  await app.close();
   clearTimeout(deadline);
   note('switchboard', 'stopped');
   return 0;

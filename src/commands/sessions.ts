@@ -8,8 +8,8 @@ import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
-import { openStore, storePath, type Store } from '../core/store/store.js';
-import type { SessionRecord } from '../core/store/sessions.js';
+import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
+import type { SessionRecord, Store } from '../core/store/types.js';
 import type { Usage } from '../core/messages.js';
 import { analyzeQuery } from '../core/search/query.js';
 
@@ -60,22 +60,22 @@ function sessionRows(sessions: SessionRecord[]): string[][] {
   return rows;
 }
 
-function list(store: Store, limit: number, person: string | undefined, io: CommandIO, where: string): number {
-  const total = store.sessions.count();
+async function list(store: Store, limit: number, person: string | undefined, io: CommandIO, where: string): Promise<number> {
+  const total = await store.sessions.count();
   if (!total) {
     io.stdout.write(`No sessions stored yet (${where}). They appear here once someone talks to the bot.\n`);
     return 0;
   }
-  const sessions = store.sessions.list({ limit, personKey: person });
+  const sessions = await store.sessions.list({ limit, personKey: person });
   if (!sessions.length) {
     io.stdout.write(`No sessions for person '${person}'.\n`);
     return 0;
   }
   io.stdout.write(table(sessionRows(sessions)));
-  if (sessions.length < (person ? store.sessions.usageByPerson(person).sessions : total)) {
+  if (sessions.length < (person ? (await store.sessions.usageByPerson(person)).sessions : total)) {
     io.stdout.write(`(the ${sessions.length} most recently active; --limit N shows more)\n`);
   }
-  const people = store.sessions.usageByPeople().filter((p) => !person || p.personKey === person);
+  const people = (await store.sessions.usageByPeople()).filter((p) => !person || p.personKey === person);
   const rows = [['PERSON', 'SESSIONS', 'REQ', 'IN', 'OUT', 'CACHED', 'HIT']];
   for (const p of people) {
     rows.push([p.personKey, String(p.sessions), String(p.requests), String(p.inputTokens), String(p.outputTokens), String(p.cachedTokens), cacheHitRate(p)]);
@@ -84,13 +84,13 @@ function list(store: Store, limit: number, person: string | undefined, io: Comma
   return 0;
 }
 
-function search(store: Store, query: string, limit: number, io: CommandIO, where: string): number {
-  if (!store.sessions.count()) {
+async function search(store: Store, query: string, limit: number, io: CommandIO, where: string): Promise<number> {
+  if (!(await store.sessions.count())) {
     io.stdout.write(`No sessions stored yet (${where}); nothing to search.\n`);
     return 0;
   }
   const { terms } = analyzeQuery(query);
-  const hits = terms.length ? store.messages.searchAll(terms.join(' '), limit) : [];
+  const hits = terms.length ? await store.messages.searchAll(terms.join(' '), limit) : [];
   if (!hits.length) {
     io.stdout.write(`No stored message matches '${query}'.\n`);
     return 0;
@@ -116,11 +116,11 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (action === 'search' && !query) throw new UsageError('sessions search: give the words to look for, e.g. switchboard sessions search invoice');
   const limit = positiveInt(values.limit, action === 'list' ? DEFAULT_LIST : DEFAULT_HITS, 'limit');
   const settings = loadSettings(io.env);
-  const path = storePath(settings.home);
-  const store = openStore(path);
+  const path = sqlitePath(settings.home);
+  const store = openSqliteStore({ path, home: settings.home });
   try {
-    return action === 'list' ? list(store, limit, values.person, io, path) : search(store, query, limit, io, path);
+    return action === 'list' ? await list(store, limit, values.person, io, path) : await search(store, query, limit, io, path);
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,35 +1,30 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Settings } from './settings.js';
-import type { Store } from './store/store.js';
-import type { SessionRecord } from './store/sessions.js';
+import type { Repositories, SessionRecord, Store } from './store/types.js';
+import { formatSessionKey, type Address, type SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
-import type { Provider, PromptLayer } from './providers/provider.js';
-import type { PlatformId } from '../platform/ids.js';
+import type { Provider } from './providers/provider.js';
+import type { SessionPrompts } from './session-prompts.js';
 import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.js';
 import { ToolRegistry } from './tools/registry.js';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError } from './errors.js';
 
-/** The prompt builder seam (src/core/prompt/builder.ts): layers for a new session. */
-export type PromptFactory = (input: { platform: PlatformId; personKey: string; sessionId: string; startedAt: Date }) => {
-  layers: PromptLayer[];
-  text: string;
-  sha256: string;
-};
+export type { PromptFactory } from './session-prompts.js';
 
 /** Runs before a turn, may rewrite the session (context compression). Returns the session to use. */
-export type SessionMaintainer = (session: SessionRecord, ctx: { signal: AbortSignal; replyAddress: string }) => Promise<SessionRecord>;
+export type SessionMaintainer = (session: SessionRecord, ctx: { signal: AbortSignal; replyAddress: Address }) => Promise<SessionRecord>;
 
 export interface TurnInput {
-  sessionKey: string;
-  platform: PlatformId;
+  /** Whose session, where (its platform is the turn's platform). */
+  session: SessionAddress;
   personKey: string;
   /** The new user message, stored byte for byte. */
   userContent: string;
   /** Per-call instruction after the history; never stored. */
   tail?: string;
-  /** `platform:chat[:thread]` the turn came from (default delivery for the cron tool). */
-  replyAddress: string;
+  /** The chat the turn came from (default delivery for the cron tool). */
+  replyAddress: Address;
   signal: AbortSignal;
   /** Nobody is present (cron): no tool that waits for a human. */
   unattended?: boolean;
@@ -49,7 +44,7 @@ export interface AgentDeps {
   store: Store;
   provider: Provider;
   tools: readonly Tool[];
-  buildPrompt: PromptFactory;
+  prompts: SessionPrompts;
   logger: Logger;
   now?: () => Date;
   maintainSession?: SessionMaintainer;
@@ -86,27 +81,26 @@ export class Agent {
     return this.deps.settings;
   }
 
-  /** The open session for a key, started (with its prompt built and stored) when there is none or it expired. */
-  ensureSession(key: string, platform: PlatformId, personKey: string, tools: readonly Tool[]): SessionRecord {
+  /** The open session at an address, started (with its prompt built and stored) when there is none or it expired. */
+  async ensureSession(address: SessionAddress, personKey: string, tools: readonly Tool[]): Promise<SessionRecord> {
     const { store } = this.deps;
     const now = this.now();
     const toolsSignature = ToolRegistry.signature(tools);
-    let session = store.sessions.findOpen(key);
+    let session = await store.sessions.findOpen(address);
     if (session) {
       const reason = this.expiry(session, now);
       if (reason) {
-        store.sessions.end(session.id, reason, now.getTime());
+        await store.sessions.end(session.id, reason, now.getTime());
         this.deps.logger.info('sessions', `session ${session.id} ended (${reason})`);
         session = undefined;
       }
     }
     if (!session) {
       const id = newSessionId(now);
-      const built = this.deps.buildPrompt({ platform, personKey, sessionId: id, startedAt: now });
+      const built = await this.deps.prompts.build({ address, personKey, sessionId: id, startedAt: now });
       return store.sessions.create({
         id,
-        key,
-        platform,
+        address,
         personKey,
         startedAt: now.getTime(),
         promptLayers: built.layers,
@@ -116,22 +110,10 @@ export class Agent {
       });
     }
     if (session.toolsSignature !== toolsSignature) {
-      this.rebuildPrompt(session, toolsSignature);
-      return store.sessions.get(session.id)!;
+      await this.deps.prompts.rebuild(session, toolsSignature);
+      return (await store.sessions.get(session.id)) ?? session;
     }
     return session;
-  }
-
-  /** Rebuilds a session's stored prompt (fresh memory snapshot); a recorded prefix-cache break. */
-  rebuildPrompt(session: SessionRecord, toolsSignature = session.toolsSignature): void {
-    const built = this.deps.buildPrompt({
-      platform: session.platform,
-      personKey: session.personKey,
-      sessionId: session.id,
-      startedAt: new Date(session.startedAt),
-    });
-    this.deps.store.sessions.replacePrompt(session.id, built.layers, built.text, built.sha256, toolsSignature);
-    this.deps.logger.info('sessions', `session ${session.id}: system prompt rebuilt (prefix cache break)`);
   }
 
   private expiry(session: SessionRecord, now: Date): string | null {
@@ -150,10 +132,10 @@ export class Agent {
   async turn(input: TurnInput): Promise<TurnResult> {
     const { store, provider, settings, logger } = this.deps;
     const tools = this.registry.forRun({ unattended: input.unattended ?? false });
-    let session = this.ensureSession(input.sessionKey, input.platform, input.personKey, tools);
+    let session = await this.ensureSession(input.session, input.personKey, tools);
     if (this.deps.maintainSession) session = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress });
 
-    const history = store.messages.history(session.id);
+    const history = await store.messages.history(session.id);
     const messages: ChatMessage[] = [...history, { role: 'user', content: input.userContent }];
     const specs = ToolRegistry.specs(tools);
     const ctx: ToolContext = {
@@ -161,8 +143,9 @@ export class Agent {
       store,
       logger,
       provider,
-      platform: input.platform,
-      sessionKey: input.sessionKey,
+      platform: input.session.platform,
+      session: input.session,
+      sessionKey: formatSessionKey(input.session),
       sessionId: session.id,
       personKey: input.personKey,
       replyAddress: input.replyAddress,
@@ -206,11 +189,27 @@ export class Agent {
 
   /**
    * Stores a finished turn: its messages join the history verbatim and its usage is added to the
-   * session. Call it inside the caller's transaction when more must be stored with it (the reply).
+   * session. `tx` is the caller's transaction, so the reply is stored with it.
    */
-  commit(result: TurnResult, personKey: string, at: number): void {
-    this.deps.store.messages.append(result.session.id, personKey, result.newMessages, at, result.usage);
-    this.deps.store.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
+  async commit(tx: Repositories, result: TurnResult, personKey: string, at: number): Promise<void> {
+    await tx.messages.append(result.session.id, personKey, result.newMessages, at, result.usage);
+    await tx.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
+  }
+
+  /**
+   * A turn that failed (model error) or was stopped still keeps what the user said in the history,
+   * so the next turn has it. Returns false when even that could not be stored (the caller says so).
+   */
+  async keepFailedTurn(input: Pick<TurnInput, 'session' | 'personKey' | 'userContent' | 'unattended'>): Promise<boolean> {
+    try {
+      const tools = this.registry.forRun({ unattended: input.unattended ?? false });
+      const session = await this.ensureSession(input.session, input.personKey, tools);
+      await this.deps.store.messages.append(session.id, input.personKey, [{ role: 'user', content: input.userContent }], this.now().getTime());
+      return true;
+    } catch (error) {
+      this.deps.logger.error('agent', `could not keep the message of ${formatSessionKey(input.session)}: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
   }
 
   private async runTool(name: string, rawArgs: string, ctx: ToolContext): Promise<string> {

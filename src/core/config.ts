@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { AddressError, parseDeliverableAddress } from '../platform/address.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Repository root (src/core/ → ../..). */
@@ -15,12 +16,22 @@ const platformRef = z
   .string()
   .regex(/^(telegram|slack|discord|email|cli):.+$/, 'expected <platform>:<id>, e.g. telegram:1001 or email:alice@example.com');
 
+/** A `deliver` target, parsed once here: a bad one is a config error at load, not at run time. */
+const deliverableAddress = z.string().transform((text, ctx) => {
+  try {
+    return parseDeliverableAddress(text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof AddressError ? error.message : String(error) });
+    return z.NEVER;
+  }
+});
+
 export const cronJobSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9-]+$/, 'job ids use a-z, 0-9 and -'),
   schedule: z.string().min(1),
   timezone: z.string().optional(),
   prompt: z.string().min(1),
-  deliver: z.string().regex(/^(email|telegram|slack|discord|cli):.+$/, 'expected email:<address>, telegram:<chat id>, slack:<channel id> or discord:<channel id>'),
+  deliver: deliverableAddress,
   enabled: z.boolean().default(true),
 });
 export type CronJobConfig = z.infer<typeof cronJobSchema>;

@@ -1,6 +1,6 @@
-import type { Store } from './store/store.js';
-import { chatKey, type OutboxItem } from './store/outbox.js';
-import type { Adapter, DeliveryTarget, OutboundMessage } from './types.js';
+import type { OutboxItem, Store } from './store/types.js';
+import type { Adapter } from './types.js';
+import { formatAddress, addressOf, type Address } from '../platform/address.js';
 import type { Logger } from './logger.js';
 import type { PlatformId } from '../platform/ids.js';
 import { PlatformApiError, oneLine } from './errors.js';
@@ -30,6 +30,7 @@ const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attemp
 export class DeliveryService {
   private readonly now: () => number;
   private backoff: (attempt: number) => number;
+  /** Chats being delivered, by their address text. */
   private readonly busy = new Set<string>();
   /** Chats kicked while their drain was running. */
   private readonly again = new Set<string>();
@@ -43,11 +44,6 @@ export class DeliveryService {
   constructor(private readonly options: DeliveryOptions) {
     this.now = options.now ?? Date.now;
     this.backoff = options.backoffMs ?? defaultBackoff;
-  }
-
-  /** Puts a reply into the outbox (call inside the turn's transaction) — delivery follows on kick(). */
-  enqueue(target: DeliveryTarget, message: OutboundMessage, sessionKey: string | null = null): number {
-    return this.options.store.outbox.enqueue(target, message, this.now(), sessionKey);
   }
 
   /** Replaces the retry backoff (`cron run` retries quickly within its window). */
@@ -72,42 +68,43 @@ export class DeliveryService {
   }
 
   /** Resolves true once the outbox item is sent, false when it is parked as failed. */
-  waitFor(id: number): Promise<boolean> {
-    const item = this.options.store.outbox.get(id);
-    if (item && item.status !== 'pending') return Promise.resolve(item.status === 'sent');
-    return new Promise((resolve) => {
+  async waitFor(id: number): Promise<boolean> {
+    const waiting = new Promise<boolean>((resolve) => {
       const list = this.waiters.get(id) ?? [];
       list.push(resolve);
       this.waiters.set(id, list);
     });
+    const item = await this.options.store.outbox.get(id);
+    if (item && item.status !== 'pending') {
+      this.resolveWaiters(id, item.status === 'sent');
+    }
+    return waiting;
   }
 
-  /**
-   * Looks at the outbox: the chat `key` only (a reply was just queued), or every chat. Deferred to a
-   * microtask, so a kick from inside a transaction runs after it committed.
-   */
-  kick(key?: string): void {
+  /** Looks at the outbox: one chat (a reply to it was just stored), or every chat. */
+  kick(chat?: Address): void {
     if (this.stopped) return;
-    queueMicrotask(() => {
-      if (this.stopped) return;
-      if (key !== undefined) {
-        this.drain(key);
-        return;
-      }
-      if (this.pumping) {
-        this.pumpAgain = true;
-        return;
-      }
-      this.pumping = true;
+    if (chat !== undefined) {
+      this.drain(addressOf(chat));
+      return;
+    }
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void (async () => {
       try {
         do {
           this.pumpAgain = false;
-          this.pumpOnce();
-        } while (this.pumpAgain);
+          await this.pumpOnce();
+        } while (this.pumpAgain && !this.stopped);
+      } catch (error) {
+        this.options.logger.warn('outbox', `cannot read the outbox: ${oneLine(error)}`);
       } finally {
         this.pumping = false;
       }
-    });
+    })();
   }
 
   /** Waits until deliveries under way have finished (shutdown, tests). */
@@ -115,22 +112,23 @@ export class DeliveryService {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
-  private pumpOnce(): void {
+  private async pumpOnce(): Promise<void> {
     const now = this.now();
-    for (const item of this.options.store.outbox.heads()) {
-      if (item.nextAttemptAt <= now) this.drain(chatKey(item.target));
+    for (const item of await this.options.store.outbox.heads()) {
+      if (item.nextAttemptAt <= now) this.drain(addressOf(item.target));
     }
   }
 
   /** Starts delivering one chat's pending items unless that chat is already being delivered. */
-  private drain(key: string): void {
+  private drain(chat: Address): void {
+    const key = formatAddress(chat);
     if (this.busy.has(key)) {
       // The running drain may have just looked for work and be about to finish: look again after it.
       this.again.add(key);
       return;
     }
     this.busy.add(key);
-    const p = this.drainChat(key)
+    const p = this.drainChat(chat)
       .catch((error: unknown) => {
         // Only when the store went away under a running send (shutdown): the item stays pending.
         this.options.logger.warn('outbox', `delivery to ${key} interrupted: ${oneLine(error)}`);
@@ -138,16 +136,16 @@ export class DeliveryService {
       .finally(() => {
         this.busy.delete(key);
         this.inFlight.delete(p);
-        if (this.again.delete(key) && !this.stopped) this.drain(key);
+        if (this.again.delete(key) && !this.stopped) this.drain(chat);
       });
     this.inFlight.add(p);
   }
 
   /** Delivers this chat's pending items in order, stopping at the first that cannot go now. */
-  private async drainChat(key: string): Promise<void> {
+  private async drainChat(chat: Address): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const item = this.options.store.outbox.headOf(key);
+      const item = await this.options.store.outbox.headOf(chat);
       if (!item || item.nextAttemptAt > this.now()) return;
       const ok = await this.deliverOne(item);
       if (!ok) return;
@@ -157,43 +155,45 @@ export class DeliveryService {
   private async deliverOne(item: OutboxItem): Promise<boolean> {
     const { store, logger } = this.options;
     // Another process on this database may be sending it right now: never twice.
-    if (!store.outbox.take(item.id, this.now(), SEND_LEASE_MS)) return false;
+    if (!(await store.outbox.take(item.id, this.now(), SEND_LEASE_MS))) return false;
     const adapter = this.options.adapter(item.target.platform);
     if (!adapter) {
-      store.outbox.retryLater(item.id, `no ${item.target.platform} adapter is running`, this.now() + 60_000);
+      await store.outbox.retryLater(item.id, `no ${item.target.platform} adapter is running`, this.now() + 60_000);
       logger.warn('outbox', `reply ${item.id} for ${item.target.platform} waits: that platform is not configured or not running`);
       return false;
     }
     if (item.nextChunk >= item.message.chunks.length) {
-      store.outbox.sent(item.id, this.now());
+      await store.outbox.sent(item.id, this.now());
       this.resolveWaiters(item.id, true);
       return true;
     }
+    // Chunk confirmations are written in order; the outcome is recorded only after the last of them.
+    let progress: Promise<void> = Promise.resolve();
+    const onChunkSent = (index: number): Promise<void> => {
+      progress = progress.then(() => store.outbox.chunkSent(item.id, index));
+      return progress;
+    };
     try {
       await this.holdingLease(item.id, () =>
-        adapter.deliver({
-          id: item.id,
-          target: item.target,
-          message: item.message,
-          firstChunk: item.nextChunk,
-          onChunkSent: (index) => store.outbox.chunkSent(item.id, index),
-        }),
+        adapter.deliver({ id: item.id, target: item.target, message: item.message, firstChunk: item.nextChunk, onChunkSent }),
       );
-      store.outbox.sent(item.id, this.now());
+      await progress;
+      await store.outbox.sent(item.id, this.now());
       this.resolveWaiters(item.id, true);
       return true;
     } catch (error) {
+      await progress.catch(() => undefined);
       const attempts = item.attempts + 1;
       const retryable = !(error instanceof PlatformApiError) || error.retryable;
       const reason = oneLine(error);
       if (!retryable || attempts >= this.options.maxAttempts) {
-        store.outbox.failed(item.id, reason);
+        await store.outbox.failed(item.id, reason);
         logger.error('outbox', `reply ${item.id} to ${item.target.platform}:${item.target.chatId} failed for good after ${attempts} attempt(s): ${reason}`);
         this.resolveWaiters(item.id, false);
         return true; // the next reply of this chat may go
       }
       const wait = error instanceof PlatformApiError && error.retryAfterMs !== undefined ? error.retryAfterMs : this.backoff(attempts);
-      store.outbox.retryLater(item.id, reason, this.now() + wait);
+      await store.outbox.retryLater(item.id, reason, this.now() + wait);
       logger.warn('outbox', `reply ${item.id} to ${item.target.platform}:${item.target.chatId} not delivered (${reason}); retry in ${Math.round(wait / 1000)} s`);
       const t = setTimeout(() => this.kick(), wait + 5);
       t.unref();
@@ -207,11 +207,8 @@ export class DeliveryService {
    */
   private async holdingLease<T>(id: number, send: () => Promise<T>): Promise<T> {
     const renew = setInterval(() => {
-      try {
-        this.options.store.outbox.extendLease(id, this.now() + SEND_LEASE_MS);
-      } catch {
-        // The store is closing (shutdown); the send's own outcome decides.
-      }
+      // The store may be closing (shutdown); the send's own outcome decides.
+      this.options.store.outbox.extendLease(id, this.now() + SEND_LEASE_MS).catch(() => undefined);
     }, SEND_LEASE_MS / 3);
     renew.unref();
     try {

@@ -1,19 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { PlatformId } from '../platform/ids.js';
 
-/**
- * Session key (DESIGN §7): `platform:chat[:thread]:user`. Every user has their own session, also
- * in groups and threads. A cron job's session is `cron:<job id>`.
- */
-export function sessionKey(parts: { platform: PlatformId; chatId: string; threadId?: string; userId: string }): string {
-  const { platform, chatId, threadId, userId } = parts;
-  return threadId ? `${platform}:${chatId}:${threadId}:${userId}` : `${platform}:${chatId}:${userId}`;
-}
-
-export function cronSessionKey(jobId: string): string {
-  return `cron:${jobId}`;
-}
-
 /** Folder-safe form of an id (user ids can hold `@`, `.`, `+` in e-mail addresses). */
 function safe(id: string): string {
   return id.replace(/[^A-Za-z0-9@._+-]/g, '_');

@@ -1,18 +1,14 @@
 import type { PlatformId } from '../platform/ids.js';
+import type { Address, SessionAddress } from '../platform/address.js';
 import type { PlatformHint } from './prompt/hints.js';
 
 /**
  * One inbound event, normalized by an adapter. Everything platform-specific stays in the adapter;
  * the core decides policy (auth, sessions, commands) from these fields alone.
  */
-export interface InboundMessage {
-  platform: PlatformId;
-  /** Chat / channel / DM id as the platform names it (opaque string). */
-  chatId: string;
-  /** Thread (Slack thread_ts, Telegram forum topic, Discord thread channel) when the message is in one. */
-  threadId?: string;
-  /** Sender's platform user id (opaque string). */
-  userId: string;
+export interface InboundMessage extends SessionAddress {
+  // platform, chatId, threadId (Slack thread_ts, Telegram forum topic, Discord thread) and userId
+  // (the sender) are the session's address: every user has their own session, also in groups.
   /** Sender-controlled label: never enters the system prompt, only the user message as metadata. */
   displayName?: string;
   /** Sender-controlled chat title (groups/channels), same treatment as displayName. */
@@ -35,17 +31,15 @@ export interface InboundMessage {
   replyTarget: DeliveryTarget;
 }
 
-/** Where a reply is delivered. `extra` carries platform details the adapter needs (e.g. Slack response_url). */
-export interface DeliveryTarget {
-  platform: PlatformId;
-  chatId: string;
-  threadId?: string;
+/** Where a reply is delivered: an address plus what the platform needs to deliver it just so. */
+export interface DeliveryTarget extends Address {
   /** Reply to this platform message (Telegram groups: first chunk replies; Discord guild: message_reference). */
   replyToMessageId?: string;
   /** Only the target user should see it where the platform supports that (Slack ephemeral). */
   ephemeral?: boolean;
   /** The user the ephemeral/DM reply is for. */
   userId?: string;
+  /** Platform details the adapter needs (e.g. Slack response_url, e-mail threading headers). */
   extra?: Record<string, string>;
 }
 
@@ -67,8 +61,11 @@ export interface Delivery {
   message: OutboundMessage;
   /** Index of the first chunk not yet confirmed sent. */
   firstChunk: number;
-  /** Adapters call this after each chunk the platform accepted, so a retry resumes after it. */
-  onChunkSent(index: number): void;
+  /**
+   * Adapters call this after each chunk the platform accepted, so a retry resumes after it. The
+   * outbox records confirmations in call order; awaiting it is optional.
+   */
+  onChunkSent(index: number): Promise<void> | void;
 }
 
 /**

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { run } from '../../src/commands/sessions.js';
 import type { CommandIO } from '../../src/commands/io.js';
 import { UsageError } from '../../src/core/errors.js';
-import { startHarness, type Harness } from '../core/search/harness.js';
+import { dm, startHarness, type Harness } from '../core/search/harness.js';
 import type { ModelFake } from '../fakes/model.js';
 
 interface ReportedUsage {
@@ -126,7 +126,7 @@ describe('usage figures', () => {
     expect(await run(['list'], c)).toBe(0);
     const out = c.out();
     const lines = out.split('\n');
-    const tg = h.store.sessions.findOpen('telegram:1001:1001')!;
+    const tg = (await h.store.sessions.findOpen(dm('telegram', '1001')))!;
     const telegram = sum(proxy.usages.slice(0, 3));
     const tgLine = lines.find((l) => l.startsWith(tg.id))!;
     expect(tgLine.split(/\s{2,}/)).toEqual([
@@ -157,7 +157,7 @@ describe('usage figures', () => {
   it('sessions search finds across everyone, with person, session, platform and date', async () => {
     const c = io(h.env);
     expect(await run(['search', 'tuna'], c)).toBe(0);
-    const tg = h.store.sessions.findOpen('telegram:1001:1001')!;
+    const tg = (await h.store.sessions.findOpen(dm('telegram', '1001')))!;
     expect(c.out()).toMatch(new RegExp(`^1\\. alice  ${tg.id} \\(telegram\\)  2025-03-10 10:00  user: My cat eats \\[tuna\\]`));
     const none = io(h.env);
     await run(['search', 'zeppelin'], none);

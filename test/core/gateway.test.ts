@@ -34,7 +34,7 @@ describe('gateway', () => {
         expect(got).toEqual(Array.from({ length: 10 }, (_, i) => `u${u}-m${i}`));
       }
     } finally {
-      core.close();
+      await core.close();
       cleanup(core.home);
     }
   });
@@ -47,7 +47,7 @@ describe('gateway', () => {
       await first.gateway.handle(inbound(`turn ${i}`, { user: '4242' }));
       await until(() => first.door.sent.length === i + 1);
     }
-    first.close();
+    await first.close();
     const second = makeCore({ modelUrl: model.openaiUrl, home: first.home });
     for (let i = 5; i < 10; i++) {
       await second.gateway.handle(inbound(`turn ${i}`, { user: '4242' }));
@@ -65,7 +65,7 @@ describe('gateway', () => {
       const prevRaw = JSON.stringify(prev);
       expect(JSON.stringify(cur).startsWith(prevRaw.slice(0, -1))).toBe(true);
     }
-    second.close();
+    await second.close();
     cleanup(first.home);
   });
 
@@ -78,7 +78,7 @@ describe('gateway', () => {
     expect(core.door.sent[0].text).toContain('6666');
     await new Promise((r) => setTimeout(r, 100));
     expect(model.completions().length).toBe(before);
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -92,7 +92,7 @@ describe('gateway', () => {
     await until(() => core.door.sent.length === 1);
     await new Promise((r) => setTimeout(r, 100));
     expect(core.door.sent.map((s) => s.text)).toEqual(['once']);
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -103,7 +103,7 @@ describe('gateway', () => {
     await core.gateway.idle();
     expect(model.completions().length).toBe(before);
     expect(core.door.sent).toHaveLength(0);
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -120,7 +120,7 @@ describe('gateway', () => {
     const last = model.completions().at(-1)!;
     const users = (last.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'user').map((m) => m.content);
     expect(users).toEqual(['first', 'second']);
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -133,7 +133,7 @@ describe('gateway', () => {
     await core.gateway.handle(inbound('three', { user: '55' }));
     await until(() => core.door.sent.length === 2);
     expect(core.door.sent.map((s) => s.text)).toEqual(['got: one', 'got: two\n\nthree']);
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -142,15 +142,15 @@ describe('gateway', () => {
     const core = makeCore({ modelUrl: model.openaiUrl });
     await core.gateway.handle(inbound('hello', { user: '88' }));
     await until(() => core.door.sent.length === 1);
-    const firstSession = core.store.sessions.findOpen('telegram:88:88')!;
+    const firstSession = (await core.store.sessions.findOpen({ platform: 'telegram', chatId: '88', userId: '88' }))!;
     await core.gateway.handle(inbound('/status', { user: '88' }));
     await until(() => core.door.sent.length === 2);
     expect(core.door.sent[1].text).toContain(firstSession.promptSha256.slice(0, 16));
     await core.gateway.handle(inbound('/new', { user: '88' }));
     await until(() => core.door.sent.length === 3);
     expect(core.door.sent[2].text).toBe('Started a new conversation.');
-    expect(core.store.sessions.findOpen('telegram:88:88')).toBeUndefined();
-    core.close();
+    expect(await core.store.sessions.findOpen({ platform: 'telegram', chatId: '88', userId: '88' })).toBeUndefined();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -161,17 +161,17 @@ describe('gateway', () => {
     await new Promise((r) => setTimeout(r, 50));
     await first.gateway.shutdown(100);
     expect(first.door.sent).toHaveLength(0);
-    expect(first.store.inbound.pending().map((m) => m.updateId)).toEqual(['sig-1']);
-    first.close();
+    expect((await first.store.inbound.pending()).map((m) => m.updateId)).toEqual(['sig-1']);
+    await first.close();
     model.setScript(() => ({ text: 'here I am' }));
     const door = recordingAdapter('telegram');
     const second = makeCore({ modelUrl: model.openaiUrl, home: first.home, door });
-    expect(second.gateway.recover(['telegram'])).toBe(1);
+    expect(await second.gateway.recover(['telegram'])).toBe(1);
     await until(() => door.sent.length === 1);
     await second.gateway.handle(inbound('are you there?', { user: '99', updateId: 'sig-1' }));
     await new Promise((r) => setTimeout(r, 100));
     expect(door.sent.map((s) => s.text)).toEqual(['here I am']);
-    second.close();
+    await second.close();
     cleanup(first.home);
   });
 
@@ -184,7 +184,7 @@ describe('gateway', () => {
     await core.gateway.handle(inbound('b', { user: '31' }));
     await until(() => core.door.sent.length === 2, 5000);
     expect(core.door.sent.map((s) => s.text)).toEqual(['r: a', 'r: b']);
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 });
@@ -202,7 +202,7 @@ describe('gateway commands and pairing', () => {
     await core.gateway.handle(inbound('/stop', { user: '71' }));
     await until(() => core.door.sent.length === 2);
     expect(core.door.sent[1].text).toBe('Nothing is running.');
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -219,12 +219,11 @@ describe('gateway commands and pairing', () => {
     await until(() => core.door.sent.length === 2);
     expect(core.door.sent[1].text).toContain(code!);
     expect(model.completions().length).toBe(before);
-    const { Pairing } = await import('../../src/core/pairing.js');
-    expect(new Pairing(core.store.db).approve(code!.toLowerCase(), Date.now())).toEqual({ platform: 'telegram', userId: '3003' });
+    expect(await core.store.pairing.approve(code!.toLowerCase(), Date.now())).toEqual({ platform: 'telegram', userId: '3003' });
     await core.gateway.handle(inbound('now?', { user: '3003' }));
     await until(() => core.door.sent.length === 3);
     expect(core.door.sent[2].text).toBe('welcome');
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 
@@ -234,7 +233,7 @@ describe('gateway commands and pairing', () => {
     await until(() => core.door.sent.length === 4);
     expect(core.door.sent.filter((s) => /`[A-Z2-9]{8}`/.test(s.text))).toHaveLength(3);
     expect(core.door.sent[3].text).toMatch(/cannot take more pairing requests/);
-    core.close();
+    await core.close();
     cleanup(core.home);
   });
 });

@@ -278,7 +278,8 @@ describe('mail delivery failures and the file outbox', () => {
     expect(mailsTo('nobody@example.com')).toHaveLength(0);
     const db = new Database(join(s.home, 'state.db'), { readonly: true });
     try {
-      const rows = db.prepare('SELECT status, last_error, target FROM outbox WHERE target LIKE ?').all('%nobody@example.com%') as Array<{ status: string; last_error: string }>;
+      // The address is kept as columns (platform, chat_id, thread_id); `target` holds only delivery details.
+      const rows = db.prepare("SELECT status, last_error FROM outbox WHERE platform = 'email' AND chat_id = ?").all('nobody@example.com') as Array<{ status: string; last_error: string }>;
       expect(rows).toHaveLength(1);
       expect(rows[0].status).toBe('failed');
       expect(rows[0].last_error).toMatch(/550/);

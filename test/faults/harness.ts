@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSettings, type Settings } from '../../src/core/settings.js';
 import type { Logger } from '../../src/core/logger.js';
-import { createRuntime, type Runtime } from '../../src/core/runtime.js';
+import Database from 'better-sqlite3';
+import { createApp, type App } from '../../src/app.js';
 import type { Adapter } from '../../src/core/types.js';
 
 export interface MemoryLogger extends Logger {
@@ -33,15 +34,18 @@ export function memoryLogger(): MemoryLogger {
 export interface Harness {
   home: string;
   settings: Settings;
-  runtime: Runtime;
+  /** The wired app; built by attach() with the adapters it runs. */
+  readonly app: App;
   logger: MemoryLogger;
-  /** Starts the adapters (as serve does: register, start, then the outbox and recovery). */
+  /** Builds the app with these adapters and starts them (as serve does: start, then the outbox and recovery). */
   attach(...adapters: Adapter[]): Promise<void>;
+  /** Reads the database file directly (what an operator would see with sqlite3). */
+  query<T>(sql: string, ...params: unknown[]): T[];
   close(): Promise<void>;
 }
 
 /** A runtime on a fresh temp home; `env` adds platform credentials and fake URLs. */
-export function makeHarness(env: Record<string, string>, yaml = ''): Harness {
+export function makeHarness(env: Record<string, string>, yaml = '', options: { outboxBackoffMs?: number } = {}): Harness {
   const root = mkdtempSync(join(tmpdir(), 'sb-faults-'));
   const home = join(root, 'home');
   const cwd = join(root, 'workspace');
@@ -50,27 +54,42 @@ export function makeHarness(env: Record<string, string>, yaml = ''): Harness {
   if (yaml) writeFileSync(join(home, 'config.yaml'), yaml);
   const settings = loadSettings({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'sk-faults', MODEL: 'fake-model', ...env });
   const logger = memoryLogger();
-  const runtime = createRuntime({ settings, logger, cwd });
   const started: Adapter[] = [];
+  let app: App | null = null;
+  let reader: Database.Database | null = null;
   return {
     home,
     settings,
-    runtime,
+    get app(): App {
+      if (!app) throw new Error('attach() builds the app');
+      return app;
+    },
     logger,
     async attach(...adapters) {
-      for (const a of adapters) runtime.adapters.set(a.platform, a);
+      const backoff = options.outboxBackoffMs;
+      app = createApp({ settings, logger, cwd, adapters, outbox: backoff === undefined ? undefined : { backoffMs: () => backoff } });
       for (const a of adapters) {
-        await a.start(runtime.gateway.handle);
+        await a.start(app.gateway.handle);
         started.push(a);
       }
-      runtime.delivery.start();
-      runtime.gateway.recover(adapters.map((a) => a.platform));
+      app.delivery.start();
+      await app.gateway.recover(adapters.map((a) => a.platform));
+    },
+    query<T>(sql: string, ...params: unknown[]): T[] {
+      reader ??= new Database(join(home, 'state.db'), { readonly: true });
+      return reader.prepare(sql).all(...params) as T[];
     },
     async close() {
-      await Promise.allSettled(started.map((a) => a.stop()));
-      await runtime.gateway.shutdown(500);
-      runtime.close();
-      rmSync(root, { recursive: true, force: true });
+      try {
+        await Promise.allSettled(started.map((a) => a.stop()));
+        if (app) {
+          await app.gateway.shutdown(500);
+          await app.close();
+        }
+        reader?.close();
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -51,11 +51,9 @@ async function say(user: number, text: string, n: number, timeoutMs = 15_000): P
 }
 
 function storedUserTexts(user: number): string[] {
-  return (
-    h.runtime.store.db
-      .prepare("SELECT m.content FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.key LIKE ? AND m.role = 'user' ORDER BY m.id")
-      .all(`%:${user}`) as Array<{ content: string }>
-  ).map((r) => r.content);
+  return h
+    .query<{ content: string }>("SELECT m.content FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.user_id = ? AND m.role = 'user' ORDER BY m.id", String(user))
+    .map((r) => r.content);
 }
 
 /** The failed message is kept: it is in the history the next request replays, and in the store. */

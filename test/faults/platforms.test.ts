@@ -21,9 +21,8 @@ const longAnswer = Array.from({ length: PARAGRAPHS }, (_, i) => `Paragraph ${i}:
 beforeAll(async () => {
   model = await startModelFake({ script: () => ({ text: longAnswer }) });
   tg = await startTelegramFake({ maxPollHoldMs: 300 });
-  h = makeHarness({ OPENAI_BASE_URL: model.openaiUrl, TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' });
   // Quick outbox retries, so network errors play out in seconds rather than minutes.
-  h.runtime.delivery.setBackoff(() => 200);
+  h = makeHarness({ OPENAI_BASE_URL: model.openaiUrl, TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' }, '', { outboxBackoffMs: 200 });
   const s = h.settings;
   await h.attach(createTelegramAdapter(s.telegram!, { config: s.config, logger: h.logger, home: h.home, pollTimeoutSeconds: 1, stopGraceMs: 300 }));
 });
@@ -66,7 +65,7 @@ describe('sending through 429 storms and network errors', () => {
     for (const c of chunks) expect(c.plain.length).toBeLessThanOrEqual(4096);
     const attempts = tg.callsOf('sendMessage').filter((r) => String(r.params.chat_id) === String(user));
     expect(attempts.length).toBe(chunks.length + 7 + 2 + 5); // every failure was retried, nothing more
-    const item = h.runtime.store.db.prepare('SELECT status, next_chunk AS next FROM outbox ORDER BY id DESC LIMIT 1').get() as { status: string; next: number };
+    const [item] = h.query<{ status: string; next: number }>('SELECT status, next_chunk AS next FROM outbox ORDER BY id DESC LIMIT 1');
     expect(item).toEqual({ status: 'sent', next: chunks.length });
   });
 

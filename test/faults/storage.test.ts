@@ -8,9 +8,10 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openStore, storePath } from '../../src/core/store/store.js';
+import { openSqliteStore, sqlitePath } from '../../src/store/sqlite/index.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { cleanEnv, runCli } from '../helpers/cli.js';
+import type { InboundMessage } from '../../src/core/types.js';
 
 let tg: TelegramFake;
 const roots: string[] = [];
@@ -35,12 +36,25 @@ function tempRoot(): string {
   return r;
 }
 
-/** A home with a database holding one session's worth of rows. */
-function homeWithData(): string {
+/** A home with a database holding one handled inbound update. */
+async function homeWithData(): Promise<string> {
   const home = join(tempRoot(), 'home');
-  const store = openStore(storePath(home));
-  store.db.prepare("INSERT INTO inbound (platform, update_id, received_at, payload, status) VALUES ('telegram', '1', 0, '{}', 'done')").run();
-  store.close();
+  const store = openSqliteStore({ path: sqlitePath(home), home });
+  const message: InboundMessage = {
+    platform: 'telegram',
+    chatId: '1',
+    userId: '1',
+    text: 'hello',
+    isDirect: true,
+    mentionsBot: false,
+    messageId: '1',
+    updateId: '1',
+    receivedAt: new Date(0),
+    replyTarget: { platform: 'telegram', chatId: '1' },
+  };
+  await store.inbound.claim(message, null);
+  await store.inbound.mark('telegram', '1', 'done');
+  await store.close();
   return home;
 }
 
@@ -52,7 +66,7 @@ function start(home: string) {
 }
 
 function integrity(home: string): { check: string; rows: number } {
-  const db = new Database(storePath(home), { readonly: true });
+  const db = new Database(sqlitePath(home), { readonly: true });
   try {
     return { check: db.pragma('integrity_check', { simple: true }) as string, rows: (db.prepare('SELECT count(*) AS n FROM inbound').get() as { n: number }).n };
   } finally {
@@ -70,8 +84,8 @@ function expectOneLine(stderr: string, pattern: RegExp): void {
 
 describe('storage faults', () => {
   it('a database another process holds an exclusive lock on: one line, exit 1, nothing damaged', async () => {
-    const home = homeWithData();
-    const holder = new Database(storePath(home));
+    const home = await homeWithData();
+    const holder = new Database(sqlitePath(home));
     holder.exec('BEGIN EXCLUSIVE');
     holder.prepare("INSERT INTO inbound (platform, update_id, received_at, payload) VALUES ('telegram', '2', 0, '{}')").run();
     try {
@@ -94,16 +108,16 @@ describe('storage faults', () => {
   });
 
   it.skipIf(isRoot)('a read-only data folder with a database in it: one line, exit 1, nothing damaged (skipped as root: chmod does not stop root)', async () => {
-    const home = homeWithData();
+    const home = await homeWithData();
     chmodSync(home, 0o555);
-    chmodSync(storePath(home), 0o444);
+    chmodSync(sqlitePath(home), 0o444);
     try {
       const res = await start(home);
       expect(res.code).toBe(1);
       expectOneLine(res.stderr, /state\.db .*(not writable|readonly|unable to open)/i);
     } finally {
       chmodSync(home, 0o755);
-      chmodSync(storePath(home), 0o644);
+      chmodSync(sqlitePath(home), 0o644);
     }
     expect(integrity(home)).toEqual({ check: 'ok', rows: 1 });
   });

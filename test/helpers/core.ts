@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { parseConfig } from '../../src/core/config.js';
 import type { Settings } from '../../src/core/settings.js';
 import { parseAllowList } from '../../src/core/settings.js';
-import { openStore, storePath, type Store } from '../../src/core/store/store.js';
-import { Agent, sha256, type PromptFactory } from '../../src/core/agent.js';
-import { DeliveryService } from '../../src/core/delivery.js';
-import { Gateway } from '../../src/core/gateway.js';
-import { Pairing } from '../../src/core/pairing.js';
+import type { Store } from '../../src/core/store/types.js';
+import { openSqliteStore, sqlitePath } from '../../src/store/sqlite/index.js';
+import { sha256, type Agent, type PromptFactory } from '../../src/core/agent.js';
+import type { DeliveryService } from '../../src/core/delivery.js';
+import type { Gateway } from '../../src/core/gateway/index.js';
+import { createApp, type App } from '../../src/app.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createOpenAIProvider } from '../../src/core/providers/openai.js';
 import type { Adapter, Delivery, InboundMessage } from '../../src/core/types.js';
@@ -54,7 +55,8 @@ export function recordingAdapter(platform: PlatformId = 'telegram') {
   return adapter;
 }
 
-export const simplePrompt: PromptFactory = ({ platform, personKey, sessionId, startedAt }) => {
+export const simplePrompt: PromptFactory = async ({ address, personKey, sessionId, startedAt }) => {
+  const platform = address.platform;
   const layers = [
     { name: 'identity', text: 'You are a test bot.\n\n' },
     { name: 'platform_hint', text: `Platform: ${platform}.\n\n` },
@@ -80,44 +82,44 @@ export function testSettings(home: string, modelUrl: string, yaml = '', allowed 
 
 export interface CoreHarness {
   home: string;
+  app: App;
   store: Store;
   agent: Agent;
   gateway: Gateway;
   delivery: DeliveryService;
   door: ReturnType<typeof recordingAdapter>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function makeCore(options: { home?: string; modelUrl: string; yaml?: string; allowed?: string; tools?: Tool[]; door?: ReturnType<typeof recordingAdapter> }): CoreHarness {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'sb-core-'));
   const settings = testSettings(home, options.modelUrl, options.yaml, options.allowed);
-  const store = openStore(storePath(home));
+  const store = openSqliteStore({ path: sqlitePath(home), home });
   const provider = createOpenAIProvider({ apiKey: 'k', baseURL: options.modelUrl, timeoutMs: 5000, maxRetries: 0 });
-  const agent = new Agent({ settings, store, provider, tools: options.tools ?? [], buildPrompt: simplePrompt, logger: silentLogger });
   const door = options.door ?? recordingAdapter('telegram');
-  const delivery = new DeliveryService({ store, adapter: (p) => (p === door.platform ? door : undefined), logger: silentLogger, maxAttempts: 5, backoffMs: () => 20, pollMs: 20 });
-  const gateway = new Gateway({
+  const app = createApp({
     settings,
-    store,
-    agent,
-    delivery,
-    pairing: new Pairing(store.db),
-    render: (_p, md) => ({ chunks: md.trim() ? [md] : [] }),
     logger: silentLogger,
-    adapter: (p) => (p === door.platform ? door : undefined),
+    cwd: home,
+    store,
+    provider,
+    adapters: [door],
+    tools: options.tools ?? [],
+    buildPrompt: simplePrompt,
+    maintainSession: async (session) => session,
+    render: (_p, md) => ({ chunks: md.trim() ? [md] : [] }),
+    outbox: { maxAttempts: 5, backoffMs: () => 20, pollMs: 20 },
   });
-  delivery.start();
+  app.delivery.start();
   return {
     home,
+    app,
     store,
-    agent,
-    gateway,
-    delivery,
+    agent: app.agent,
+    gateway: app.gateway,
+    delivery: app.delivery,
     door,
-    close() {
-      delivery.stop();
-      store.close();
-    },
+    close: () => app.close(),
   };
 }
 

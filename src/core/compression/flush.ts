@@ -6,7 +6,7 @@
 import type { ChatMessage, Usage } from '../messages.js';
 import { ZERO_USAGE } from '../messages.js';
 import type { ModelRequest, Provider } from '../providers/provider.js';
-import type { SessionRecord } from '../store/sessions.js';
+import type { SessionRecord } from '../store/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { oneLine } from '../errors.js';

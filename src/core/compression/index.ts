@@ -12,8 +12,8 @@
  */
 import type { SessionMaintainer } from '../agent.js';
 import type { Settings } from '../settings.js';
-import type { Store } from '../store/store.js';
-import type { SessionRecord } from '../store/sessions.js';
+import type { SessionRecord, Store } from '../store/types.js';
+import type { Address } from '../../platform/address.js';
 import type { Logger } from '../logger.js';
 import type { Provider } from '../providers/provider.js';
 import type { Tool, ToolContext } from '../tools/types.js';
@@ -37,8 +37,8 @@ export interface CompressionDeps {
    * of this session offers, so it shares the cached prefix; only `memory` calls are run.
    */
   tools: readonly Tool[];
-  /** Rebuilds and stores the session's prompt, counting a prefix-cache break: `(s) => agent.rebuildPrompt(s)`. */
-  rebuildPrompt: (session: SessionRecord) => void;
+  /** Rebuilds and stores the session's prompt, counting a prefix-cache break: `(s) => prompts.rebuild(s)` (SessionPrompts). */
+  rebuildPrompt: (session: SessionRecord) => Promise<void>;
   now?: () => Date;
 }
 
@@ -67,16 +67,16 @@ export function compressionThreshold(settings: Settings): number {
 export async function compressIfNeeded(
   deps: CompressionDeps,
   session: SessionRecord,
-  ctx: { signal: AbortSignal; replyAddress: string },
+  ctx: { signal: AbortSignal; replyAddress: Address },
 ): Promise<{ session: SessionRecord; outcome: CompressionOutcome }> {
   const { settings, store, provider, logger } = deps;
-  const history = store.messages.history(session.id);
+  const history = await store.messages.history(session.id);
   const beforeTokens = sessionTokens(session.prompt, history);
   const threshold = compressionThreshold(settings);
   const unchanged = { session, outcome: { compressed: false, beforeTokens, afterTokens: beforeTokens, memorySaves: 0 } };
   if (beforeTokens <= threshold) return unchanged;
 
-  const rows = store.messages.historyRows(session.id);
+  const rows = await store.messages.historyRows(session.id);
   const plan = planCompression(rows, settings.config.sessions.keep_recent_turns, threshold / 2);
   if (!plan) return unchanged;
 
@@ -87,6 +87,7 @@ export async function compressIfNeeded(
     logger,
     provider,
     platform: session.platform,
+    session: session.address,
     sessionKey: session.key,
     sessionId: session.id,
     personKey: session.personKey,
@@ -107,29 +108,29 @@ export async function compressIfNeeded(
       provider,
       model: settings.config.model.summary_name ?? settings.model.name,
       maxOutputTokens,
-      previousSummary: store.messages.summary(session.id),
+      previousSummary: await store.messages.summary(session.id),
       messages: plan.older.map((r) => r.message),
       signal: ctx.signal,
     });
     usage = addUsage(usage, summaryUsage);
     requests++;
-    store.transaction(() => {
-      store.messages.compress(
+    await store.transaction(async (tx) => {
+      await tx.messages.compress(
         session.id,
         plan.older.map((r) => r.id),
         summary,
       );
-      store.sessions.addUsage(session.id, usage, requests);
+      await tx.sessions.addUsage(session.id, usage, requests);
     });
   } catch (error) {
     if (ctx.signal.aborted) throw new ModelError('the turn was stopped');
-    if (requests) store.sessions.addUsage(session.id, usage, requests);
+    if (requests) await store.sessions.addUsage(session.id, usage, requests);
     logger.warn('compression', `session ${session.id}: compression skipped this turn (${oneLine(error)})`);
     return unchanged;
   }
-  deps.rebuildPrompt(session);
-  const refreshed = store.sessions.get(session.id)!;
-  const afterTokens = sessionTokens(refreshed.prompt, store.messages.history(session.id));
+  await deps.rebuildPrompt(session);
+  const refreshed = (await store.sessions.get(session.id))!;
+  const afterTokens = sessionTokens(refreshed.prompt, await store.messages.history(session.id));
   logger.info(
     'compression',
     `session ${session.id}: ${plan.older.length} older message(s) summarised, ${plan.recent.length} kept, ${memorySaves} memory save(s); ~${beforeTokens} → ~${afterTokens} tokens`,

@@ -1,11 +1,8 @@
-/** Small shared helpers for showing and checking cron jobs (tool, `cron list`). */
-
-/** A delivery address as the config accepts it: `<platform>:<id>` (DESIGN §4b). */
-export const DELIVER_PATTERN = /^(email|telegram|slack|discord|cli):.+$/;
-
-export function isDeliverAddress(value: string): boolean {
-  return DELIVER_PATTERN.test(value);
-}
+/**
+ * Small shared helpers for showing cron jobs (tool, `cron list`) and titling their reports. Delivery
+ * targets are addresses: parsed with `parseDeliverableAddress`, shown with `formatAddress`
+ * (src/platform/address.ts).
+ */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,6 +1,6 @@
-/** Cron jobs: schedules (node-cron syntax + IANA zones), the SQLite repository, the scheduler. */
+/** Cron jobs: schedules (node-cron syntax + IANA zones), the scheduler, and the core's runner and deliverer. */
 export * from './types.js';
-export { CronRepo, type ClaimOutcome, type CronRunRecord, type NewChatJob } from './repo.js';
+export type { ClaimOutcome, CronRepo, CronRunRecord, NewChatJob } from '../store/types.js';
 export {
   CronSchedule,
   isValidTimeZone,
@@ -12,4 +12,5 @@ export {
 } from './schedule.js';
 export { CronScheduler, SILENT, shortResult, validateCronJobs, type CronSchedulerDeps } from './scheduler.js';
 export { looksLikeOnlyAQuestion, NO_QUESTION_RETRY_INSTRUCTION } from './question.js';
-export { DELIVER_PATTERN, isDeliverAddress, describeTime, effectiveZone, reportSubject } from './format.js';
+export { describeTime, effectiveZone, reportSubject } from './format.js';
+export { createCronDeliverer, createCronRunner, createCronScheduler, cronPerson, type CronBridgeDeps } from './bridge.js';

@@ -7,13 +7,16 @@
  * timer is armed for the earliest *computed* slot (node-cron decides what matches, see schedule.ts);
  * when it fires the due slot is derived from the slot sequence, never from "now + delay", so a
  * timer that fires a few ms early is re-armed and one that fires late still runs the slot it was
- * for — no second is skipped or doubled by drift. Each slot is claimed in SQLite before it runs
- * (UNIQUE(job_id, slot)), so a restart, a doubled timer or a second process cannot run it twice.
+ * for — no second is skipped or doubled by drift. Each slot is claimed in the store before it runs
+ * (`CronRepo.claim`, UNIQUE(job_id, slot)), so a restart, a doubled timer or a second process cannot
+ * run it twice. Claims are asynchronous: a run is registered in `running` before the claim's first
+ * await, so a second fire of the same job in this process sees it as busy, never as free.
  */
 import { oneLine, SwitchboardError, UsageError } from '../errors.js';
 import type { CronJobConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { CronRepo } from './repo.js';
+import type { ClaimOutcome, CronRepo } from '../store/types.js';
+import { formatAddress } from '../../platform/address.js';
 import { CronSchedule, lateWindowMs, validateJobSchedule } from './schedule.js';
 import { plainLine } from './format.js';
 import type { CronDeliverer, CronJob, CronRunner, CronRunResult, CronRunStatus } from './types.js';
@@ -29,11 +32,12 @@ const RESULT_CHARS = 160;
 const ABORT_WAIT_MS = 1000;
 
 export interface CronSchedulerDeps {
+  /** The store's cron repository (`store.cron`). */
   repo: CronRepo;
   runner: CronRunner;
   deliverer: CronDeliverer;
   logger: Logger;
-  /** Jobs from the config file; synced into SQLite at start (validated, ConfigError naming the job). */
+  /** Jobs from the config file; synced into the store at start (validated, ConfigError naming the job). */
   jobs: readonly CronJobConfig[];
   now?: () => Date;
   /** How often jobs created or changed from chat are picked up (ms). */
@@ -61,7 +65,12 @@ export function shortResult(text: string): string {
 }
 
 function fingerprint(job: CronJob): string {
-  return [job.schedule, job.timezone ?? '', job.paused ? 'p' : '', job.prompt, job.deliver].join('\u0000');
+  return [job.schedule, job.timezone ?? '', job.paused ? 'p' : '', job.prompt, formatAddress(job.deliver)].join('\u0000');
+}
+
+interface Running {
+  promise: Promise<CronRunResult>;
+  abort: AbortController;
 }
 
 export class CronScheduler {
@@ -75,8 +84,12 @@ export class CronScheduler {
   private readonly maxRunMs: number;
   private readonly armed = new Map<string, Armed>();
   private readonly fingerprints = new Map<string, string>();
-  /** Runs in progress in this process, by job id (overlap prevention). */
-  private readonly running = new Map<string, { promise: Promise<CronRunResult>; abort: AbortController }>();
+  /** Runs in progress in this process, by job id (overlap prevention); set before the claim is awaited. */
+  private readonly running = new Map<string, Running>();
+  /** Bookkeeping writes that are not runs (skipped slots, refused overlaps), awaited by idle(). */
+  private readonly pending = new Set<Promise<CronRunResult>>();
+  /** Reloads run one after the other: each applies a complete read of the jobs table. */
+  private reloading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private rescanTimer: NodeJS.Timeout | undefined;
   private started = false;
@@ -94,31 +107,31 @@ export class CronScheduler {
   }
 
   /**
-   * Syncs config jobs into SQLite, catches up missed runs (DESIGN §4b), and arms the timer.
-   * Resolves once catch-up runs have been started (not finished).
+   * Syncs config jobs into the store, catches up missed runs (DESIGN §4b), and arms the timer.
+   * Resolves once catch-up runs have been started (not finished) and skipped slots recorded.
    */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const at = this.now().getTime();
-    this.sync();
-    this.repo.closeInterrupted(at - this.maxRunMs, at);
-    this.reload(true);
+    try {
+      const at = this.now().getTime();
+      await this.sync();
+      await this.repo.closeInterrupted(at - this.maxRunMs, at);
+      if (!this.started) return;
+      await this.reload(true);
+    } catch (error) {
+      this.started = false;
+      throw error;
+    }
+    if (!this.started) return; // stopped while starting
     this.arm();
-    this.rescanTimer = setInterval(() => {
-      try {
-        this.reload(false);
-      } catch (error) {
-        this.logger.error('cron', `cannot read cron jobs: ${oneLine(error)}`);
-      }
-      this.arm();
-    }, this.rescanMs);
+    this.rescanTimer = setInterval(() => void this.refresh(), this.rescanMs);
     this.rescanTimer.unref();
   }
 
-  /** Writes the config file's jobs into SQLite (start() does this; `cron run` without a gateway needs it too). */
-  sync(): void {
-    const sync = this.repo.syncConfig(this.configJobs, this.now().getTime());
+  /** Writes the config file's jobs into the store (start() does this; `cron run` without a gateway needs it too). */
+  async sync(): Promise<void> {
+    const sync = await this.repo.syncConfig(this.configJobs, this.now().getTime());
     for (const id of sync.replacedChatJobs) this.logger.warn('cron', `job '${id}' from the config file replaces a chat job with the same id`);
     if (sync.removed.length) this.logger.info('cron', `removed jobs no longer in the config file: ${sync.removed.join(', ')}`);
   }
@@ -133,7 +146,8 @@ export class CronScheduler {
     clearInterval(this.rescanTimer);
     this.timer = undefined;
     this.rescanTimer = undefined;
-    if (!this.running.size) return;
+    await this.reloading;
+    if (!this.running.size && !this.pending.size) return;
     await this.settle(graceMs);
     for (const r of this.running.values()) r.abort.abort(new Error('the gateway is shutting down'));
     // A runner that ignores its signal must not hold the shutdown hostage.
@@ -156,17 +170,23 @@ export class CronScheduler {
    * start() (config jobs are synced first), as `switchboard cron run` needs.
    */
   async runNow(id: string): Promise<CronRunResult> {
-    if (!this.started) this.sync();
-    const job = this.repo.get(id);
+    if (!this.started) await this.sync();
+    const job = await this.repo.get(id);
     if (!job) throw new UsageError(`unknown cron job '${id}'`);
-    const slot = this.now().getTime();
-    return this.execute(job, slot);
+    return this.execute(job, this.now().getTime());
   }
 
-  /** Picks up jobs created, changed or removed from chat at once (otherwise within `rescanMs`). */
-  refresh(): void {
+  /**
+   * Picks up jobs created, changed or removed from chat at once (otherwise within `rescanMs`).
+   * Never rejects: a store that cannot be read is logged and the jobs armed so far stay armed.
+   */
+  async refresh(): Promise<void> {
     if (!this.started) return;
-    this.reload(false);
+    try {
+      await this.reload(false);
+    } catch (error) {
+      this.logger.error('cron', `cannot read cron jobs: ${oneLine(error)}`);
+    }
     this.arm();
   }
 
@@ -175,14 +195,19 @@ export class CronScheduler {
     return new Map([...this.armed].map(([id, a]) => [id, a.next]));
   }
 
-  /** Resolves when every run in progress has finished. */
+  /** Resolves when every run in progress (and every skipped slot being recorded) has finished. */
   async idle(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running.values()].map((r) => r.promise));
+    while (this.running.size || this.pending.size) {
+      await Promise.allSettled([...[...this.running.values()].map((r) => r.promise), ...this.pending]);
+    }
   }
 
   /**
    * Fires every job whose next slot is due at `now()`. Called by the timer; tests with a fake
-   * clock call it directly. Returns the runs started (their promises).
+   * clock call it directly. Synchronous on purpose: the slots are taken from the armed jobs and each
+   * run is registered before anything is awaited, so two ticks can never fire one slot or overlap
+   * one job. Returns the outcome of each slot fired (a run, or a late slot recorded as skipped);
+   * these promises never reject.
    */
   tick(): Promise<CronRunResult>[] {
     const now = this.now().getTime();
@@ -193,20 +218,28 @@ export class CronScheduler {
       const due = a.schedule.previous(new Date(now), new Date(a.next))?.getTime() ?? a.next;
       a.next = a.schedule.next(new Date(due))?.getTime() ?? null;
       try {
-        const run = this.fire(a, due, now);
-        if (run) started.push(run);
+        started.push(this.fire(a, due, now));
       } catch (error) {
-        // A locked or broken database must not take the gateway down; the slot is lost, not doubled.
-        this.logger.error('cron', `job '${a.job.id}': cannot claim the run of ${new Date(due).toISOString()}: ${oneLine(error)}`);
+        // Nothing here may take the gateway down; the slot is lost, not doubled.
+        this.logger.error('cron', `job '${a.job.id}': cannot fire the run of ${new Date(due).toISOString()}: ${oneLine(error)}`);
       }
     }
     return started;
   }
 
-  /** Re-reads the jobs table; `atStart` also applies the catch-up rule to each job. */
-  private reload(atStart: boolean): void {
+  /** Re-reads the jobs table (after any reload still running); `atStart` also applies the catch-up rule to each job. */
+  private reload(atStart: boolean): Promise<void> {
+    const next = this.reloading.then(() => this.reloadNow(atStart));
+    this.reloading = next.catch(() => undefined);
+    return next;
+  }
+
+  private async reloadNow(atStart: boolean): Promise<void> {
+    const jobs = await this.repo.list();
+    // From here on nothing is awaited: the table read above is applied in one go, with the time taken
+    // after it (a slot a tick fired meanwhile lies before `now`, so no job is re-armed for it).
     const now = this.now();
-    const jobs = this.repo.list();
+    const catchUps: Promise<CronRunResult>[] = [];
     const seen = new Set<string>();
     for (const job of jobs) {
       seen.add(job.id);
@@ -233,7 +266,8 @@ export class CronScheduler {
       this.armed.set(job.id, armed);
       if (atStart) {
         try {
-          this.catchUp(armed, now.getTime());
+          const run = this.catchUp(armed, now.getTime());
+          if (run) catchUps.push(run);
         } catch (error) {
           this.logger.error('cron', `job '${job.id}': cannot catch up a missed run: ${oneLine(error)}`);
         }
@@ -241,6 +275,8 @@ export class CronScheduler {
     }
     for (const id of [...this.armed.keys()]) if (!seen.has(id)) this.armed.delete(id);
     for (const id of [...this.fingerprints.keys()]) if (!seen.has(id)) this.fingerprints.delete(id);
+    // Skipped slots are recorded before start() resolves; runs are only started.
+    await Promise.all(catchUps.filter((p) => this.pending.has(p)));
   }
 
   /**
@@ -248,55 +284,113 @@ export class CronScheduler {
    * now if it is late by no more than half its period (2 min – 2 h); otherwise it is skipped and
    * logged. Only the latest missed slot is considered: a backlog collapses into one run.
    */
-  private catchUp(a: Armed, now: number): void {
+  private catchUp(a: Armed, now: number): Promise<CronRunResult> | undefined {
     const floor = Math.max(a.job.lastSlot ?? -Infinity, a.job.createdAt) + 1;
     const missed = a.schedule.previous(new Date(now), new Date(floor));
-    if (!missed) return;
-    this.fire(a, missed.getTime(), now);
+    if (!missed) return undefined;
+    return this.fire(a, missed.getTime(), now);
   }
 
-  /** Applies the late-run window, then claims and runs the slot. */
-  private fire(a: Armed, slot: number, now: number): Promise<CronRunResult> | undefined {
+  /** Applies the late-run window, then claims and runs the slot (or records it as skipped). */
+  private fire(a: Armed, slot: number, now: number): Promise<CronRunResult> {
     const late = now - slot;
     const window = lateWindowMs(a.schedule.periodAfter(new Date(slot)));
     if (late > window) {
       const detail = `missed run of ${new Date(slot).toISOString()} skipped: ${Math.round(late / 1000)} s late (window ${Math.round(window / 1000)} s)`;
-      if (this.repo.skip(a.job.id, slot, now, detail)) this.logger.warn('cron', `job '${a.job.id}': ${detail}`);
-      return undefined;
+      return this.track(this.recordSkip(a.job.id, slot, now, detail));
     }
-    const run = this.execute(a.job, slot);
-    run.catch(() => undefined);
-    return run;
+    return this.execute(a.job, slot);
   }
 
-  /** Claims the slot, runs the agent, delivers unless [SILENT], and records the outcome. */
-  private execute(job: CronJob, slot: number): Promise<CronRunResult> {
-    const at = this.now().getTime();
-    const claim = this.repo.claim(job.id, slot, at, this.running.has(job.id));
-    if (claim.kind === 'taken') return Promise.resolve({ jobId: job.id, slot, status: 'skipped', detail: 'this slot was already claimed' });
-    if (claim.kind === 'busy') {
-      this.logger.warn('cron', `job '${job.id}': run of ${new Date(slot).toISOString()} not started, the previous run is still going`);
-      return Promise.resolve({ jobId: job.id, slot, status: 'skipped', detail: 'the previous run was still going' });
+  private async recordSkip(jobId: string, slot: number, now: number, detail: string): Promise<CronRunResult> {
+    try {
+      if (await this.repo.skip(jobId, slot, now, detail)) this.logger.warn('cron', `job '${jobId}': ${detail}`);
+      return { jobId, slot, status: 'skipped', detail };
+    } catch (error) {
+      const why = `cannot record the missed run of ${new Date(slot).toISOString()}: ${oneLine(error)}`;
+      this.logger.error('cron', `job '${jobId}': ${why}`);
+      return { jobId, slot, status: 'error', detail: why };
     }
-    const abort = new AbortController();
-    const limit = setTimeout(() => abort.abort(new Error(`the run took longer than ${Math.round(this.maxRunMs / 1000)} s`)), this.maxRunMs);
-    limit.unref();
-    const promise = (async () => {
-      try {
-        const result = await this.perform(job, slot, abort.signal);
-        this.repo.finish(claim.runId, job.id, result.status, result.detail, this.now().getTime());
-        return result;
-      } finally {
-        clearTimeout(limit);
-        this.running.delete(job.id);
-      }
-    })();
-    // Registered before the first await of the run can yield, so a second fire sees it as busy.
-    this.running.set(job.id, { promise, abort });
+  }
+
+  /** Keeps a bookkeeping promise in `pending` until it settles (idle() and stop() wait for it). */
+  private track(promise: Promise<CronRunResult>): Promise<CronRunResult> {
+    this.pending.add(promise);
+    void promise.finally(() => this.pending.delete(promise));
     return promise;
   }
 
-  private async perform(job: CronJob, slot: number, signal: AbortSignal): Promise<CronRunResult> {
+  /**
+   * Claims the slot, runs the agent, delivers unless [SILENT], and records the outcome. The run is
+   * registered in `running` synchronously, before the claim is awaited: a second fire of the job in
+   * this process (the next slot, `cron run`, a catch-up) sees it as busy. The promise never rejects.
+   */
+  private execute(job: CronJob, slot: number): Promise<CronRunResult> {
+    const at = this.now().getTime();
+    if (this.running.has(job.id)) return this.track(this.refuseOverlap(job, slot, at));
+    const run: Running = { promise: undefined as unknown as Promise<CronRunResult>, abort: new AbortController() };
+    this.running.set(job.id, run);
+    run.promise = this.claimAndRun(job, slot, at, run);
+    return run.promise;
+  }
+
+  /** A slot of a job whose previous run is still going: recorded as skipped (once across schedulers). */
+  private async refuseOverlap(job: CronJob, slot: number, at: number): Promise<CronRunResult> {
+    const base = { jobId: job.id, slot };
+    try {
+      const claim = await this.repo.claim(job.id, slot, at, true);
+      if (claim.kind === 'taken') return { ...base, status: 'skipped', detail: 'this slot was already claimed' };
+      const detail = 'the previous run was still going';
+      // An engine that claimed it anyway: close the row as skipped, never leave it 'running'.
+      if (claim.kind === 'claimed') await this.repo.finish(claim.runId, job.id, 'skipped', detail, at);
+      this.logger.warn('cron', `job '${job.id}': run of ${new Date(slot).toISOString()} not started, the previous run is still going`);
+      return { ...base, status: 'skipped', detail };
+    } catch (error) {
+      return this.claimFailed(job, slot, error);
+    }
+  }
+
+  private claimFailed(job: CronJob, slot: number, error: unknown): CronRunResult {
+    // A locked or broken store must not take the gateway down; the slot is lost, not doubled.
+    const detail = `cannot claim the run of ${new Date(slot).toISOString()}: ${oneLine(error)}`;
+    this.logger.error('cron', `job '${job.id}': ${detail}`);
+    return { jobId: job.id, slot, status: 'error', detail };
+  }
+
+  private async claimAndRun(job: CronJob, slot: number, at: number, run: Running): Promise<CronRunResult> {
+    const base = { jobId: job.id, slot };
+    try {
+      let claim: ClaimOutcome;
+      try {
+        claim = await this.repo.claim(job.id, slot, at, false);
+      } catch (error) {
+        return this.claimFailed(job, slot, error);
+      }
+      if (claim.kind === 'taken') return { ...base, status: 'skipped', detail: 'this slot was already claimed' };
+      if (claim.kind === 'busy') return { ...base, status: 'skipped', detail: 'the previous run was still going' };
+      const { runId } = claim;
+      const limit = setTimeout(() => run.abort.abort(new Error(`the run took longer than ${Math.round(this.maxRunMs / 1000)} s`)), this.maxRunMs);
+      limit.unref();
+      let markRecorded!: () => void;
+      const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
+      try {
+        const result = await this.perform(job, slot, run.abort.signal, recorded);
+        try {
+          await this.repo.finish(runId, job.id, result.status, result.detail, this.now().getTime());
+        } catch (error) {
+          this.logger.error('cron', `job '${job.id}': cannot record the run's outcome (${result.status}): ${oneLine(error)}`);
+        }
+        return result;
+      } finally {
+        markRecorded();
+        clearTimeout(limit);
+      }
+    } finally {
+      if (this.running.get(job.id) === run) this.running.delete(job.id);
+    }
+  }
+
+  private async perform(job: CronJob, slot: number, signal: AbortSignal, recorded: Promise<void>): Promise<CronRunResult> {
     const base = { jobId: job.id, slot };
     let status: CronRunStatus;
     let answer: string | undefined;
@@ -312,7 +406,7 @@ export class CronScheduler {
         status = 'error';
         detail = 'the model returned an empty answer';
       } else {
-        await this.deliverer(job, answer);
+        await this.deliverer(job, answer, recorded);
         status = 'ok';
         detail = shortResult(text);
       }

@@ -1,7 +1,9 @@
+import type { DeliverableAddress } from '../../platform/address.js';
+
 /**
  * Cron jobs and the seams between the scheduler and the agent core. The scheduler decides *when*
  * a job runs (exactly once per slot) and whether its answer is delivered; running the agent and
- * rendering/enqueueing the answer are the core's side, passed in as these functions.
+ * rendering/storing the answer in the outbox are the core's side, passed in as these functions.
  */
 
 /** How a run ended: delivered, nothing to report ([SILENT]), failed, or not run (missed / overlap). */
@@ -21,8 +23,8 @@ export interface CronJob {
   /** IANA zone; null = the server's local time. */
   timezone: string | null;
   prompt: string;
-  /** `email:<address>`, `telegram:<chat id>`, `slack:<channel id>`, `discord:<channel id>`. */
-  deliver: string;
+  /** Where the report goes, parsed when the config or the cron tool took it. */
+  deliver: DeliverableAddress;
   paused: boolean;
   createdAt: number;
   /**
@@ -44,10 +46,12 @@ export interface CronJob {
 export type CronRunner = (job: CronJob, slot: Date, signal: AbortSignal) => Promise<{ answer: string }>;
 
 /**
- * Renders `answer` for the job's target and enqueues it in the outbox (core side). Never called for
- * a `[SILENT]` answer: the scheduler filters those.
+ * Renders `answer` for the job's target and stores it in the outbox (core side); resolves once it is
+ * stored, not sent. Never called for a `[SILENT]` or empty answer: the scheduler filters those.
+ * `recorded` resolves once the scheduler has written the run's outcome, so a delivery failure noted
+ * later (`CronRepo.deliveryFailed`) is not overwritten by it.
  */
-export type CronDeliverer = (job: CronJob, answer: string) => Promise<void>;
+export type CronDeliverer = (job: CronJob, answer: string, recorded: Promise<void>) => Promise<void>;
 
 /** Outcome of one run, as recorded in `cron_runs` and the job's last-run columns. */
 export interface CronRunResult {

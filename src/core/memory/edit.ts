@@ -1,13 +1,18 @@
 /**
  * Memory edits (the `memory` tool's logic, DESIGN §7b): add, replace or remove one entry of a
- * person's MEMORY.md or USER.md, written to disk at once. The answer is a sentence for the model;
- * refusals (over the limit, blocked by the threat scan, no or several matching entries) store
- * nothing and say why, so the model can correct itself.
+ * person's MEMORY.md or USER.md, stored at once through the store's MemoryRepo. The answer is a
+ * sentence for the model; refusals (over the limit, blocked by the threat scan, no or several
+ * matching entries) store nothing and say why, so the model can correct itself.
+ *
+ * An edit is a read-modify-write of the whole file. Edits of one person's file through one repo
+ * are run one after the other (in this process), so two turns of that person never lose each
+ * other's entry.
  */
 import type { Logger } from '../logger.js';
+import type { MemoryRepo, MemoryTarget } from '../store/types.js';
 import { reportScan, scanText } from '../prompt/threat-scan.js';
 import { charLength, normalizeNewlines } from '../prompt/text.js';
-import { ENTRY_SEPARATOR, MEMORY_FILES, readEntries, serializeEntries, writeEntries, type MemoryTarget } from './memory-store.js';
+import { ENTRY_SEPARATOR, MEMORY_FILES, serializeEntries } from './entries.js';
 
 export type MemoryAction = 'add' | 'replace' | 'remove';
 
@@ -30,7 +35,8 @@ export interface MemoryEditResult {
 }
 
 export interface MemoryEditContext {
-  home: string;
+  /** Where the person's entries are kept (`store.memory`). */
+  memory: MemoryRepo;
   personKey: string;
   limits: { memory_chars: number; user_chars: number };
   logger: Logger;
@@ -69,10 +75,30 @@ function locate(entries: readonly string[], oldText: string, file: string): numb
   };
 }
 
+/** The tail of the edits queued per repo and file (`<person key>\0<target>`). */
+const queues = new WeakMap<MemoryRepo, Map<string, Promise<unknown>>>();
+
+/** Runs `fn` after every earlier edit of the same file through the same repo has finished. */
+async function serialized<T>(repo: MemoryRepo, file: string, fn: () => Promise<T>): Promise<T> {
+  let perRepo = queues.get(repo);
+  if (!perRepo) {
+    perRepo = new Map();
+    queues.set(repo, perRepo);
+  }
+  const before = perRepo.get(file);
+  const run = before ? before.then(fn, fn) : fn();
+  const tail = run.catch(() => undefined);
+  perRepo.set(file, tail);
+  try {
+    return await run;
+  } finally {
+    if (perRepo.get(file) === tail) perRepo.delete(file);
+  }
+}
+
 /** Applies one edit. Never throws for a refusal; storage failures throw StorageError. */
-export function applyMemoryEdit(ctx: MemoryEditContext, edit: MemoryEdit): MemoryEditResult {
+export async function applyMemoryEdit(ctx: MemoryEditContext, edit: MemoryEdit): Promise<MemoryEditResult> {
   const file = MEMORY_FILES[edit.target];
-  const limit = limitOf(ctx, edit.target);
   const content = edit.content === undefined ? undefined : clean(edit.content);
   const oldText = edit.oldText === undefined ? undefined : clean(edit.oldText);
 
@@ -95,7 +121,14 @@ export function applyMemoryEdit(ctx: MemoryEditContext, edit: MemoryEdit): Memor
     return { ok: false, status: 'invalid', message: `${edit.action} needs old_text, a unique part of the entry to change; nothing changed.` };
   }
 
-  const entries = readEntries(ctx.home, ctx.personKey, edit.target);
+  return serialized(ctx.memory, `${ctx.personKey}\0${edit.target}`, () => writeEdit(ctx, edit, content, oldText));
+}
+
+/** The read-modify-write part of an edit whose arguments passed the checks. */
+async function writeEdit(ctx: MemoryEditContext, edit: MemoryEdit, content: string | undefined, oldText: string | undefined): Promise<MemoryEditResult> {
+  const file = MEMORY_FILES[edit.target];
+  const limit = limitOf(ctx, edit.target);
+  const entries = await ctx.memory.read(ctx.personKey, edit.target);
   const next = [...entries];
   let replaced = '';
   if (edit.action === 'add') {
@@ -124,7 +157,7 @@ export function applyMemoryEdit(ctx: MemoryEditContext, edit: MemoryEdit): Memor
     };
   }
 
-  writeEntries(ctx.home, ctx.personKey, edit.target, next);
+  await ctx.memory.write(ctx.personKey, edit.target, next);
   const status: MemoryEditStatus = edit.action === 'add' ? 'saved' : edit.action === 'replace' ? 'replaced' : 'removed';
   const verb = status === 'saved' ? 'Saved to' : status === 'replaced' ? 'Replaced the entry in' : 'Removed the entry from';
   return { ok: true, status, message: `${verb} ${file} (${usage(next, limit)}). It shows in the next conversation.` };

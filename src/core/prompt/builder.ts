@@ -33,7 +33,8 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { PromptLayer } from '../providers/provider.js';
-import { readMemory } from '../memory/memory-store.js';
+import type { MemoryRepo } from '../store/types.js';
+import { cutToLimit } from '../memory/entries.js';
 import { loadContextFiles } from './context-files.js';
 import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from './defaults.js';
 import { PLATFORM_HINTS, type PlatformHint } from './hints.js';
@@ -56,8 +57,10 @@ export const LAYER_NAMES = [
 export type LayerName = (typeof LAYER_NAMES)[number];
 
 export interface PromptInput {
-  /** `$SWITCHBOARD_HOME`: SOUL.md, skills/, memories/. */
+  /** `$SWITCHBOARD_HOME`: SOUL.md, skills/. */
   home: string;
+  /** Where the person's MEMORY.md / USER.md entries are kept (`store.memory`). */
+  memory: MemoryRepo;
   config: AppConfig;
   platform: PlatformId;
   /** Memory owner (`telegram-1001` or a person's name). */
@@ -161,9 +164,10 @@ export function platformHintLayer(platform: PlatformId, ignoreRules: boolean): s
 }
 
 /** Layers 7 and 8: this person's memory and profile, cut to their limits, frozen now. */
-export function memoryLayers(home: string, personKey: string, config: AppConfig): { memory: string; user: string } {
-  const mem = readMemory(home, personKey, 'memory', config.limits.memory_chars);
-  const user = readMemory(home, personKey, 'user', config.limits.user_chars);
+export async function memoryLayers(repo: MemoryRepo, personKey: string, config: AppConfig): Promise<{ memory: string; user: string }> {
+  const [memoryEntries, userEntries] = await Promise.all([repo.read(personKey, 'memory'), repo.read(personKey, 'user')]);
+  const mem = cutToLimit(memoryEntries, config.limits.memory_chars);
+  const user = cutToLimit(userEntries, config.limits.user_chars);
   const head = (title: string, what: string, chars: number, limit: number) =>
     `# ${title}\n\n${what} (${chars}/${limit} chars; entries separated by §). Frozen when this conversation started: changes you make with the memory tool show in the next one.\n\n`;
   return {
@@ -186,12 +190,12 @@ export function sessionInfoLayer(startedAt: Date, sessionId: string, platform: P
   return section(`# Session\n\nConversation started: ${formatStartDay(startedAt, timezone)}\nSession: ${sessionId}\nPlatform: ${platform}`);
 }
 
-/** Builds the layered system prompt of a session. Reads files; never writes. */
-export function buildPrompt(input: PromptInput): BuiltPrompt {
+/** Builds the layered system prompt of a session. Reads files and the person's memory; never writes. */
+export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   const { home, config, platform, personKey, logger } = input;
   const ignore = input.ignoreRules === true;
   const systemMessage = normalizeNewlines(config.system_message ?? '').trim();
-  const mem = ignore ? { memory: '', user: '' } : memoryLayers(home, personKey, config);
+  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config);
   const texts: Record<LayerName, string> = {
     identity: identityLayer(home, logger),
     tool_guidance: section(TOOL_GUIDANCE),

@@ -1,10 +1,10 @@
 /**
  * Session search for one person (DESIGN §7, §7b): FTS5 over that person's other sessions, ranked by
- * bm25, grouped by session. Ownership is enforced in SQL (messages.person_key), never by filtering
- * afterwards, so another person's words cannot even be ranked against this person's.
+ * bm25, grouped by session. Ownership is enforced by the store's query (MessageRepo.search takes the
+ * person), never by filtering afterwards, so another person's words cannot even be ranked against
+ * this person's.
  */
-import type { Store } from '../store/store.js';
-import type { SearchHit } from '../store/messages.js';
+import type { Repositories, SearchHit } from '../store/types.js';
 import { analyzeQuery } from './query.js';
 
 /** Hits fetched to rank sessions and decide breadth; the hit list shown is cut to the caller's limit. */
@@ -56,18 +56,25 @@ export function groupBySession(hits: readonly SearchHit[]): SessionMatches[] {
 }
 
 /** Searches one person's other sessions. Pure storage work: no model call. */
-export function searchSessions(store: Store, personKey: string, question: string, options: SessionSearchOptions = {}): SessionSearchResult {
+export async function searchSessions(
+  store: Pick<Repositories, 'sessions' | 'messages'>,
+  personKey: string,
+  question: string,
+  options: SessionSearchOptions = {},
+): Promise<SessionSearchResult> {
   const limit = options.limit ?? 5;
   const { terms, asksOverview } = analyzeQuery(question);
   if (!terms.length) {
-    const recent = store.sessions
-      .list({ personKey, limit: (options.recentSessions ?? BROAD_MIN_SESSIONS) + 10 })
-      .filter((s) => s.id !== options.excludeSessionId && store.messages.count(s.id) > 0)
-      .slice(0, options.recentSessions ?? BROAD_MIN_SESSIONS)
-      .map((s) => ({ sessionId: s.id, platform: s.platform, startedAt: s.startedAt }));
+    const wanted = options.recentSessions ?? BROAD_MIN_SESSIONS;
+    const recent: SessionSearchResult['recent'] = [];
+    for (const s of await store.sessions.list({ personKey, limit: wanted + 10 })) {
+      if (recent.length >= wanted) break;
+      if (s.id === options.excludeSessionId || (await store.messages.count(s.id)) === 0) continue;
+      recent.push({ sessionId: s.id, platform: s.platform, startedAt: s.startedAt });
+    }
     return { terms, broad: asksOverview, hits: [], sessions: [], recent };
   }
-  const candidates = store.messages.search(personKey, terms.join(' '), {
+  const candidates = await store.messages.search(personKey, terms.join(' '), {
     excludeSessionId: options.excludeSessionId,
     limit: Math.max(CANDIDATE_HITS, limit),
   });

@@ -3,7 +3,7 @@
  * configured summary model when there is one) over excerpts of the top sessions around their matches.
  */
 import type { Settings } from '../settings.js';
-import type { Store } from '../store/store.js';
+import type { Repositories } from '../store/types.js';
 import type { Provider } from '../providers/provider.js';
 import type { Usage } from '../messages.js';
 
@@ -77,17 +77,18 @@ export function excerpt(rows: ReadonlyArray<{ id: number; role: string; content:
  */
 export async function summariseSessions(deps: {
   settings: Settings;
-  store: Store;
+  store: Pick<Repositories, 'messages'>;
   provider: Provider;
   personKey: string;
   question: string;
   sessions: readonly SessionToSummarise[];
   signal?: AbortSignal;
 }): Promise<{ text: string; usage: Usage }> {
-  const blocks = deps.sessions.map((s) => {
-    const rows = deps.store.messages.transcript(s.sessionId, deps.personKey);
-    return `<session id="${s.sessionId}" date="${day(s.startedAt)}" platform="${s.platform}">\n${excerpt(rows, s.hitIds)}\n</session>`;
-  });
+  const blocks: string[] = [];
+  for (const s of deps.sessions) {
+    const rows = await deps.store.messages.transcript(s.sessionId, deps.personKey);
+    blocks.push(`<session id="${s.sessionId}" date="${day(s.startedAt)}" platform="${s.platform}">\n${excerpt(rows, s.hitIds)}\n</session>`);
+  }
   const response = await deps.provider.complete({
     model: deps.settings.config.model.summary_name ?? deps.settings.model.name,
     system: [{ name: 'summary', text: SUMMARY_SYSTEM }],

@@ -1,14 +1,24 @@
 /**
  * The `cron` tool (DESIGN §7b): a person manages their own scheduled jobs from chat ("every Monday
- * at 9 send me …"). Jobs are stored in SQLite beside the config file's; config jobs are read-only
- * here, and nobody sees or changes another person's jobs. User mistakes come back as a result line
- * starting with "Error:" so the model can correct itself.
+ * at 9 send me …"). Jobs are stored beside the config file's; config jobs are read-only here, and
+ * nobody sees or changes another person's jobs. User mistakes come back as a result line starting
+ * with "Error:" so the model can correct itself.
  */
 import { z } from 'zod';
-import { CronRepo } from '../cron/repo.js';
 import { CronSchedule, scheduleProblem, isValidTimeZone } from '../cron/schedule.js';
-import { describeTime, effectiveZone, isDeliverAddress } from '../cron/format.js';
+import { describeTime, effectiveZone } from '../cron/format.js';
 import type { CronJob } from '../cron/types.js';
+import type { CronRepo } from '../store/types.js';
+import { isDeliverable } from '../../platform/ids.js';
+import {
+  addressOf,
+  AddressError,
+  DELIVERABLE_FORMS,
+  formatAddress,
+  parseDeliverableAddress,
+  type Address,
+  type DeliverableAddress,
+} from '../../platform/address.js';
 import type { Tool, ToolContext } from './types.js';
 import { parseToolArgs } from './args.js';
 
@@ -39,7 +49,7 @@ const PARAMETERS: Record<string, unknown> = {
     prompt: { type: 'string', description: 'create: the task to run each time, written as an instruction that needs no follow-up questions.' },
     deliver: {
       type: 'string',
-      description: 'create: where to send the report: email:<address>, telegram:<chat id>, slack:<channel id> or discord:<channel id>. Default: this chat.',
+      description: `create: where to send the report, one of ${DELIVERABLE_FORMS}. Default: this chat.`,
     },
     timezone: { type: 'string', description: 'create: IANA time zone such as Europe/Berlin. Default: the server time zone.' },
     id: { type: 'string', description: 'pause/resume/remove: the job id (from list). create: optional id, a-z 0-9 and -.' },
@@ -84,7 +94,37 @@ function describeJob(job: CronJob, now: Date): string {
     }
   }
   const last = job.lastRunAt !== null ? `; last run ${describeTime(job.lastRunAt, job.timezone)}: ${job.lastStatus ?? '?'}${job.lastResult ? ` (${job.lastResult})` : ''}` : '';
-  return `- ${job.id}: "${job.schedule}" (${zone}), ${next}; delivers to ${job.deliver}; task: ${job.prompt}${last}`;
+  return `- ${job.id}: "${job.schedule}" (${zone}), ${next}; delivers to ${formatAddress(job.deliver)}; task: ${job.prompt}${last}`;
+}
+
+/**
+ * Where a job delivers: the address the tool was given, else the chat it was asked from. An error
+ * result (a string) when the given address is malformed or this chat cannot receive reports.
+ */
+export function deliverTarget(given: string | null | undefined, replyAddress: Address): DeliverableAddress | string {
+  const text = given?.trim();
+  if (text) {
+    try {
+      return parseDeliverableAddress(text);
+    } catch (error) {
+      if (!(error instanceof AddressError)) throw error;
+      // The parser names the platform's own form for a malformed id; the model also learns the others.
+      const forms = error.message.includes(DELIVERABLE_FORMS) ? '' : ` A report can go to ${DELIVERABLE_FORMS}.`;
+      return `Error: ${error.message}.${forms}`;
+    }
+  }
+  const here = formatAddress(replyAddress);
+  if (!isDeliverable(replyAddress.platform)) {
+    const what = replyAddress.platform === 'cli' ? 'the terminal' : 'a scheduled run';
+    return `Error: this chat (${here}, ${what}) cannot receive scheduled reports; give "deliver" as one of ${DELIVERABLE_FORMS}.`;
+  }
+  try {
+    // The chat's own address, checked as if it had been typed: the stored form must be one a person can name.
+    return parseDeliverableAddress(formatAddress(addressOf(replyAddress)));
+  } catch (error) {
+    if (!(error instanceof AddressError)) throw error;
+    return `Error: this chat (${here}) cannot be named as a delivery target; give "deliver" as one of ${DELIVERABLE_FORMS}.`;
+  }
 }
 
 export interface CronToolOptions {
@@ -96,20 +136,20 @@ export interface CronToolOptions {
 export function createCronTool(options: CronToolOptions = {}): Tool {
   const changed = () => options.onChange?.();
 
-  function findOwn(repo: CronRepo, ctx: ToolContext, id: string | null | undefined): CronJob | string {
-    if (!id) return 'Error: give the job id (use action "list" to see your jobs).';
-    const job = repo.get(id);
-    if (job?.source === 'config' || isConfigJob(ctx, id)) return `Error: job '${id}' comes from the config file and can only be changed there.`;
-    if (!job || job.owner !== ctx.personKey) return `Error: you have no cron job '${id}' (use action "list" to see your jobs).`;
-    return job;
-  }
-
   /** Config jobs are reserved even before a gateway has synced them into the table. */
   function isConfigJob(ctx: ToolContext, id: string): boolean {
     return ctx.settings.config.cron.some((j) => j.id === id);
   }
 
-  function create(repo: CronRepo, ctx: ToolContext, args: Args): string {
+  async function findOwn(repo: CronRepo, ctx: ToolContext, id: string | null | undefined): Promise<CronJob | string> {
+    if (!id) return 'Error: give the job id (use action "list" to see your jobs).';
+    const job = await repo.get(id);
+    if (job?.source === 'config' || isConfigJob(ctx, id)) return `Error: job '${id}' comes from the config file and can only be changed there.`;
+    if (!job || job.owner !== ctx.personKey) return `Error: you have no cron job '${id}' (use action "list" to see your jobs).`;
+    return job;
+  }
+
+  async function create(ctx: ToolContext, args: Args): Promise<string> {
     const schedule = args.schedule?.trim();
     const prompt = args.prompt?.trim();
     if (!schedule) return 'Error: "schedule" is required to create a job, e.g. "0 9 * * 1-5" for weekdays at 09:00.';
@@ -118,23 +158,27 @@ export function createCronTool(options: CronToolOptions = {}): Tool {
     if (problem) return `Error: invalid schedule '${schedule}' (${problem}).`;
     const timezone = args.timezone?.trim() || null;
     if (timezone && !isValidTimeZone(timezone)) return `Error: unknown time zone '${timezone}'; use an IANA name such as Europe/Berlin or UTC.`;
-    const deliver = args.deliver?.trim() || ctx.replyAddress;
-    if (!isDeliverAddress(deliver)) {
-      return `Error: cannot deliver to '${deliver}'; use email:<address>, telegram:<chat id>, slack:<channel id> or discord:<channel id>.`;
+    const deliver = deliverTarget(args.deliver, ctx.replyAddress);
+    if (typeof deliver === 'string') return deliver;
+    const requestedId = args.id?.trim();
+    if (requestedId && (!ID_PATTERN.test(requestedId) || requestedId.length > ID_MAX)) {
+      return `Error: job ids use a-z, 0-9 and - (at most ${ID_MAX} characters); '${requestedId}' does not.`;
     }
-    if (repo.listByOwner(ctx.personKey).length >= MAX_JOBS_PER_PERSON) {
-      return `Error: you already have ${MAX_JOBS_PER_PERSON} jobs; remove one first.`;
-    }
-    let id = args.id?.trim();
-    if (id) {
-      if (!ID_PATTERN.test(id) || id.length > ID_MAX) return `Error: job ids use a-z, 0-9 and - (at most ${ID_MAX} characters); '${id}' does not.`;
-      if (repo.get(id) || isConfigJob(ctx, id)) return `Error: a job '${id}' already exists; choose another id or leave it out.`;
-    } else {
-      id = jobIdFromPrompt(prompt, (candidate) => repo.get(candidate) !== undefined || isConfigJob(ctx, candidate));
-    }
-    const job = repo.insertChatJob({ id, owner: ctx.personKey, schedule, timezone, prompt, deliver }, ctx.now().getTime());
+    const at = ctx.now().getTime();
+    // The checks and the insert in one transaction: two creates at once cannot pass the limit or take one id.
+    const outcome = await ctx.store.transaction(async (tx): Promise<CronJob | string> => {
+      if ((await tx.cron.listByOwner(ctx.personKey)).length >= MAX_JOBS_PER_PERSON) {
+        return `Error: you already have ${MAX_JOBS_PER_PERSON} jobs; remove one first.`;
+      }
+      const taken = new Set((await tx.cron.list()).map((j) => j.id));
+      for (const j of ctx.settings.config.cron) taken.add(j.id);
+      if (requestedId && taken.has(requestedId)) return `Error: a job '${requestedId}' already exists; choose another id or leave it out.`;
+      const id = requestedId || jobIdFromPrompt(prompt, (candidate) => taken.has(candidate));
+      return tx.cron.insertChatJob({ id, owner: ctx.personKey, schedule, timezone, prompt, deliver }, at);
+    });
+    if (typeof outcome === 'string') return outcome;
     changed();
-    return `Created cron job '${job.id}'.\n${describeJob(job, ctx.now())}`;
+    return `Created cron job '${outcome.id}'.\n${describeJob(outcome, ctx.now())}`;
   }
 
   return {
@@ -146,29 +190,31 @@ export function createCronTool(options: CronToolOptions = {}): Tool {
       const parsed = parseToolArgs(argsSchema, raw, 'Use action create|list|pause|resume|remove.');
       if (!parsed.ok) return parsed.error;
       const args = parsed.data;
-      const repo = new CronRepo(ctx.store.db);
+      const repo = ctx.store.cron;
       switch (args.action) {
         case 'create':
-          return create(repo, ctx, args);
+          return create(ctx, args);
         case 'list': {
-          const jobs = repo.listByOwner(ctx.personKey);
+          const jobs = await repo.listByOwner(ctx.personKey);
           if (!jobs.length) return 'You have no scheduled jobs.';
           return [`Your scheduled jobs (${jobs.length}):`, ...jobs.map((j) => describeJob(j, ctx.now()))].join('\n');
         }
         case 'pause':
         case 'resume': {
-          const job = findOwn(repo, ctx, args.id);
+          const job = await findOwn(repo, ctx, args.id);
           if (typeof job === 'string') return job;
           const pause = args.action === 'pause';
           if (job.paused === pause) return `Job '${job.id}' is already ${pause ? 'paused' : 'active'}.`;
-          repo.setPaused(job.id, pause, ctx.now().getTime());
+          await repo.setPaused(job.id, pause, ctx.now().getTime());
           changed();
-          return pause ? `Paused job '${job.id}'.` : `Resumed job '${job.id}'.\n${describeJob(repo.get(job.id)!, ctx.now())}`;
+          if (pause) return `Paused job '${job.id}'.`;
+          const resumed = await repo.get(job.id);
+          return resumed ? `Resumed job '${job.id}'.\n${describeJob(resumed, ctx.now())}` : `Resumed job '${job.id}'.`;
         }
         case 'remove': {
-          const job = findOwn(repo, ctx, args.id);
+          const job = await findOwn(repo, ctx, args.id);
           if (typeof job === 'string') return job;
-          repo.remove(job.id);
+          await repo.remove(job.id);
           changed();
           return `Removed job '${job.id}'.`;
         }

@@ -1,8 +1,8 @@
 /**
  * The `memory` tool (DESIGN §7b): add, replace or remove one entry of this person's MEMORY.md
- * (target `memory`, the agent's notes) or USER.md (target `user`, the person's profile). Writes go
- * to disk at once and show in the next session's prompt. The person comes from the ToolContext,
- * never from the arguments, so a model cannot be talked into another person's folder.
+ * (target `memory`, the agent's notes) or USER.md (target `user`, the person's profile). Writes are
+ * stored at once (`store.memory`) and show in the next session's prompt. The person comes from the
+ * ToolContext, never from the arguments, so a model cannot be talked into another person's folder.
  */
 import { z } from 'zod';
 import { applyMemoryEdit } from '../memory/edit.js';
@@ -47,8 +47,8 @@ export const memoryTool: Tool = {
     const parsed = parseToolArgs(argsSchema, raw);
     if (!parsed.ok) return parsed.error;
     const a = parsed.data;
-    const result = applyMemoryEdit(
-      { home: ctx.settings.home, personKey: ctx.personKey, limits: ctx.settings.config.limits, logger: ctx.logger },
+    const result = await applyMemoryEdit(
+      { memory: ctx.store.memory, personKey: ctx.personKey, limits: ctx.settings.config.limits, logger: ctx.logger },
       { action: a.action, target: a.target, content: a.content ?? undefined, oldText: a.old_text ?? undefined },
     );
     if (result.ok) ctx.logger.info('memory', `${ctx.personKey}: ${a.action} ${a.target} (${result.status})`);

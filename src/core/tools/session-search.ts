@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { searchSessions, type SessionSearchResult } from '../search/search.js';
 import { summariseSessions, SUMMARY_SESSIONS, type SessionToSummarise } from '../search/summarize.js';
 import { ModelError, oneLine } from '../errors.js';
-import type { SearchHit } from '../store/messages.js';
+import type { SearchHit } from '../store/types.js';
 import type { Tool, ToolContext } from './types.js';
 import { parseToolArgs } from './args.js';
 
@@ -78,7 +78,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions = {}):
       if (!parsed.ok) return parsed.error;
       const { query } = parsed.data;
       const limit = parsed.data.limit ?? DEFAULT_LIMIT;
-      const result = searchSessions(ctx.store, ctx.personKey, query, { excludeSessionId: ctx.sessionId, limit });
+      const result = await searchSessions(ctx.store, ctx.personKey, query, { excludeSessionId: ctx.sessionId, limit });
       if (!result.hits.length && !result.recent.length) {
         return result.terms.length
           ? `No earlier session mentions ${result.terms.map((t) => `"${t}"`).join(' or ')}.`
@@ -99,7 +99,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions = {}):
           signal: ctx.signal,
         });
         // The summary request is spent on this session: count it, so /usage covers every model call.
-        ctx.store.sessions.addUsage(ctx.sessionId, summary.usage, 1);
+        await ctx.store.sessions.addUsage(ctx.sessionId, summary.usage, 1);
         return summary.text ? `Summary of the most relevant earlier sessions:\n${summary.text}\n\n${list}` : list;
       } catch (error) {
         if (ctx.signal.aborted) throw new ModelError('the turn was stopped');

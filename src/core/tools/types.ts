@@ -1,5 +1,6 @@
 import type { PlatformId } from '../../platform/ids.js';
-import type { Store } from '../store/store.js';
+import type { Address, SessionAddress } from '../../platform/address.js';
+import type { Store } from '../store/types.js';
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
 import type { Provider } from '../providers/provider.js';
@@ -11,13 +12,14 @@ export interface ToolContext {
   logger: Logger;
   provider: Provider;
   platform: PlatformId;
-  /** Session key `platform:chat[:thread]:user` and the session's id. */
+  /** Where the session is (platform, chat, thread, user); its opaque key; the session's id. */
+  session: SessionAddress;
   sessionKey: string;
   sessionId: string;
   /** Memory/search owner: `<platform>-<user id>` or the person's name from config `people:`. */
   personKey: string;
-  /** `platform:chat` (plus `:thread`) the turn came from; default `deliver` for the cron tool. */
-  replyAddress: string;
+  /** The chat (and thread) the turn came from; default `deliver` for the cron tool. */
+  replyAddress: Address;
   /** Aborted when the turn is cancelled (/stop, shutdown). */
   signal: AbortSignal;
   now: () => Date;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, systemText, type FakeReply, type RecordedRequest } from '../../fakes/model.js';
-import { startHarness, type Harness } from '../search/harness.js';
+import { dm, startHarness, type Harness } from '../search/harness.js';
 import { createCompressionMaintainer, FLUSH_INSTRUCTION, SUMMARY_HEADER, planCompression } from '../../../src/core/compression/index.js';
 import { searchSessions } from '../../../src/core/search/search.js';
 import { silentLogger } from '../../../src/core/logger.js';
@@ -44,8 +44,8 @@ afterEach(async () => {
 async function harness(summaryFails = false): Promise<Harness> {
   h = await startHarness({
     configYaml: CONFIG,
-    maintainer: ({ settings, store, provider, tools, agent }) =>
-      createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt: (s) => agent().rebuildPrompt(s) })),
+    maintainer: ({ settings, store, provider, tools, rebuildPrompt }) =>
+      createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt })),
   });
   h.fake.setScript(script({ summaryFails }));
   return h;
@@ -65,7 +65,7 @@ describe('context compression', () => {
     const g = await harness();
     const turns = await talkUntilFlush(g);
     expect(turns).toBeGreaterThan(3);
-    const session = g.store.sessions.findOpen('cli:local:local')!;
+    const session = (await g.store.sessions.findOpen(dm('cli', 'local')))!;
     const requests = g.fake.completions();
     const flushAt = requests.findIndex(isFlush);
     const summaryAt = requests.findIndex(isSummary);
@@ -87,7 +87,7 @@ describe('context compression', () => {
     expect(summaryReq.raw).not.toContain(`Turn ${turns - 1}:`);
 
     // History: the summary, then the last two earlier turns verbatim, then this turn.
-    const history = g.store.messages.history(session.id);
+    const history = await g.store.messages.history(session.id);
     expect(history[0]).toEqual({ role: 'user', content: `${SUMMARY_HEADER}- The person talked about turns 1 and more; lives in Lisbon.` });
     const users = history.slice(1).filter((m) => m.role === 'user').map((m) => m.content);
     expect(users).toEqual([turnText(turns - 2), turnText(turns - 1), turnText(turns)]);
@@ -103,7 +103,7 @@ describe('context compression', () => {
     expect(turnReq.raw.length).toBeLessThan(flush.raw.length / 2);
 
     // The compressed turns stay searchable from another session.
-    expect(searchSessions(g.store, 'cli-local', 'Turn 1').hits.length).toBeGreaterThan(0);
+    expect((await searchSessions(g.store, 'cli-local', 'Turn 1')).hits.length).toBeGreaterThan(0);
     // Usage counts the flush and summary requests too.
     expect(session.requests).toBe(requests.length);
   });
@@ -111,9 +111,9 @@ describe('context compression', () => {
   it('leaves the session unchanged when the summary fails, and the turn is still answered', async () => {
     const g = await harness(true);
     const turns = await talkUntilFlush(g);
-    const session = g.store.sessions.findOpen('cli:local:local')!;
+    const session = (await g.store.sessions.findOpen(dm('cli', 'local')))!;
     expect(session.promptRebuilds).toBe(0);
-    const history = g.store.messages.history(session.id);
+    const history = await g.store.messages.history(session.id);
     expect(history.filter((m) => m.role === 'user')).toHaveLength(turns);
     expect(history[history.length - 1]).toEqual({ role: 'assistant', content: `Answer to: ${turnText(turns)}` });
   });

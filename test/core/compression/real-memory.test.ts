@@ -5,16 +5,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, systemText, type FakeReply, type RecordedRequest } from '../../fakes/model.js';
-import { startHarness, type Harness } from '../search/harness.js';
+import { dm, startHarness, type Harness } from '../search/harness.js';
 import { createCompressionMaintainer, FLUSH_INSTRUCTION } from '../../../src/core/compression/index.js';
 import { memoryTool } from '../../../src/core/tools/memory.js';
 import { buildPrompt } from '../../../src/core/prompt/builder.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { Settings } from '../../../src/core/settings.js';
+import type { Store } from '../../../src/core/store/types.js';
 import type { PromptFactory } from '../../../src/core/agent.js';
 
-const realPrompt = (settings: Settings): PromptFactory => (input) =>
-  buildPrompt({ home: settings.home, config: settings.config, cwd: settings.home, logger: silentLogger, ...input });
+const realPrompt = (settings: Settings, store: Store): PromptFactory => ({ address, ...input }) =>
+  buildPrompt({ home: settings.home, memory: store.memory, config: settings.config, cwd: settings.home, logger: silentLogger, platform: address.platform, ...input });
 
 function script(req: RecordedRequest): FakeReply {
   const messages = req.body.messages as Array<{ role: string; content: string | null }>;
@@ -40,18 +41,18 @@ describe('with the real memory tool and prompt builder', () => {
     h = await startHarness({
       configYaml: 'model: { context_window: 4000 }\nsessions: { compress_at: 0.5, keep_recent_turns: 2, idle_reset_minutes: 0 }\n',
       real: { memoryTool, buildPrompt: realPrompt },
-      maintainer: ({ settings, store, provider, tools, agent }) =>
-        createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt: (s) => agent().rebuildPrompt(s) })),
+      maintainer: ({ settings, store, provider, tools, rebuildPrompt }) =>
+        createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt })),
     });
     h.fake.setScript(script);
     const sessions = h.store.sessions;
     let compressedAt = 0;
     for (let i = 1; i <= 60 && !compressedAt; i++) {
       await h.say('cli', 'local', `Remark ${i}: ${'the garden needs water and the roses need pruning soon. '.repeat(3)}`);
-      if (sessions.findOpen('cli:local:local')!.promptRebuilds) compressedAt = i;
+      if ((await sessions.findOpen(dm('cli', 'local')))!.promptRebuilds) compressedAt = i;
     }
     expect(compressedAt).toBeGreaterThan(2);
-    const session = h.store.sessions.findOpen('cli:local:local')!;
+    const session = (await h.store.sessions.findOpen(dm('cli', 'local')))!;
     expect(session.promptRebuilds).toBe(1);
     const profile = session.promptLayers.find((l) => l.name === 'user_profile')!;
     expect(profile.text).toContain('Prefers answers in metric units');

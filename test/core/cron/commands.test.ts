@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type CronCommandContext } from '../../../src/commands/cron.js';
-import { CronRepo } from '../../../src/core/cron/repo.js';
-import { openDatabase, type Db } from '../../../src/core/store/db.js';
+import { openSqliteStore } from '../../../src/store/sqlite/index.js';
+import type { Store } from '../../../src/core/store/types.js';
+import { parseDeliverableAddress } from '../../../src/platform/address.js';
 import { parseConfig } from '../../../src/core/config.js';
 import { parseAllowList, type Settings } from '../../../src/core/settings.js';
 
 let dir: string;
-let db: Db;
+let store: Store;
 const NOW = new Date('2026-01-05T06:00:00Z');
 
 function settings(cronYaml: string): Settings {
@@ -45,27 +46,30 @@ function io() {
 }
 
 function context(yaml: string, runJobNow: CronCommandContext['runJobNow'] = () => Promise.reject(new Error('not expected'))): CronCommandContext {
-  return { settings: settings(yaml), db, runJobNow, now: () => NOW };
+  return { settings: settings(yaml), store, runJobNow, now: () => NOW };
 }
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sb-croncmd-'));
-  db = openDatabase(join(dir, 'state.db'));
+  store = openSqliteStore({ path: join(dir, 'state.db'), home: dir });
 });
-afterEach(() => {
-  db.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('switchboard cron list', () => {
   it('shows id, schedule, zone, next run, last run and its result for config and chat jobs', async () => {
-    const repo = new CronRepo(db);
-    repo.syncConfig(settings(CONFIG).config.cron, NOW.getTime());
-    const claim = repo.claim('daily-report', Date.parse('2026-01-02T08:00:00Z'), Date.parse('2026-01-02T08:00:00Z'), false);
+    const repo = store.cron;
+    await repo.syncConfig(settings(CONFIG).config.cron, NOW.getTime());
+    const claim = await repo.claim('daily-report', Date.parse('2026-01-02T08:00:00Z'), Date.parse('2026-01-02T08:00:00Z'), false);
     if (claim.kind !== 'claimed') throw new Error('claim failed');
-    repo.finish(claim.runId, 'daily-report', 'ok', 'Open issues — Friday', Date.parse('2026-01-02T08:00:20Z'));
-    repo.insertChatJob({ id: 'weekly-digest', owner: 'alice', schedule: '0 8 * * 1', timezone: 'UTC', prompt: 'Digest', deliver: 'telegram:1001' }, NOW.getTime());
-    repo.setPaused('weekly-digest', true, NOW.getTime());
+    await repo.finish(claim.runId, 'daily-report', 'ok', 'Open issues — Friday', Date.parse('2026-01-02T08:00:20Z'));
+    await repo.insertChatJob(
+      { id: 'weekly-digest', owner: 'alice', schedule: '0 8 * * 1', timezone: 'UTC', prompt: 'Digest', deliver: parseDeliverableAddress('telegram:1001:7') },
+      NOW.getTime(),
+    );
+    await repo.setPaused('weekly-digest', true, NOW.getTime());
 
     const { out, io: streams } = io();
     expect(await run(['list'], streams, context(CONFIG))).toBe(0);
@@ -75,7 +79,7 @@ describe('switchboard cron list', () => {
       /^daily-report\s+0 9 \* \* 1-5\s+Europe\/Berlin\s+2026-01-05 09:00:00\s+2026-01-02 09:00:20\s+ok: Open issues — Friday\s+email:alice@example.com\s+config$/,
     );
     expect(lines[2]).toMatch(/^heartbeat\s+\*\/30 \* \* \* \* \*\s+UTC\s+2026-01-05 06:00:30\s+never\s+-\s+telegram:1001\s+config$/);
-    expect(lines[3]).toMatch(/^weekly-digest\s+0 8 \* \* 1\s+UTC\s+paused\s+never\s+-\s+telegram:1001\s+chat:alice$/);
+    expect(lines[3]).toMatch(/^weekly-digest\s+0 8 \* \* 1\s+UTC\s+paused\s+never\s+-\s+telegram:1001:7\s+chat:alice$/);
     expect(out.stderr).toBe('');
   });
 

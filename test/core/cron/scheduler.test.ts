@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type Db } from '../../../src/core/store/db.js';
-import { CronRepo } from '../../../src/core/cron/repo.js';
+import { openSqliteStore } from '../../../src/store/sqlite/index.js';
+import type { CronRepo, Store } from '../../../src/core/store/types.js';
 import { CronScheduler } from '../../../src/core/cron/scheduler.js';
+import { parseDeliverableAddress } from '../../../src/platform/address.js';
 import type { CronJob } from '../../../src/core/cron/types.js';
 import type { CronJobConfig } from '../../../src/core/config.js';
 import type { Logger } from '../../../src/core/logger.js';
@@ -17,39 +18,48 @@ interface Harness {
   ran: string[];
   /** Answers handed to the deliverer. */
   delivered: Array<{ job: string; answer: string }>;
+  /** The run's status in the store at the moment the deliverer's `recorded` promise resolved. */
+  statusWhenRecorded: string[];
   logs: string[];
 }
 
 let dir: string;
-let dbs: Db[];
+let stores: Store[];
 let schedulers: CronScheduler[];
 let clock: Date;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sb-cron-'));
-  dbs = [];
+  stores = [];
   schedulers = [];
 });
 afterEach(async () => {
   for (const s of schedulers) await s.stop(0);
-  for (const db of dbs) db.close();
+  for (const store of stores) await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 function job(id: string, schedule: string, extra: Partial<CronJobConfig> = {}): CronJobConfig {
-  return { id, schedule, prompt: `Report for ${id}`, deliver: 'email:alice@example.com', enabled: true, ...extra };
+  return { id, schedule, prompt: `Report for ${id}`, deliver: parseDeliverableAddress('email:alice@example.com'), enabled: true, ...extra };
 }
 
-/** A scheduler on its own connection to the shared database file, as a second process would have. */
+/** A scheduler on its own store (connection) to the shared database file, as a second process would have. */
 function harness(
   jobs: CronJobConfig[],
-  options: { answer?: (job: CronJob, slot: Date) => Promise<string> | string; now?: () => Date; ran?: string[] } = {},
+  options: {
+    answer?: (job: CronJob, slot: Date) => Promise<string> | string;
+    now?: () => Date;
+    ran?: string[];
+    /** Wraps the store's cron repository (slow or failing claims). */
+    repo?: (repo: CronRepo) => CronRepo;
+  } = {},
 ): Harness {
-  const db = openDatabase(join(dir, 'state.db'));
-  dbs.push(db);
-  const repo = new CronRepo(db);
+  const store = openSqliteStore({ path: join(dir, 'state.db'), home: dir });
+  stores.push(store);
+  const repo = options.repo ? options.repo(store.cron) : store.cron;
   const ran = options.ran ?? [];
   const delivered: Harness['delivered'] = [];
+  const statusWhenRecorded: string[] = [];
   const logs: string[] = [];
   const logger: Logger = {
     debug: () => undefined,
@@ -66,12 +76,20 @@ function harness(
       ran.push(slot.toISOString());
       return { answer: await (options.answer ?? (() => `# Report ${slot.toISOString()}\n\nAll quiet.`))(j, slot) };
     },
-    deliverer: async (j, answer) => {
+    deliverer: async (j, answer, recorded) => {
       delivered.push({ job: j.id, answer });
+      void recorded.then(async () => {
+        statusWhenRecorded.push((await repo.runs(j.id, 1))[0]?.status ?? 'none');
+      });
     },
   });
   schedulers.push(scheduler);
-  return { scheduler, repo, ran, delivered, logs };
+  return { scheduler, repo, ran, delivered, statusWhenRecorded, logs };
+}
+
+/** The repository with some methods replaced (the rest still reach the real one). */
+function withRepo(repo: CronRepo, overrides: Partial<CronRepo>): CronRepo {
+  return Object.assign(Object.create(repo) as CronRepo, overrides);
 }
 
 async function settle(promises: Array<Promise<unknown>>): Promise<void> {
@@ -87,14 +105,14 @@ describe('config jobs', () => {
   it('syncs config jobs into SQLite beside chat jobs; a job removed from config is removed', async () => {
     clock = new Date('2026-01-05T08:00:00Z');
     const first = harness([job('a', '0 9 * * *'), job('b', '0 10 * * *')]);
-    first.repo.insertChatJob({ id: 'mine', owner: 'alice', schedule: '0 8 * * 1', timezone: null, prompt: 'x', deliver: 'telegram:1' }, clock.getTime());
+    await first.repo.insertChatJob({ id: 'mine', owner: 'alice', schedule: '0 8 * * 1', timezone: null, prompt: 'x', deliver: parseDeliverableAddress('telegram:1') }, clock.getTime());
     await first.scheduler.start();
     await first.scheduler.stop(0);
-    expect(first.repo.list().map((j) => `${j.id}:${j.source}`)).toEqual(['a:config', 'b:config', 'mine:chat']);
+    expect((await first.repo.list()).map((j) => `${j.id}:${j.source}`)).toEqual(['a:config', 'b:config', 'mine:chat']);
 
     const second = harness([job('a', '30 9 * * *', { timezone: 'Europe/Berlin', enabled: false })]);
     await second.scheduler.start();
-    const jobs = second.repo.list();
+    const jobs = await second.repo.list();
     expect(jobs.map((j) => j.id)).toEqual(['a', 'mine']);
     expect(jobs[0]).toMatchObject({ schedule: '30 9 * * *', timezone: 'Europe/Berlin', paused: true });
     expect(second.scheduler.nextRuns().has('a')).toBe(false);
@@ -117,9 +135,9 @@ describe('firing', () => {
     await settle(h.scheduler.tick());
     expect(h.ran).toEqual(['2026-01-05T08:00:10.000Z', '2026-01-05T08:00:20.000Z']);
     expect(h.delivered.map((d) => d.answer)).toEqual(['# Report 2026-01-05T08:00:10.000Z\n\nAll quiet.', '# Report 2026-01-05T08:00:20.000Z\n\nAll quiet.']);
-    const stored = h.repo.get('tick')!;
+    const stored = (await h.repo.get('tick'))!;
     expect(stored).toMatchObject({ lastStatus: 'ok', lastResult: 'Report 2026-01-05T08:00:20.000Z', lastSlot: Date.parse('2026-01-05T08:00:20.000Z') });
-    expect(h.repo.runs('tick').map((r) => r.status)).toEqual(['ok', 'ok']);
+    expect((await h.repo.runs('tick')).map((r) => r.status)).toEqual(['ok', 'ok']);
   });
 
   it('after a briefly blocked process, the due seconds collapse into one run of the latest', async () => {
@@ -144,7 +162,7 @@ describe('firing', () => {
     await settle([...a.scheduler.tick(), ...b.scheduler.tick(), ...a.scheduler.tick()]);
     expect(ran).toEqual(['2026-01-05T09:00:00.000Z']);
     expect(a.delivered.length + b.delivered.length).toBe(1);
-    expect(a.repo.runs('report')).toHaveLength(1);
+    expect(await a.repo.runs('report')).toHaveLength(1);
   });
 
   it('does not run a slot again after a restart within the same slot', async () => {
@@ -170,7 +188,7 @@ describe('firing', () => {
     clock = new Date('2026-01-05T09:00:00.000Z');
     await settle(h.scheduler.tick());
     expect(h.delivered).toEqual([]);
-    expect(h.repo.get('quiet')).toMatchObject({ lastStatus: 'silent', lastResult: 'nothing to report ([SILENT])' });
+    expect(await h.repo.get('quiet')).toMatchObject({ lastStatus: 'silent', lastResult: 'nothing to report ([SILENT])' });
     clock = new Date('2026-01-05T09:00:01.000Z');
     await settle(h.scheduler.tick());
     expect(h.delivered.map((d) => d.answer)).toEqual(['[SILENT] but there is news']);
@@ -189,11 +207,11 @@ describe('firing', () => {
     await h.scheduler.start();
     clock = new Date('2026-01-05T09:00:00.000Z');
     await settle(h.scheduler.tick());
-    expect(h.repo.get('flaky')).toMatchObject({ lastStatus: 'error', lastResult: 'model unreachable: ECONNREFUSED' });
+    expect(await h.repo.get('flaky')).toMatchObject({ lastStatus: 'error', lastResult: 'model unreachable: ECONNREFUSED' });
     expect(h.logs.some((l) => l.includes("job 'flaky': model unreachable"))).toBe(true);
     clock = new Date('2026-01-05T09:00:01.000Z');
     await settle(h.scheduler.tick());
-    expect(h.repo.get('flaky')).toMatchObject({ lastStatus: 'ok', lastResult: 'Fine now' });
+    expect(await h.repo.get('flaky')).toMatchObject({ lastStatus: 'ok', lastResult: 'Fine now' });
   });
 
   it('does not start an overlapping run of the same job', async () => {
@@ -219,10 +237,79 @@ describe('firing', () => {
     release();
     await settle(first);
     expect(h.ran).toEqual(['2026-01-05T09:00:00.000Z']);
-    expect(h.repo.runs('slow').map((r) => `${new Date(r.slot).toISOString().slice(11, 19)} ${r.status}`).slice(-2)).toEqual([
+    expect((await h.repo.runs('slow')).map((r) => `${new Date(r.slot).toISOString().slice(11, 19)} ${r.status}`).slice(-2)).toEqual([
       '09:00:01 skipped',
       '09:00:00 ok',
     ]);
+  });
+
+  it('a second fire while the first claim is still being awaited sees the job as busy', async () => {
+    clock = new Date('2026-01-05T08:59:59.000Z');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const h = harness([job('slow-claim', '* * * * * *')], {
+      repo: (repo) => withRepo(repo, { claim: async (...args) => (await gate, repo.claim(...args)) }),
+    });
+    await h.scheduler.start();
+    clock = new Date('2026-01-05T09:00:00.000Z');
+    const first = h.scheduler.tick();
+    clock = new Date('2026-01-05T09:00:01.000Z');
+    const second = h.scheduler.tick();
+    const manual = h.scheduler.runNow('slow-claim');
+    await new Promise((r) => setImmediate(r)); // runNow has read the job; every claim still waits
+    expect(h.ran).toEqual([]);
+    open();
+    expect(await Promise.all([...first, ...second, manual])).toMatchObject([
+      { status: 'ok' },
+      { status: 'skipped', detail: 'the previous run was still going' },
+      { status: 'skipped' },
+    ]);
+    expect(h.ran).toEqual(['2026-01-05T09:00:00.000Z']);
+    expect(h.delivered).toHaveLength(1);
+  });
+
+  it('two runNow calls at once run the job once', async () => {
+    clock = new Date('2026-01-05T12:00:00.000Z');
+    const h = harness([job('report', '0 9 * * *')]);
+    const results = await Promise.all([h.scheduler.runNow('report'), h.scheduler.runNow('report')]);
+    expect(results.map((r) => r.status).sort()).toEqual(['ok', 'skipped']);
+    expect(h.ran).toHaveLength(1);
+  });
+
+  it('a claim the store refuses is logged and not run; the next slot runs', async () => {
+    clock = new Date('2026-01-05T08:59:59.000Z');
+    let failures = 1;
+    const h = harness([job('locked', '* * * * * *')], {
+      repo: (repo) =>
+        withRepo(repo, {
+          claim: async (...args) => {
+            if (failures-- > 0) throw new Error('SQLITE_BUSY: database is locked');
+            return repo.claim(...args);
+          },
+        }),
+    });
+    await h.scheduler.start();
+    clock = new Date('2026-01-05T09:00:00.000Z');
+    expect(await Promise.all(h.scheduler.tick())).toMatchObject([
+      { status: 'error', detail: 'cannot claim the run of 2026-01-05T09:00:00.000Z: SQLITE_BUSY: database is locked' },
+    ]);
+    expect(h.ran).toEqual([]);
+    expect(h.logs).toContain("error job 'locked': cannot claim the run of 2026-01-05T09:00:00.000Z: SQLITE_BUSY: database is locked");
+    clock = new Date('2026-01-05T09:00:01.000Z');
+    await settle(h.scheduler.tick());
+    expect(h.ran).toEqual(['2026-01-05T09:00:01.000Z']);
+  });
+
+  it('tells the deliverer once the run is recorded, so a later delivery failure is not overwritten', async () => {
+    clock = new Date('2026-01-05T08:59:59.000Z');
+    const h = harness([job('report', '* * * * * *')]);
+    await h.scheduler.start();
+    clock = new Date('2026-01-05T09:00:00.000Z');
+    await settle(h.scheduler.tick());
+    await new Promise((r) => setImmediate(r));
+    expect(h.statusWhenRecorded).toEqual(['ok']);
   });
 
   it('runNow runs and delivers without start(); an unknown id is a UsageError', async () => {
@@ -238,13 +325,13 @@ describe('firing', () => {
     clock = new Date('2026-01-05T08:59:58.000Z');
     const h = harness([]);
     await h.scheduler.start();
-    h.repo.insertChatJob({ id: 'chatty', owner: 'alice', schedule: '* * * * * *', timezone: null, prompt: 'p', deliver: 'telegram:1' }, clock.getTime());
-    h.scheduler.refresh();
+    await h.repo.insertChatJob({ id: 'chatty', owner: 'alice', schedule: '* * * * * *', timezone: null, prompt: 'p', deliver: parseDeliverableAddress('telegram:1') }, clock.getTime());
+    await h.scheduler.refresh();
     clock = new Date('2026-01-05T08:59:59.000Z');
     await settle(h.scheduler.tick());
     expect(h.ran).toEqual(['2026-01-05T08:59:59.000Z']);
-    h.repo.setPaused('chatty', true, clock.getTime());
-    h.scheduler.refresh();
+    await h.repo.setPaused('chatty', true, clock.getTime());
+    await h.scheduler.refresh();
     clock = new Date('2026-01-05T09:00:00.000Z');
     expect(h.scheduler.tick()).toHaveLength(0);
     expect(h.ran).toHaveLength(1);
@@ -272,7 +359,7 @@ describe('catch-up at start (DESIGN §4b)', () => {
   it('a backlog late within half a period collapses into one run of the latest slot', async () => {
     const { ran, second } = await ranAt('0 * * * *', '2026-01-05T06:00:00Z', '2026-01-05T09:10:00Z');
     expect(ran).toEqual(['2026-01-05T09:00:00.000Z']);
-    expect(second.repo.runs('report').map((r) => new Date(r.slot).toISOString())).toEqual(['2026-01-05T09:00:00.000Z', '2026-01-05T06:00:00.000Z']);
+    expect((await second.repo.runs('report')).map((r) => new Date(r.slot).toISOString())).toEqual(['2026-01-05T09:00:00.000Z', '2026-01-05T06:00:00.000Z']);
     // The regular schedule goes on from there.
     expect(second.scheduler.nextRuns().get('report')).toBe(Date.parse('2026-01-05T10:00:00Z'));
   });
@@ -280,8 +367,8 @@ describe('catch-up at start (DESIGN §4b)', () => {
   it('a run later than half its period is skipped and logged', async () => {
     const { ran, second } = await ranAt('0 * * * *', '2026-01-05T06:00:00Z', '2026-01-05T09:40:00Z');
     expect(ran).toEqual([]);
-    expect(second.repo.get('report')).toMatchObject({ lastStatus: 'skipped' });
-    expect(second.repo.get('report')!.lastResult).toContain('missed run of 2026-01-05T09:00:00.000Z skipped');
+    expect(await second.repo.get('report')).toMatchObject({ lastStatus: 'skipped' });
+    expect((await second.repo.get('report'))!.lastResult).toContain('missed run of 2026-01-05T09:00:00.000Z skipped');
     expect(second.logs.some((l) => l.startsWith("warn job 'report': missed run of 2026-01-05T09:00:00.000Z skipped"))).toBe(true);
   });
 

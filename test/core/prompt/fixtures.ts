@@ -5,7 +5,9 @@ import { dirname, join } from 'node:path';
 import { parseConfig, type AppConfig } from '../../../src/core/config.js';
 import type { Logger } from '../../../src/core/logger.js';
 import { parseAllowList, type Settings } from '../../../src/core/settings.js';
-import { openStore, type Store } from '../../../src/core/store/store.js';
+import type { Store } from '../../../src/core/store/types.js';
+import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
+import { formatSessionKey, type SessionAddress } from '../../../src/platform/address.js';
 import type { Provider } from '../../../src/core/providers/provider.js';
 import type { ToolContext } from '../../../src/core/tools/types.js';
 import type { PlatformId } from '../../../src/platform/ids.js';
@@ -75,21 +77,23 @@ export function settings(home: string, cfg: AppConfig = config()): Settings {
 
 export function toolContext(opts: { home: string; store: Store; personKey: string; platform?: PlatformId; cfg?: AppConfig; logger: Logger }): ToolContext {
   const platform = opts.platform ?? 'telegram';
+  const session: SessionAddress = { platform, chatId: '1', userId: '1' };
   return {
     settings: settings(opts.home, opts.cfg),
     store: opts.store,
     logger: opts.logger,
     provider: noModel,
     platform,
-    sessionKey: `${platform}:1:1`,
+    session,
+    sessionKey: formatSessionKey(session),
     sessionId: 'sess-1',
     personKey: opts.personKey,
-    replyAddress: `${platform}:1`,
+    replyAddress: { platform, chatId: '1' },
     signal: new AbortController().signal,
     now: () => new Date('2026-11-30T12:00:00Z'),
   };
 }
 
 export function openTestStore(home: string): Store {
-  return openStore(join(home, 'state.db'));
+  return openSqliteStore({ path: sqlitePath(home), home });
 }

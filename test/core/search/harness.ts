@@ -1,25 +1,31 @@
 /**
- * A small gateway for long-conversation tests: the real Gateway, Agent, store and OpenAI provider
- * against the loopback model fake, with a simple prompt factory whose `memory` layer shows what a
+ * A small gateway for long-conversation tests: the real app (createApp: gateway, agent, store, outbox)
+ * and OpenAI provider against the loopback model fake, with a simple prompt factory whose `memory` layer shows what a
  * recording `memory` tool saved (so a rebuilt prompt visibly carries a fresh memory snapshot).
  * Replies are read from the outbox (no platform adapter runs).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, sha256, type PromptFactory, type SessionMaintainer } from '../../../src/core/agent.js';
-import { Gateway } from '../../../src/core/gateway.js';
-import { DeliveryService } from '../../../src/core/delivery.js';
-import { Pairing } from '../../../src/core/pairing.js';
+import { sha256, type Agent, type PromptFactory, type SessionMaintainer } from '../../../src/core/agent.js';
+import type { Gateway } from '../../../src/core/gateway/index.js';
+import { createApp, type App } from '../../../src/app.js';
 import { loadSettings, type Settings } from '../../../src/core/settings.js';
-import { openStore, storePath, type Store } from '../../../src/core/store/store.js';
+import type { SessionRecord, Store } from '../../../src/core/store/types.js';
+import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
 import { createOpenAIProvider } from '../../../src/core/providers/openai.js';
 import type { Provider } from '../../../src/core/providers/provider.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { Tool } from '../../../src/core/tools/types.js';
 import type { PlatformId } from '../../../src/platform/ids.js';
+import type { SessionAddress } from '../../../src/platform/address.js';
 import type { InboundMessage } from '../../../src/core/types.js';
 import { startModelFake, type ModelFake } from '../../fakes/model.js';
+
+/** The session address of a direct chat (`chatId` defaults to the user, as say() does). */
+export function dm(platform: PlatformId, userId: string, chatId = userId): SessionAddress {
+  return { platform, chatId, userId };
+}
 
 /** Facts saved per person by the recording memory tool. */
 export type MemoryBook = Map<string, string[]>;
@@ -43,7 +49,8 @@ export function recordingMemoryTool(book: MemoryBook): Tool & { calls: Array<{ p
 
 /** Layers: identity, memory snapshot (frozen at build time), session info. */
 export function testPromptFactory(book: MemoryBook): PromptFactory {
-  return ({ platform, personKey, sessionId, startedAt }) => {
+  return async ({ address, personKey, sessionId, startedAt }) => {
+    const platform = address.platform;
     const layers = [
       { name: 'identity', text: 'You are Switchboard, a test assistant.\n\n' },
       { name: 'memory', text: `# Memory of ${personKey}\n${(book.get(personKey) ?? []).map((f) => `- ${f}`).join('\n') || '(empty)'}\n\n` },
@@ -61,6 +68,7 @@ export interface Harness {
   store: Store;
   fake: ModelFake;
   provider: Provider;
+  app: App;
   agent: Agent;
   gateway: Gateway;
   book: MemoryBook;
@@ -74,10 +82,16 @@ export interface Harness {
 export interface HarnessOptions {
   configYaml?: string;
   extraTools?: (h: { book: MemoryBook }) => Tool[];
-  /** Builds the session maintainer once the agent exists. */
-  maintainer?: (h: { settings: Settings; store: Store; provider: Provider; tools: Tool[]; agent: () => Agent }) => SessionMaintainer;
+  /** Builds the session maintainer; `rebuildPrompt` rebuilds a session's stored prompt (the app's SessionPrompts). */
+  maintainer?: (h: {
+    settings: Settings;
+    store: Store;
+    provider: Provider;
+    tools: Tool[];
+    rebuildPrompt: (session: SessionRecord) => Promise<void>;
+  }) => SessionMaintainer;
   /** The real memory tool and prompt builder instead of the recording ones (`memory` is then that tool). */
-  real?: { memoryTool: Tool; buildPrompt: (settings: Settings) => PromptFactory };
+  real?: { memoryTool: Tool; buildPrompt: (settings: Settings, store: Store) => PromptFactory };
   /** Model base URL to use instead of the fake's (a recording proxy). */
   baseURL?: (fake: ModelFake) => Promise<string> | string;
   start?: number;
@@ -101,31 +115,34 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     SLACK_ALLOWED_USERS: '*',
   };
   const settings = loadSettings(env);
-  const store = openStore(storePath(home));
+  const store = openSqliteStore({ path: sqlitePath(home), home });
   const provider = createOpenAIProvider({ apiKey: 'k', baseURL, timeoutMs: 5000, maxRetries: 0 });
   const book: MemoryBook = new Map();
   const memory = options.real?.memoryTool ?? recordingMemoryTool(book);
   const tools: Tool[] = [memory, ...(options.extraTools?.({ book }) ?? [])];
   const clock = { now: options.start ?? Date.parse('2025-03-10T10:00:00Z') };
   const now = () => new Date(clock.now);
-  let agent: Agent | undefined;
-  const maintainSession = options.maintainer?.({ settings, store, provider, tools, agent: () => agent! });
-  agent = new Agent({ settings, store, provider, tools, buildPrompt: options.real ? options.real.buildPrompt(settings) : testPromptFactory(book), logger: silentLogger, now, maintainSession });
-  const delivery = new DeliveryService({ store, adapter: () => undefined, logger: silentLogger, maxAttempts: 3, now: () => clock.now });
-  const gateway = new Gateway({
+  // Called only once the app exists (a turn's maintenance).
+  const rebuildPrompt = (session: SessionRecord) => app.prompts.rebuild(session);
+  // No door runs: replies stay pending in the outbox, where say() reads them.
+  const app: App = createApp({
     settings,
-    store,
-    agent,
-    delivery,
-    pairing: new Pairing(store.db),
-    render: (_platform, markdown) => ({ chunks: [markdown] }),
     logger: silentLogger,
-    adapter: () => undefined,
+    cwd: home,
+    store,
+    provider,
+    adapters: [],
+    tools,
+    buildPrompt: options.real ? options.real.buildPrompt(settings, store) : testPromptFactory(book),
+    maintainSession: options.maintainer?.({ settings, store, provider, tools, rebuildPrompt }) ?? (async (session) => session),
+    render: (_platform, markdown) => ({ chunks: [markdown] }),
+    outbox: { maxAttempts: 3 },
     now,
   });
+  const { agent, gateway, delivery } = app;
 
   const say = async (platform: PlatformId, userId: string, text: string, chatId = userId): Promise<string> => {
-    const before = store.outbox.pending().length;
+    const before = (await store.outbox.pending()).length;
     const id = String(++updates);
     const message: InboundMessage = {
       platform,
@@ -142,7 +159,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await gateway.handle(message);
     await gateway.idle();
     await delivery.idle();
-    const items = store.outbox.pending();
+    const items = await store.outbox.pending();
     if (items.length === before) throw new Error(`no reply to "${text}"`);
     return items[items.length - 1].message.chunks.join('');
   };
@@ -154,6 +171,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store,
     fake,
     provider,
+    app,
     agent,
     gateway,
     book,
@@ -162,9 +180,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     say,
     async close() {
       await gateway.idle();
-      delivery.stop();
-      await delivery.idle();
-      store.close();
+      await app.close();
       await fake.close();
       rmSync(home, { recursive: true, force: true });
     },

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, type FakeReply, type RecordedRequest } from '../../fakes/model.js';
-import { startHarness, type Harness } from './harness.js';
+import { dm, startHarness, type Harness } from './harness.js';
 import { sessionSearchTool } from '../../../src/core/tools/session-search.js';
 
 function script(req: RecordedRequest): FakeReply {
@@ -32,15 +32,15 @@ describe('session lifecycle', () => {
   it('starts a new session after the idle time; the ended one stays searchable', async () => {
     const g = await harness('sessions: { idle_reset_minutes: 30 }\n');
     await g.say('cli', 'local', 'The wifi password is hunter2-garden.');
-    const first = g.store.sessions.findOpen('cli:local:local')!;
+    const first = (await g.store.sessions.findOpen(dm('cli', 'local')))!;
     g.clock.now += 29 * 60_000;
     await g.say('cli', 'local', 'Still here.');
-    expect(g.store.sessions.findOpen('cli:local:local')!.id).toBe(first.id);
+    expect((await g.store.sessions.findOpen(dm('cli', 'local')))!.id).toBe(first.id);
     g.clock.now += 31 * 60_000;
     const reply = await g.say('cli', 'local', 'search: wifi password');
-    const second = g.store.sessions.findOpen('cli:local:local')!;
+    const second = (await g.store.sessions.findOpen(dm('cli', 'local')))!;
     expect(second.id).not.toBe(first.id);
-    expect(g.store.sessions.get(first.id)).toMatchObject({ endReason: 'idle' });
+    expect(await g.store.sessions.get(first.id)).toMatchObject({ endReason: 'idle' });
     expect(reply).toContain('hunter2');
     expect(reply).toContain(`session ${first.id} (cli)`);
   });
@@ -48,24 +48,24 @@ describe('session lifecycle', () => {
   it('replaces a session started before the daily reset hour', async () => {
     const g = await harness('sessions: { idle_reset_minutes: 0, daily_reset_hour: 4 }\n', new Date(2025, 0, 10, 23, 0).getTime());
     await g.say('cli', 'local', 'late night note about the boiler');
-    const first = g.store.sessions.findOpen('cli:local:local')!;
+    const first = (await g.store.sessions.findOpen(dm('cli', 'local')))!;
     g.clock.now = new Date(2025, 0, 11, 3, 30).getTime();
     await g.say('cli', 'local', 'before the reset hour');
-    expect(g.store.sessions.findOpen('cli:local:local')!.id).toBe(first.id);
+    expect((await g.store.sessions.findOpen(dm('cli', 'local')))!.id).toBe(first.id);
     g.clock.now = new Date(2025, 0, 11, 4, 1).getTime();
     const reply = await g.say('cli', 'local', 'search: boiler');
-    expect(g.store.sessions.get(first.id)).toMatchObject({ endReason: 'daily' });
+    expect(await g.store.sessions.get(first.id)).toMatchObject({ endReason: 'daily' });
     expect(reply).toContain('[boiler]');
   });
 
   it('/new ends the session with one short line; the next message starts a new one that finds the old', async () => {
     const g = await harness('{}\n');
     await g.say('telegram', '1001', 'Project codename is Bluebird.');
-    const first = g.store.sessions.findOpen('telegram:1001:1001')!;
+    const first = (await g.store.sessions.findOpen(dm('telegram', '1001')))!;
     expect(await g.say('telegram', '1001', '/new')).toBe('Started a new conversation.');
-    expect(g.store.sessions.get(first.id)).toMatchObject({ endReason: 'new' });
+    expect(await g.store.sessions.get(first.id)).toMatchObject({ endReason: 'new' });
     const reply = await g.say('telegram', '1001', 'search: codename');
-    expect(g.store.sessions.findOpen('telegram:1001:1001')!.id).not.toBe(first.id);
+    expect((await g.store.sessions.findOpen(dm('telegram', '1001')))!.id).not.toBe(first.id);
     expect(reply).toContain('Bluebird');
   });
 });

@@ -1,5 +1,7 @@
+import { tmpdir } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/core/store/store.js';
+import type { Store } from '../../../src/core/store/types.js';
+import { openSqliteStore } from '../../../src/store/sqlite/index.js';
 import { analyzeQuery } from '../../../src/core/search/query.js';
 import { searchSessions, BROAD_MIN_SESSIONS } from '../../../src/core/search/search.js';
 import { excerpt } from '../../../src/core/search/summarize.js';
@@ -8,12 +10,11 @@ import type { PlatformId } from '../../../src/platform/ids.js';
 let store: Store;
 let n = 0;
 
-function session(person: string, platform: PlatformId, lines: string[], at = Date.parse('2025-02-01T09:00:00Z') + n * 3_600_000): string {
+async function session(person: string, platform: PlatformId, lines: string[], at = Date.parse('2025-02-01T09:00:00Z') + n * 3_600_000): Promise<string> {
   const id = `s${++n}`;
-  store.sessions.create({
+  await store.sessions.create({
     id,
-    key: `${platform}:c${n}:${person}`,
-    platform,
+    address: { platform, chatId: `c${n}`, userId: person },
     personKey: person,
     startedAt: at,
     promptLayers: [{ name: 'identity', text: 'x' }],
@@ -21,7 +22,7 @@ function session(person: string, platform: PlatformId, lines: string[], at = Dat
     promptSha256: 'h',
     toolsSignature: '',
   });
-  store.messages.append(
+  await store.messages.append(
     id,
     person,
     lines.map((content, i) => (i % 2 ? { role: 'assistant' as const, content } : { role: 'user' as const, content })),
@@ -31,7 +32,7 @@ function session(person: string, platform: PlatformId, lines: string[], at = Dat
 }
 
 beforeEach(() => {
-  store = openStore(':memory:');
+  store = openSqliteStore({ path: ':memory:', home: tmpdir() });
   n = 0;
 });
 afterEach(() => store.close());
@@ -51,51 +52,51 @@ describe('analyzeQuery', () => {
 });
 
 describe('searchSessions', () => {
-  it("ranks this person's matches and never returns another person's, even with the same words", () => {
-    const alice = session('alice', 'telegram', ['The deploy password rotation is every Tuesday', 'Noted: Tuesday rotation']);
-    session('bob', 'slack', ['The deploy password rotation is every Friday', 'Noted: Friday rotation']);
-    const current = session('alice', 'slack', ['hello']);
-    const r = searchSessions(store, 'alice', 'deploy password rotation', { excludeSessionId: current });
+  it("ranks this person's matches and never returns another person's, even with the same words", async () => {
+    const alice = await session('alice', 'telegram', ['The deploy password rotation is every Tuesday', 'Noted: Tuesday rotation']);
+    await session('bob', 'slack', ['The deploy password rotation is every Friday', 'Noted: Friday rotation']);
+    const current = await session('alice', 'slack', ['hello']);
+    const r = await searchSessions(store, 'alice', 'deploy password rotation', { excludeSessionId: current });
     expect(r.hits.length).toBeGreaterThan(0);
     expect(new Set(r.hits.map((h) => h.sessionId))).toEqual(new Set([alice]));
     expect(r.hits.map((h) => h.snippet).join(' ')).not.toContain('Friday');
     expect(r.hits[0].snippet).toContain('[deploy] [password] [rotation]');
-    expect(searchSessions(store, 'alice', 'Friday').hits).toEqual([]);
-    expect(searchSessions(store, 'carol', 'deploy').hits).toEqual([]);
+    expect((await searchSessions(store, 'alice', 'Friday')).hits).toEqual([]);
+    expect((await searchSessions(store, 'carol', 'deploy')).hits).toEqual([]);
   });
 
-  it('leaves out the current session', () => {
-    const only = session('alice', 'cli', ['remember the blue folder']);
-    expect(searchSessions(store, 'alice', 'blue folder', { excludeSessionId: only }).hits).toEqual([]);
-    expect(searchSessions(store, 'alice', 'blue folder').hits).toHaveLength(1);
+  it('leaves out the current session', async () => {
+    const only = await session('alice', 'cli', ['remember the blue folder']);
+    expect((await searchSessions(store, 'alice', 'blue folder', { excludeSessionId: only })).hits).toEqual([]);
+    expect((await searchSessions(store, 'alice', 'blue folder')).hits).toHaveLength(1);
   });
 
-  it('keeps ended and compressed sessions searchable', () => {
-    const old = session('alice', 'telegram', ['the invoice number is 4471', 'ok']);
-    store.sessions.end(old, 'idle', Date.now());
-    const rows = store.messages.historyRows(old);
-    store.messages.compress(old, rows.map((r) => r.id), 'summary');
-    const hits = searchSessions(store, 'alice', 'invoice 4471').hits;
+  it('keeps ended and compressed sessions searchable', async () => {
+    const old = await session('alice', 'telegram', ['the invoice number is 4471', 'ok']);
+    await store.sessions.end(old, 'idle', Date.now());
+    const rows = await store.messages.historyRows(old);
+    await store.messages.compress(old, rows.map((r) => r.id), 'summary');
+    const hits = (await searchSessions(store, 'alice', 'invoice 4471')).hits;
     expect(hits.map((h) => h.sessionId)).toEqual([old]);
   });
 
-  it(`is broad when matches spread over more than ${BROAD_MIN_SESSIONS} sessions or an overview is asked`, () => {
-    for (let i = 0; i < BROAD_MIN_SESSIONS; i++) session('alice', 'telegram', [`garden note ${i}`]);
-    expect(searchSessions(store, 'alice', 'garden').broad).toBe(false);
-    expect(searchSessions(store, 'alice', 'recap the garden').broad).toBe(true);
-    session('alice', 'slack', ['garden again']);
-    const r = searchSessions(store, 'alice', 'garden', { limit: 2 });
+  it(`is broad when matches spread over more than ${BROAD_MIN_SESSIONS} sessions or an overview is asked`, async () => {
+    for (let i = 0; i < BROAD_MIN_SESSIONS; i++) await session('alice', 'telegram', [`garden note ${i}`]);
+    expect((await searchSessions(store, 'alice', 'garden')).broad).toBe(false);
+    expect((await searchSessions(store, 'alice', 'recap the garden')).broad).toBe(true);
+    await session('alice', 'slack', ['garden again']);
+    const r = await searchSessions(store, 'alice', 'garden', { limit: 2 });
     expect(r.broad).toBe(true);
     expect(r.hits).toHaveLength(2);
     expect(r.sessions).toHaveLength(BROAD_MIN_SESSIONS + 1);
   });
 
-  it('answers a topic-less overview question with the most recent other sessions that have messages', () => {
-    const a = session('alice', 'telegram', ['one']);
-    const b = session('alice', 'slack', ['two']);
-    const current = session('alice', 'cli', ['three']);
-    session('bob', 'cli', ['four']);
-    const r = searchSessions(store, 'alice', 'what did we talk about?', { excludeSessionId: current });
+  it('answers a topic-less overview question with the most recent other sessions that have messages', async () => {
+    const a = await session('alice', 'telegram', ['one']);
+    const b = await session('alice', 'slack', ['two']);
+    const current = await session('alice', 'cli', ['three']);
+    await session('bob', 'cli', ['four']);
+    const r = await searchSessions(store, 'alice', 'what did we talk about?', { excludeSessionId: current });
     expect(r.broad).toBe(true);
     expect(r.recent.map((s) => s.sessionId)).toEqual([b, a]);
   });

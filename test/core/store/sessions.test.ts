@@ -2,33 +2,42 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../../src/core/store/store.js';
+import Database from 'better-sqlite3';
+import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
+import type { SessionAddress } from '../../../src/platform/address.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-store-'));
-const store = openStore(join(dir, 'state.db'));
-afterAll(() => {
-  store.close();
+const store = openSqliteStore({ path: sqlitePath(dir), home: dir });
+afterAll(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function session(id: string, key: string, platform: 'discord' | 'slack' = 'discord') {
-  return store.sessions.create({ id, key, platform, personKey: 'p', startedAt: Date.now(), promptLayers: [], prompt: 'x', promptSha256: 'h', toolsSignature: 's' });
+function session(id: string, address: SessionAddress) {
+  return store.sessions.create({ id, address, personKey: 'p', startedAt: Date.now(), promptLayers: [], prompt: 'x', promptSha256: 'h', toolsSignature: 's' });
 }
 
 describe('session store', () => {
-  it('finds a user’s open sessions in any chat of one platform, and only theirs', () => {
-    session('a', 'discord:dm-1:U1');
-    session('b', 'discord:dm-2:U11');
-    session('c', 'slack:D1:U1', 'slack');
-    session('d', 'discord:c_1:thread:U_1');
-    expect(store.sessions.findOpenForUser('discord', 'U1').map((s) => s.id)).toEqual(['a']);
-    expect(store.sessions.findOpenForUser('discord', 'U_1').map((s) => s.id)).toEqual(['d']);
-    store.sessions.end('a', 'new', Date.now());
-    expect(store.sessions.findOpenForUser('discord', 'U1')).toEqual([]);
+  it('finds a user’s open sessions in any chat of one platform, and only theirs', async () => {
+    await session('a', { platform: 'discord', chatId: 'dm-1', userId: 'U1' });
+    await session('b', { platform: 'discord', chatId: 'dm-2', userId: 'U11' });
+    await session('c', { platform: 'slack', chatId: 'D1', userId: 'U1' });
+    await session('d', { platform: 'discord', chatId: 'c_1', threadId: 'thread', userId: 'U_1' });
+    expect((await store.sessions.findOpenForUser('discord', 'U1')).map((s) => s.id)).toEqual(['a']);
+    expect((await store.sessions.findOpenForUser('discord', 'U_1')).map((s) => s.id)).toEqual(['d']);
+    await store.sessions.end('a', 'new', Date.now());
+    expect(await store.sessions.findOpenForUser('discord', 'U1')).toEqual([]);
   });
 
-  it('runs the database in WAL mode with versioned migrations', () => {
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(1);
+  it('runs the database in WAL mode with versioned migrations', async () => {
+    const db = new Database(sqlitePath(dir), { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('user_version', { simple: true })).toBe(2);
+    } finally {
+      db.close();
+    }
+    expect(store.engine).toBe('sqlite');
+    expect(await store.schemaVersion()).toBe(2);
   });
 });

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCronTool, cronTool, jobIdFromPrompt } from '../../../src/core/tools/cron.js';
-import { CronRepo } from '../../../src/core/cron/repo.js';
-import { openStore, type Store } from '../../../src/core/store/store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/index.js';
+import type { Store } from '../../../src/core/store/types.js';
+import { DELIVERABLE_FORMS, formatSessionKey, parseDeliverableAddress, type Address } from '../../../src/platform/address.js';
 import { parseConfig } from '../../../src/core/config.js';
 import { parseAllowList, type Settings } from '../../../src/core/settings.js';
 import { silentLogger } from '../../../src/core/logger.js';
@@ -36,14 +37,17 @@ function settings(): Settings {
   };
 }
 
-function ctx(personKey: string, replyAddress = 'telegram:1001'): ToolContext {
+/** A turn of `personKey` in the chat `replyAddress` (a Telegram DM unless given). */
+function ctx(personKey: string, replyAddress: Address = { platform: 'telegram', chatId: '1001' }): ToolContext {
+  const session = { platform: replyAddress.platform, chatId: replyAddress.chatId, threadId: replyAddress.threadId, userId: personKey };
   return {
     settings: settings(),
     store,
     logger: silentLogger,
     provider,
-    platform: 'telegram',
-    sessionKey: `${replyAddress}:${personKey}`,
+    platform: replyAddress.platform,
+    session,
+    sessionKey: formatSessionKey(session),
     sessionId: 's1',
     personKey,
     replyAddress,
@@ -54,10 +58,10 @@ function ctx(personKey: string, replyAddress = 'telegram:1001'): ToolContext {
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sb-crontool-'));
-  store = openStore(join(dir, 'state.db'));
+  store = openSqliteStore({ path: join(dir, 'state.db'), home: dir });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -71,8 +75,9 @@ describe('cron tool', () => {
     // 08:00Z is 09:00 in Berlin on Monday 5 January: that slot is now, the next is a week later.
     expect(out).toContain('next run 2026-01-12 09:00:00 Europe/Berlin');
     expect(out).toContain('delivers to telegram:1001');
-    const job = new CronRepo(store.db).get('send-me-a-summary-of')!;
-    expect(job).toMatchObject({ source: 'chat', owner: 'alice', schedule: '0 9 * * 1', timezone: 'Europe/Berlin', deliver: 'telegram:1001', paused: false });
+    const job = (await store.cron.get('send-me-a-summary-of'))!;
+    expect(job).toMatchObject({ source: 'chat', owner: 'alice', schedule: '0 9 * * 1', timezone: 'Europe/Berlin', paused: false });
+    expect(job.deliver).toEqual({ platform: 'telegram', chatId: '1001' });
   });
 
   it('takes an explicit deliver address and id, and refuses duplicates and bad input with a clear error', async () => {
@@ -88,19 +93,66 @@ describe('cron tool', () => {
     expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'x', timezone: 'Moon/Base' }, c)).toBe(
       "Error: unknown time zone 'Moon/Base'; use an IANA name such as Europe/Berlin or UTC.",
     );
-    expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'x', deliver: 'fax:123' }, c)).toContain("Error: cannot deliver to 'fax:123'");
     expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *' }, c)).toContain('Error: "prompt" is required');
     expect(await cronTool.run({ action: 'create', id: 'Bad Id', schedule: '0 9 * * *', prompt: 'x' }, c)).toContain('Error: job ids use a-z, 0-9 and -');
     expect(await cronTool.run({ action: 'explode' }, c)).toMatch(/^Error: action:/);
+  });
+
+  it('defaults to the chat and thread it was asked from, without the reply details of the message', async () => {
+    const thread: Address & Record<string, unknown> = {
+      platform: 'slack',
+      chatId: 'C0123',
+      threadId: '1700000000.000100',
+      userId: 'U1',
+      replyToMessageId: '1700000001.000200',
+      extra: { response_url: 'https://hooks.slack.test/x' },
+    };
+    const out = await cronTool.run({ action: 'create', id: 'standup', schedule: '0 9 * * 1-5', prompt: 'Standup notes' }, ctx('alice', thread));
+    expect(out).toContain('delivers to slack:C0123:1700000000.000100');
+    expect((await store.cron.get('standup'))!.deliver).toEqual({ platform: 'slack', chatId: 'C0123', threadId: '1700000000.000100' });
+  });
+
+  it('parses an explicit deliver once: a bad one is an error naming the accepted forms', async () => {
+    const c = ctx('alice');
+    const create = (deliver: string) => cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Digest', deliver }, c);
+    expect(await create('fax:123')).toBe(`Error: 'fax:123' is not an address a reply can be sent to; expected ${DELIVERABLE_FORMS}.`);
+    expect(await create('cli:local')).toBe(`Error: 'cli:local' is not an address a reply can be sent to; expected ${DELIVERABLE_FORMS}.`);
+    expect(await create('email:not-an-address')).toBe(
+      `Error: 'email:not-an-address' is not a valid email address; expected email:<address>. A report can go to ${DELIVERABLE_FORMS}.`,
+    );
+    expect(await create('telegram:-100123:42:9')).toContain("Error: 'telegram:-100123:42:9' is not a valid telegram address");
+    expect(await store.cron.listByOwner('alice')).toEqual([]);
+    expect(await create(' email:Alice@Example.COM ')).toContain('delivers to email:alice@example.com');
+    expect((await store.cron.listByOwner('alice'))[0].deliver).toEqual({ platform: 'email', chatId: 'alice@example.com' });
+  });
+
+  it('refuses to default to a chat that cannot receive reports (the terminal), saying what to give instead', async () => {
+    const terminal = ctx('local', { platform: 'cli', chatId: 'local' });
+    expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Digest' }, terminal)).toBe(
+      `Error: this chat (cli:local, the terminal) cannot receive scheduled reports; give "deliver" as one of ${DELIVERABLE_FORMS}.`,
+    );
+    expect(await store.cron.listByOwner('local')).toEqual([]);
+    expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Digest', deliver: 'telegram:1001' }, terminal)).toContain(
+      'delivers to telegram:1001',
+    );
+  });
+
+  it('two creates at once get distinct ids and both count against the limit', async () => {
+    const c = ctx('alice');
+    const outs = await Promise.all([
+      cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Morning digest' }, c),
+      cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Morning digest' }, c),
+    ]);
+    expect(outs.map((o) => o.split('\n')[0]).sort()).toEqual(["Created cron job 'morning-digest'.", "Created cron job 'morning-digest-2'."]);
   });
 
   it('lists, pauses, resumes and removes only the caller’s own jobs', async () => {
     const changes: string[] = [];
     const tool = createCronTool({ onChange: () => changes.push('changed') });
     // Make the config job exist in the table as the scheduler would.
-    new CronRepo(store.db).syncConfig(settings().config.cron, NOW.getTime());
+    await store.cron.syncConfig(settings().config.cron, NOW.getTime());
     await tool.run({ action: 'create', id: 'alice-news', schedule: '0 9 * * *', prompt: 'News for Alice' }, ctx('alice'));
-    await tool.run({ action: 'create', id: 'bob-news', schedule: '0 9 * * *', prompt: 'News for Bob' }, ctx('bob', 'slack:C1'));
+    await tool.run({ action: 'create', id: 'bob-news', schedule: '0 9 * * *', prompt: 'News for Bob' }, ctx('bob', parseDeliverableAddress('slack:C0B0B')));
 
     const aliceList = await tool.run({ action: 'list' }, ctx('alice'));
     expect(aliceList).toContain('alice-news');
@@ -122,11 +174,11 @@ describe('cron tool', () => {
     expect(resumed).toContain("Resumed job 'alice-news'.");
     expect(resumed).toContain('next run 2026-01-05');
     // Resuming moves the watermark, so slots missed while paused are not caught up.
-    expect(new CronRepo(store.db).get('alice-news')!.lastSlot).toBe(NOW.getTime());
+    expect((await store.cron.get('alice-news'))!.lastSlot).toBe(NOW.getTime());
 
     expect(await tool.run({ action: 'remove', id: 'alice-news' }, ctx('alice'))).toBe("Removed job 'alice-news'.");
-    expect(new CronRepo(store.db).get('alice-news')).toBeUndefined();
-    expect(new CronRepo(store.db).get('bob-news')).toBeDefined();
+    expect(await store.cron.get('alice-news')).toBeUndefined();
+    expect(await store.cron.get('bob-news')).toBeDefined();
     expect(changes).toHaveLength(5);
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryTool } from '../../../src/core/tools/memory.js';
-import { memoryPath } from '../../../src/core/memory/memory-store.js';
+import { MEMORY_FILES, memoryDir } from '../../../src/core/memory/entries.js';
 import { buildPrompt } from '../../../src/core/prompt/builder.js';
-import type { Store } from '../../../src/core/store/store.js';
+import type { Store } from '../../../src/core/store/types.js';
 import type { ToolContext } from '../../../src/core/tools/types.js';
 import { config, openTestStore, recorder, sandbox, toolContext, type Recorder, type Sandbox } from '../prompt/fixtures.js';
 
@@ -21,13 +22,13 @@ beforeEach(() => {
   alice = toolContext({ home: sb.home, store, personKey: 'alice', cfg, logger: rec.logger });
   bob = toolContext({ home: sb.home, store, personKey: 'telegram-2002', cfg, logger: rec.logger });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   sb.cleanup();
 });
 
 const file = (key: string, target: 'memory' | 'user') => {
-  const path = memoryPath(sb.home, key, target);
+  const path = join(memoryDir(sb.home, key), MEMORY_FILES[target]);
   return existsSync(path) ? readFileSync(path, 'utf8') : null;
 };
 
@@ -43,9 +44,9 @@ describe('memory tool', () => {
 
   it('shows in the next prompt of the same person, never in another person\'s', async () => {
     await memoryTool.run({ action: 'add', target: 'user', content: 'Name: Alice.' }, alice);
-    const base = { home: sb.home, config: config(), platform: 'telegram' as const, sessionId: 's', startedAt: new Date(), cwd: sb.repo, logger: rec.logger };
-    expect(buildPrompt({ ...base, personKey: 'alice' }).text).toContain('Name: Alice.');
-    expect(buildPrompt({ ...base, personKey: 'telegram-2002' }).text).not.toContain('Alice');
+    const base = { home: sb.home, memory: store.memory, config: config(), platform: 'telegram' as const, sessionId: 's', startedAt: new Date(), cwd: sb.repo, logger: rec.logger };
+    expect((await buildPrompt({ ...base, personKey: 'alice' })).text).toContain('Name: Alice.');
+    expect((await buildPrompt({ ...base, personKey: 'telegram-2002' })).text).not.toContain('Alice');
     expect(file('telegram-2002', 'user')).toBeNull();
     expect(await memoryTool.run({ action: 'remove', target: 'user', old_text: 'Alice' }, bob)).toContain('No entry in USER.md contains "Alice"');
     expect(file('alice', 'user')).toBe('Name: Alice.\n');
@@ -119,6 +120,14 @@ describe('memory tool', () => {
     expect(await memoryTool.run({ action: 'wipe', target: 'memory' }, alice)).toMatch(/^Error: action: /);
     expect(await memoryTool.run({ action: 'add', target: '../bob', content: 'x' }, alice)).toMatch(/^Error: target: /);
     expect(memoryTool.parameters).toMatchObject({ required: ['action', 'target'] });
+  });
+
+  it('keeps both entries when two edits of one person run at once', async () => {
+    const results = await Promise.all(
+      ['Cat: Miso.', 'Dog: Rex.', 'Lives in Lyon.'].map((content) => memoryTool.run({ action: 'add', target: 'memory', content }, alice)),
+    );
+    expect(results.every((r) => r.startsWith('Saved to MEMORY.md'))).toBe(true);
+    expect(file('alice', 'memory')).toBe('Cat: Miso.\n§\nDog: Rex.\n§\nLives in Lyon.\n');
   });
 
   it('refuses to run for an unsafe person key', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastUserText, systemText, type FakeReply, type RecordedRequest } from '../../fakes/model.js';
-import { startHarness, type Harness } from '../search/harness.js';
+import { dm, startHarness, type Harness } from '../search/harness.js';
 import { sessionSearchTool } from '../../../src/core/tools/session-search.js';
 import type { ToolContext } from '../../../src/core/tools/types.js';
 import { silentLogger } from '../../../src/core/logger.js';
@@ -54,11 +54,11 @@ describe('session_search: one person, many doors', () => {
     expect(reply).toMatch(/^Found:/);
     expect(reply).toContain('Miso');
     expect(reply).not.toContain('Rex');
-    const telegramSession = h.store.sessions.findOpen('telegram:1001:1001')!;
+    const telegramSession = (await h.store.sessions.findOpen(dm('telegram', '1001')))!;
     expect(reply).toContain(`session ${telegramSession.id} (telegram)`);
     expect(reply).toContain('2025-03-10 10:00 UTC');
     // Sessions stay per platform and chat, both owned by the one person.
-    const slackSession = h.store.sessions.findOpen('slack:D42:U1001')!;
+    const slackSession = (await h.store.sessions.findOpen(dm('slack', 'U1001', 'D42')))!;
     expect(slackSession.id).not.toBe(telegramSession.id);
     expect([slackSession.personKey, telegramSession.personKey]).toEqual(['alice', 'alice']);
   });
@@ -100,17 +100,18 @@ describe('session_search: one person, many doors', () => {
   });
 
   it('validates its arguments', async () => {
-    const session = h.store.sessions.findOpen('telegram:1001:1001')!;
+    const session = (await h.store.sessions.findOpen(dm('telegram', '1001')))!;
     const ctx: ToolContext = {
       settings: h.settings,
       store: h.store,
       logger: silentLogger,
       provider: h.provider,
       platform: 'telegram',
+      session: session.address,
       sessionKey: session.key,
       sessionId: session.id,
       personKey: 'alice',
-      replyAddress: 'telegram:1001',
+      replyAddress: { platform: 'telegram', chatId: '1001' },
       signal: new AbortController().signal,
       now: () => new Date(h.clock.now),
     };

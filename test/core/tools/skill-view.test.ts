@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { skillViewTool } from '../../../src/core/tools/skill-view.js';
 import { listSkills, parseSkillFile } from '../../../src/core/prompt/skills.js';
-import type { Store } from '../../../src/core/store/store.js';
+import type { Store } from '../../../src/core/store/types.js';
 import type { ToolContext } from '../../../src/core/tools/types.js';
 import { openTestStore, recorder, sandbox, toolContext, type Recorder, type Sandbox } from '../prompt/fixtures.js';
 
@@ -18,8 +18,8 @@ beforeEach(() => {
   sb.write('home/skills/deploy/SKILL.md', '---\nname: deploy-app\ndescription: Ship the app to production.\n---\n\n# Deploy\n\n1. Run the tests.\n2. Tag the release.\n');
   sb.write('home/skills/report/SKILL.md', '---\nname: weekly-report\ndescription: The Friday report.\n---\nCollect the merged PRs.');
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   sb.cleanup();
 });
 

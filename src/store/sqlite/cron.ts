@@ -1,6 +1,9 @@
-import { prepare, type Db } from '../store/db.js';
-import type { CronJobConfig } from '../config.js';
-import type { CronJob, CronJobSource, CronRunStatus } from './types.js';
+import { prepare, type Runner } from './db.js';
+import type { CronJobConfig } from '../../core/config.js';
+import type { CronJob, CronJobSource, CronRunStatus } from '../../core/cron/types.js';
+import type { ClaimOutcome, CronRepo, CronRunRecord, NewChatJob } from '../../core/store/types.js';
+import type { DeliverablePlatform } from '../../platform/ids.js';
+import type { DeliverableAddress } from '../../platform/address.js';
 
 interface JobRow {
   id: string;
@@ -9,7 +12,9 @@ interface JobRow {
   schedule: string;
   timezone: string | null;
   prompt: string;
-  deliver: string;
+  deliver_platform: DeliverablePlatform;
+  deliver_chat: string;
+  deliver_thread: string | null;
   paused: number;
   created_at: number;
   last_slot: number | null;
@@ -26,7 +31,9 @@ function fromRow(r: JobRow): CronJob {
     schedule: r.schedule,
     timezone: r.timezone,
     prompt: r.prompt,
-    deliver: r.deliver,
+    deliver: r.deliver_thread
+      ? { platform: r.deliver_platform, chatId: r.deliver_chat, threadId: r.deliver_thread }
+      : { platform: r.deliver_platform, chatId: r.deliver_chat },
     paused: r.paused === 1,
     createdAt: r.created_at,
     lastSlot: r.last_slot,
@@ -36,27 +43,8 @@ function fromRow(r: JobRow): CronJob {
   };
 }
 
-/** One row of `cron_runs`. `status` is 'running' until the run finishes. */
-export interface CronRunRecord {
-  id: number;
-  jobId: string;
-  slot: number;
-  startedAt: number;
-  finishedAt: number | null;
-  status: CronRunStatus | 'running';
-  detail: string | null;
-}
-
-/** Result of trying to claim a slot: ours to run, already claimed by someone, or refused because the job is still running. */
-export type ClaimOutcome = { kind: 'claimed'; runId: number } | { kind: 'taken' } | { kind: 'busy' };
-
-export interface NewChatJob {
-  id: string;
-  owner: string;
-  schedule: string;
-  timezone: string | null;
-  prompt: string;
-  deliver: string;
+function deliverColumns(a: DeliverableAddress): [string, string, string | null] {
+  return [a.platform, a.chatId, a.threadId ?? null];
 }
 
 /**
@@ -64,19 +52,30 @@ export interface NewChatJob {
  * UNIQUE(job_id, slot), so of two schedulers (a restart, a doubled timer, a second process) only the
  * one whose INSERT succeeds runs the slot.
  */
-export class CronRepo {
-  constructor(private readonly db: Db) {}
+export class SqliteCronRepo implements CronRepo {
+  constructor(private readonly run: Runner) {}
 
-  list(): CronJob[] {
+  private get db() {
+    return this.run.db;
+  }
+
+  async list(): Promise<CronJob[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return (prepare(this.db, 'SELECT * FROM cron_jobs ORDER BY id').all() as JobRow[]).map(fromRow);
   }
 
-  get(id: string): CronJob | undefined {
+  async get(id: string): Promise<CronJob | undefined> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return this.read(id);
+  }
+
+  private read(id: string): CronJob | undefined {
     const row = prepare(this.db, 'SELECT * FROM cron_jobs WHERE id = ?').get(id) as JobRow | undefined;
     return row && fromRow(row);
   }
 
-  listByOwner(owner: string): CronJob[] {
+  async listByOwner(owner: string): Promise<CronJob[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return (prepare(this.db, "SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = ? ORDER BY id").all(owner) as JobRow[]).map(fromRow);
   }
 
@@ -85,54 +84,63 @@ export class CronRepo {
    * their run history), deletes config jobs no longer in the file. Chat jobs are untouched, except
    * one whose id the config now claims (the file wins; returned in `replacedChatJobs`).
    */
-  syncConfig(jobs: readonly CronJobConfig[], at: number): { added: string[]; removed: string[]; replacedChatJobs: string[] } {
+  async syncConfig(jobs: readonly CronJobConfig[], at: number): Promise<{ added: string[]; removed: string[]; replacedChatJobs: string[] }> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const added: string[] = [];
     const replacedChatJobs: string[] = [];
     let removed: string[] = [];
     this.db.transaction(() => {
       const keep = new Set(jobs.map((j) => j.id));
       for (const job of jobs) {
-        const existing = this.get(job.id);
+        const existing = this.read(job.id);
         if (!existing) added.push(job.id);
         else if (existing.source === 'chat') replacedChatJobs.push(job.id);
         prepare(this.db, 
-            `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver, paused, created_at)
-             VALUES (?, 'config', NULL, ?, ?, ?, ?, ?, ?)
+            `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver_platform, deliver_chat, deliver_thread, paused, created_at)
+             VALUES (?, 'config', NULL, ?, ?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT(id) DO UPDATE SET source = 'config', owner = NULL, schedule = excluded.schedule,
-               timezone = excluded.timezone, prompt = excluded.prompt, deliver = excluded.deliver, paused = excluded.paused,
+               timezone = excluded.timezone, prompt = excluded.prompt, deliver_platform = excluded.deliver_platform,
+               deliver_chat = excluded.deliver_chat, deliver_thread = excluded.deliver_thread, paused = excluded.paused,
                last_slot = CASE WHEN cron_jobs.paused = 1 AND excluded.paused = 0 THEN MAX(COALESCE(cron_jobs.last_slot, 0), ?)
                            ELSE cron_jobs.last_slot END`,
           )
-          .run(job.id, job.schedule, job.timezone ?? null, job.prompt, job.deliver, job.enabled ? 0 : 1, at, at);
+          .run(job.id, job.schedule, job.timezone ?? null, job.prompt, ...deliverColumns(job.deliver), job.enabled ? 0 : 1, at, at);
       }
       const stale = (prepare(this.db, "SELECT id FROM cron_jobs WHERE source = 'config'").all() as Array<{ id: string }>)
         .map((r) => r.id)
         .filter((id) => !keep.has(id));
-      for (const id of stale) this.remove(id);
+      for (const id of stale) this.delete(id);
       removed = stale;
     })();
     return { added, removed, replacedChatJobs };
   }
 
-  insertChatJob(job: NewChatJob, at: number): CronJob {
+  async insertChatJob(job: NewChatJob, at: number): Promise<CronJob> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     prepare(this.db, 
-        `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver, paused, created_at)
-         VALUES (?, 'chat', ?, ?, ?, ?, ?, 0, ?)`,
+        `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver_platform, deliver_chat, deliver_thread, paused, created_at)
+         VALUES (?, 'chat', ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
       )
-      .run(job.id, job.owner, job.schedule, job.timezone, job.prompt, job.deliver, at);
-    return this.get(job.id)!;
+      .run(job.id, job.owner, job.schedule, job.timezone, job.prompt, ...deliverColumns(job.deliver), at);
+    return this.read(job.id)!;
   }
 
   /**
    * Pauses or resumes. Resuming moves the watermark to `at`, so slots that passed while paused are
    * not caught up later.
    */
-  setPaused(id: string, paused: boolean, at: number): void {
+  async setPaused(id: string, paused: boolean, at: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     if (paused) prepare(this.db, 'UPDATE cron_jobs SET paused = 1 WHERE id = ?').run(id);
     else prepare(this.db, 'UPDATE cron_jobs SET paused = 0, last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(at, id);
   }
 
-  remove(id: string): boolean {
+  async remove(id: string): Promise<boolean> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return this.delete(id);
+  }
+
+  private delete(id: string): boolean {
     return this.db.transaction(() => {
       prepare(this.db, 'DELETE FROM cron_runs WHERE job_id = ?').run(id);
       return prepare(this.db, 'DELETE FROM cron_jobs WHERE id = ?').run(id).changes === 1;
@@ -144,11 +152,12 @@ export class CronRepo {
    * claimed it; recorded as skipped ('busy') if `busy` says a run of the job is in progress.
    * A claim also advances the job's watermark.
    */
-  claim(jobId: string, slot: number, at: number, busy: boolean): ClaimOutcome {
+  async claim(jobId: string, slot: number, at: number, busy: boolean): Promise<ClaimOutcome> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return this.db.transaction((): ClaimOutcome => {
       const taken = prepare(this.db, 'SELECT 1 FROM cron_runs WHERE job_id = ? AND slot = ?').get(jobId, slot);
       if (taken) return { kind: 'taken' };
-      this.advance(jobId, slot);
+      this.moveWatermark(jobId, slot);
       if (busy) {
         prepare(this.db, "INSERT INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
           .run(jobId, slot, at, at, 'the previous run was still going');
@@ -161,11 +170,12 @@ export class CronRepo {
   }
 
   /** Records a missed slot that is not run (too late): claimed as skipped, shown as the job's last result. */
-  skip(jobId: string, slot: number, at: number, detail: string): boolean {
+  async skip(jobId: string, slot: number, at: number, detail: string): Promise<boolean> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return this.db.transaction(() => {
       const r = prepare(this.db, "INSERT OR IGNORE INTO cron_runs (job_id, slot, started_at, finished_at, status, detail) VALUES (?, ?, ?, ?, 'skipped', ?)")
         .run(jobId, slot, at, at, detail);
-      this.advance(jobId, slot);
+      this.moveWatermark(jobId, slot);
       if (r.changes === 1) {
         prepare(this.db, "UPDATE cron_jobs SET last_run_at = ?, last_status = 'skipped', last_result = ? WHERE id = ?")
           .run(slot, detail, jobId);
@@ -175,11 +185,17 @@ export class CronRepo {
   }
 
   /** Moves the watermark forward (never back). */
-  advance(jobId: string, slot: number): void {
+  async advance(jobId: string, slot: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    this.moveWatermark(jobId, slot);
+  }
+
+  private moveWatermark(jobId: string, slot: number): void {
     prepare(this.db, 'UPDATE cron_jobs SET last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(slot, jobId);
   }
 
-  finish(runId: number, jobId: string, status: CronRunStatus, detail: string, at: number): void {
+  async finish(runId: number, jobId: string, status: CronRunStatus, detail: string, at: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     this.db.transaction(() => {
       prepare(this.db, 'UPDATE cron_runs SET finished_at = ?, status = ?, detail = ? WHERE id = ?').run(at, status, detail, runId);
       prepare(this.db, 'UPDATE cron_jobs SET last_run_at = ?, last_status = ?, last_result = ? WHERE id = ?')
@@ -191,17 +207,20 @@ export class CronRepo {
    * A run's report could not be delivered (refused for good): the job's last result says so, so
    * `cron list` does not show a bounced report as ok.
    */
-  deliveryFailed(jobId: string, detail: string): void {
+  async deliveryFailed(jobId: string, detail: string): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     prepare(this.db, "UPDATE cron_jobs SET last_status = 'error', last_result = ? WHERE id = ?").run(detail, jobId);
   }
 
   /** Runs left 'running' by a process that stopped mid-run (started before `before`) are marked as errors. */
-  closeInterrupted(before: number, at: number): number {
+  async closeInterrupted(before: number, at: number): Promise<number> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db, "UPDATE cron_runs SET status = 'error', finished_at = ?, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < ?")
       .run(at, before).changes;
   }
 
-  runs(jobId: string, limit = 20): CronRunRecord[] {
+  async runs(jobId: string, limit = 20): Promise<CronRunRecord[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db, 
         'SELECT id, job_id AS jobId, slot, started_at AS startedAt, finished_at AS finishedAt, status, detail FROM cron_runs WHERE job_id = ? ORDER BY slot DESC, id DESC LIMIT ?',
       )

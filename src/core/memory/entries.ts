@@ -10,16 +10,15 @@
  *
  * The limit counts the code points of the whole file text (entries plus separators, without the
  * trailing newline). Reads cut an over-long file to its limit, keeping whole entries where possible.
- * Writes are atomic (temp file + rename) and synchronous, so two turns of one person in this
- * process never interleave a read-modify-write.
+ * Where the entries are kept is the store's business (files with SQLite, rows with PostgreSQL);
+ * this module is the format and the limits, no I/O.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { StorageError, UsageError } from '../errors.js';
+import { resolve, sep } from 'node:path';
+import { UsageError } from '../errors.js';
 import { charLength, normalizeNewlines, stripBom, takeChars } from '../prompt/text.js';
+import type { MemoryTarget } from '../store/types.js';
 
-export type MemoryTarget = 'memory' | 'user';
+export type { MemoryTarget } from '../store/types.js';
 
 export const MEMORY_FILES: Readonly<Record<MemoryTarget, string>> = { memory: 'MEMORY.md', user: 'USER.md' };
 
@@ -40,10 +39,6 @@ export function memoryDir(home: string, personKey: string): string {
   const dir = resolve(root, personKey);
   if (!dir.startsWith(root + sep)) throw new UsageError(`invalid person key '${personKey.slice(0, 60)}'`);
   return dir;
-}
-
-export function memoryPath(home: string, personKey: string, target: MemoryTarget): string {
-  return join(memoryDir(home, personKey), MEMORY_FILES[target]);
 }
 
 /** Splits file text into trimmed, non-empty entries. */
@@ -68,26 +63,11 @@ export interface MemoryFile {
   truncated: boolean;
 }
 
-function readRaw(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw new StorageError(`cannot read ${basename(path)}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-}
-
-/** All entries on disk, uncut (for the memory tool). */
-export function readEntries(home: string, personKey: string, target: MemoryTarget): string[] {
-  return parseEntries(readRaw(memoryPath(home, personKey, target)));
-}
-
 /**
- * Reads a memory file cut to `limit`: whole entries while they fit; if even the first entry is too
- * long, its first `limit` characters.
+ * Entries cut to `limit`: whole entries while they fit; if even the first entry is too long, its
+ * first `limit` characters.
  */
-export function readMemory(home: string, personKey: string, target: MemoryTarget, limit: number): MemoryFile {
-  const all = readEntries(home, personKey, target);
+export function cutToLimit(all: readonly string[], limit: number): MemoryFile {
   const kept: string[] = [];
   let chars = 0;
   for (const entry of all) {
@@ -99,23 +79,4 @@ export function readMemory(home: string, personKey: string, target: MemoryTarget
   if (kept.length === 0 && all.length > 0) kept.push(takeChars(all[0], limit).trimEnd());
   const text = serializeEntries(kept);
   return { entries: kept, text, chars: charLength(text), truncated: kept.length < all.length || text !== serializeEntries(all) };
-}
-
-/** Writes entries atomically: a temp file in the same folder, then rename over the target. */
-export function writeEntries(home: string, personKey: string, target: MemoryTarget, entries: readonly string[]): void {
-  const path = memoryPath(home, personKey, target);
-  const dir = memoryDir(home, personKey);
-  const tmp = join(dir, `.${MEMORY_FILES[target]}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, entries.length ? serializeEntries(entries) + '\n' : '', { encoding: 'utf8', mode: 0o600 });
-    renameSync(tmp, path);
-  } catch (error) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // the temp file was never created
-    }
-    throw new StorageError(`cannot write ${MEMORY_FILES[target]}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, { cause: error });
-  }
 }

@@ -1,5 +1,6 @@
-import { prepare, type Db } from './db.js';
-import type { ChatMessage, ToolCall, Usage } from '../messages.js';
+import { prepare, type Runner } from './db.js';
+import type { ChatMessage, ToolCall, Usage } from '../../core/messages.js';
+import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
 
 interface Row {
   id: number;
@@ -8,18 +9,6 @@ interface Row {
   tool_calls: string | null;
   tool_call_id: string | null;
   tool_name: string | null;
-}
-
-export interface SearchHit {
-  /** The matching message's row id. */
-  messageId: number;
-  sessionId: string;
-  platform: string;
-  sessionStartedAt: number;
-  createdAt: number;
-  role: string;
-  snippet: string;
-  rank: number;
 }
 
 function toChat(r: Row): ChatMessage {
@@ -37,11 +26,16 @@ export function toFtsQuery(text: string): string {
   return [...new Set(words.map((w) => w.toLowerCase()))].map((w) => `"${w}"`).join(' OR ');
 }
 
-export class MessageRepo {
-  constructor(private readonly db: Db) {}
+export class SqliteMessageRepo implements MessageRepo {
+  constructor(private readonly run: Runner) {}
+
+  private get db() {
+    return this.run.db;
+  }
 
   /** The replayable history of a session: the compression summary (if any), then the kept rows, oldest first. */
-  history(sessionId: string): ChatMessage[] {
+  async history(sessionId: string): Promise<ChatMessage[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const summary = prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
     const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
       .all(sessionId) as Row[];
@@ -50,13 +44,15 @@ export class MessageRepo {
   }
 
   /** Row ids with the history, for compression. */
-  historyRows(sessionId: string): Array<{ id: number; message: ChatMessage }> {
+  async historyRows(sessionId: string): Promise<Array<{ id: number; message: ChatMessage }>> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
       .all(sessionId) as Row[];
     return rows.map((r) => ({ id: r.id, message: toChat(r) }));
   }
 
-  append(sessionId: string, personKey: string, messages: ChatMessage[], at: number, usage?: Usage): void {
+  async append(sessionId: string, personKey: string, messages: readonly ChatMessage[], at: number, usage?: Usage): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const insert = prepare(this.db, 
       `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, created_at, input_tokens, output_tokens, cached_tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -86,7 +82,8 @@ export class MessageRepo {
    * Compression: marks rows as compressed away (they stay searchable) and stores the summary that
    * replaces them; history() replays the summary first, as a user message.
    */
-  compress(sessionId: string, rowIds: number[], summary: string): void {
+  async compress(sessionId: string, rowIds: readonly number[], summary: string): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const mark = prepare(this.db, 'UPDATE messages SET compressed = 1 WHERE id = ? AND session_id = ?');
     this.db.transaction(() => {
       for (const id of rowIds) mark.run(id, sessionId);
@@ -95,7 +92,8 @@ export class MessageRepo {
   }
 
   /** The compression summary that replaces a session's older rows, if any. */
-  summary(sessionId: string): string | null {
+  async summary(sessionId: string): Promise<string | null> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const row = prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
     return row?.summary ?? null;
   }
@@ -104,7 +102,8 @@ export class MessageRepo {
    * The user and assistant messages of one session (compressed ones too), oldest first — only if the
    * session belongs to `personKey`, so a caller can never read another person's session by id.
    */
-  transcript(sessionId: string, personKey: string): Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }> {
+  async transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db, 
         `SELECT id, role, content, created_at AS createdAt FROM messages
          WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id`,
@@ -112,12 +111,14 @@ export class MessageRepo {
       .all(sessionId, personKey) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }>;
   }
 
-  count(sessionId: string): number {
+  async count(sessionId: string): Promise<number> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return (prepare(this.db, 'SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(sessionId) as { n: number }).n;
   }
 
   /** FTS5 search over one person's messages (never anyone else's), optionally excluding a session. */
-  search(personKey: string, query: string, options: { excludeSessionId?: string; limit?: number } = {}): SearchHit[] {
+  async search(personKey: string, query: string, options: { excludeSessionId?: string; limit?: number } = {}): Promise<SearchHit[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const fts = toFtsQuery(query);
     if (!fts) return [];
     const rows = prepare(this.db, 
@@ -132,7 +133,8 @@ export class MessageRepo {
   }
 
   /** Operator search across everyone (the `sessions search` command). */
-  searchAll(query: string, limit = 20): Array<SearchHit & { personKey: string }> {
+  async searchAll(query: string, limit = 20): Promise<Array<SearchHit & { personKey: string }>> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const fts = toFtsQuery(query);
     if (!fts) return [];
     return prepare(this.db, 

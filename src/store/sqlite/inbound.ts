@@ -1,29 +1,36 @@
-import { prepare, type Db } from './db.js';
-import type { InboundMessage } from '../types.js';
-
-export type InboundStatus = 'pending' | 'done' | 'refused' | 'ignored' | 'failed';
+import { prepare, type Runner } from './db.js';
+import type { InboundMessage } from '../../core/types.js';
+import type { PlatformId } from '../../platform/ids.js';
+import type { InboundRepo, InboundStatus } from '../../core/store/types.js';
 
 /**
  * The inbound journal: every accepted platform event, keyed by (platform, update id).
  * Claiming twice is refused (dedup of redelivered updates); pending rows survive a crash and are
  * replayed at the next start.
  */
-export class InboundRepo {
-  constructor(private readonly db: Db) {}
+export class SqliteInboundRepo implements InboundRepo {
+  constructor(private readonly run: Runner) {}
+
+  private get db() {
+    return this.run.db;
+  }
 
   /** Records the event; false if this (platform, update id) was seen before. */
-  claim(message: InboundMessage, sessionKey: string | null): boolean {
+  async claim(message: InboundMessage, sessionKey: string | null): Promise<boolean> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const result = prepare(this.db, 'INSERT OR IGNORE INTO inbound (platform, update_id, received_at, session_key, payload) VALUES (?, ?, ?, ?, ?)')
       .run(message.platform, message.updateId, message.receivedAt.getTime(), sessionKey, JSON.stringify(message));
     return result.changes === 1;
   }
 
-  mark(platform: string, updateId: string, status: InboundStatus): void {
+  async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     prepare(this.db, 'UPDATE inbound SET status = ? WHERE platform = ? AND update_id = ?').run(status, platform, updateId);
   }
 
   /** Pending events in arrival order (crash recovery). */
-  pending(platforms?: readonly string[]): InboundMessage[] {
+  async pending(platforms?: readonly PlatformId[]): Promise<InboundMessage[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const rows = prepare(this.db, "SELECT payload FROM inbound WHERE status = 'pending' ORDER BY received_at, rowid")
       .all() as Array<{ payload: string }>;
     return rows

@@ -1,4 +1,4 @@
-import type { InboundMessage } from './types.js';
+import type { InboundMessage } from '../types.js';
 
 /**
  * Per-session turn queue (DESIGN §7): one turn at a time per session; messages that arrive during a
@@ -66,14 +66,17 @@ export class Semaphore {
   constructor(private readonly limit: number) {}
 
   async acquire(): Promise<() => void> {
+    // A released slot is handed straight to the first waiter (active stays the same), so an
+    // acquire() between the release and the waiter waking cannot take it as well.
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+    else this.active++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     };
   }
 }

@@ -1,32 +1,18 @@
-import { prepare, type Db } from './db.js';
-import type { PromptLayer } from '../providers/provider.js';
-import type { Usage } from '../messages.js';
+import { prepare, type Runner } from './db.js';
+import type { PromptLayer } from '../../core/providers/provider.js';
+import type { Usage } from '../../core/messages.js';
 import type { PlatformId } from '../../platform/ids.js';
-
-export interface SessionRecord {
-  id: string;
-  key: string;
-  platform: PlatformId;
-  personKey: string;
-  startedAt: number;
-  lastActiveAt: number;
-  endedAt: number | null;
-  endReason: string | null;
-  /** The cached system prompt, byte for byte as sent. */
-  prompt: string;
-  promptSha256: string;
-  promptLayers: PromptLayer[];
-  toolsSignature: string;
-  promptRebuilds: number;
-  requests: number;
-  usage: Usage;
-}
+import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
+import type { NewSession, PersonUsage, SessionRecord, SessionRepo } from '../../core/store/types.js';
 
 interface Row {
   id: string;
   key: string;
   platform: string;
   person_key: string;
+  chat_id: string;
+  thread_id: string | null;
+  user_id: string;
   started_at: number;
   last_active_at: number;
   ended_at: number | null;
@@ -44,10 +30,15 @@ interface Row {
 }
 
 function fromRow(r: Row): SessionRecord {
+  const platform = r.platform as PlatformId;
+  const address: SessionAddress = r.thread_id
+    ? { platform, chatId: r.chat_id, threadId: r.thread_id, userId: r.user_id }
+    : { platform, chatId: r.chat_id, userId: r.user_id };
   return {
     id: r.id,
     key: r.key,
-    platform: r.platform as PlatformId,
+    address,
+    platform,
     personKey: r.person_key,
     startedAt: r.started_at,
     lastActiveAt: r.last_active_at,
@@ -68,64 +59,66 @@ function fromRow(r: Row): SessionRecord {
   };
 }
 
-export interface NewSession {
-  id: string;
-  key: string;
-  platform: PlatformId;
-  personKey: string;
-  startedAt: number;
-  promptLayers: PromptLayer[];
-  prompt: string;
-  promptSha256: string;
-  toolsSignature: string;
-}
+export class SqliteSessionRepo implements SessionRepo {
+  constructor(private readonly run: Runner) {}
 
-export class SessionRepo {
-  constructor(private readonly db: Db) {}
+  private get db() {
+    return this.run.db;
+  }
 
-  findOpen(key: string): SessionRecord | undefined {
+  async findOpen(address: SessionAddress): Promise<SessionRecord | undefined> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const key = formatSessionKey(address);
     const row = prepare(this.db, 'SELECT * FROM sessions WHERE key = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1')
       .get(key) as Row | undefined;
     return row && fromRow(row);
   }
 
   /** Open sessions of one platform user in any chat, most recent first (`prompt` without --chat). */
-  findOpenForUser(platform: string, userId: string): SessionRecord[] {
-    const esc = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const rows = prepare(
-      this.db,
-      "SELECT * FROM sessions WHERE ended_at IS NULL AND platform = ? AND key LIKE ? ESCAPE '\\' ORDER BY last_active_at DESC",
-    ).all(platform, `${esc(platform)}:%:${esc(userId)}`) as Row[];
+  async findOpenForUser(platform: PlatformId, userId: string): Promise<SessionRecord[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const rows = prepare(this.db, 'SELECT * FROM sessions WHERE ended_at IS NULL AND platform = ? AND user_id = ? ORDER BY last_active_at DESC')
+      .all(platform, userId) as Row[];
     return rows.map(fromRow);
   }
 
-  get(id: string): SessionRecord | undefined {
+  async get(id: string): Promise<SessionRecord | undefined> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return this.read(id);
+  }
+
+  private read(id: string): SessionRecord | undefined {
     const row = prepare(this.db, 'SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
     return row && fromRow(row);
   }
 
-  create(s: NewSession): SessionRecord {
+  async create(s: NewSession): Promise<SessionRecord> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const a = s.address;
     prepare(this.db, 
-        `INSERT INTO sessions (id, key, platform, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sessions (id, key, platform, chat_id, thread_id, user_id, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(s.id, s.key, s.platform, s.personKey, s.startedAt, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature);
-    return this.get(s.id)!;
+      .run(s.id, formatSessionKey(a), a.platform, a.chatId, a.threadId ?? null, a.userId, s.personKey, s.startedAt, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature);
+    return this.read(s.id)!;
   }
 
-  end(id: string, reason: string, at: number): void {
+  async end(id: string, reason: string, at: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     prepare(this.db, 'UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL').run(at, reason, id);
   }
 
   /** Replaces the cached prompt (compression, tool change). Counted as a prefix-cache break. */
-  replacePrompt(id: string, layers: PromptLayer[], prompt: string, sha256: string, toolsSignature: string): void {
+  async replacePrompt(id: string, layers: PromptLayer[], prompt: string, sha256: string, toolsSignature: string): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     prepare(this.db, 
         'UPDATE sessions SET prompt = ?, prompt_sha256 = ?, prompt_layers = ?, tools_signature = ?, prompt_rebuilds = prompt_rebuilds + 1 WHERE id = ?',
       )
       .run(prompt, sha256, JSON.stringify(layers), toolsSignature, id);
   }
 
-  recordTurn(id: string, at: number, usage: Usage, requests: number): void {
+  async recordTurn(id: string, at: number, usage: Usage, requests: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     prepare(this.db, 
         `UPDATE sessions SET last_active_at = ?, requests = requests + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
          cached_tokens = cached_tokens + ?, cache_write_tokens = cache_write_tokens + ? WHERE id = ?`,
@@ -137,7 +130,8 @@ export class SessionRepo {
    * Adds model usage spent on a session outside its turns (compression, search summaries) without
    * touching last activity, so the usage figures cover every model call.
    */
-  addUsage(id: string, usage: Usage, requests: number): void {
+  async addUsage(id: string, usage: Usage, requests: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     prepare(this.db, 
         `UPDATE sessions SET requests = requests + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
          cached_tokens = cached_tokens + ?, cache_write_tokens = cache_write_tokens + ? WHERE id = ?`,
@@ -145,7 +139,8 @@ export class SessionRepo {
       .run(requests, usage.inputTokens, usage.outputTokens, usage.cachedTokens, usage.cacheWriteTokens, id);
   }
 
-  list(options: { limit?: number; personKey?: string } = {}): SessionRecord[] {
+  async list(options: { limit?: number; personKey?: string } = {}): Promise<SessionRecord[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const limit = options.limit ?? 50;
     const rows = options.personKey
       ? (prepare(this.db, 'SELECT * FROM sessions WHERE person_key = ? ORDER BY last_active_at DESC LIMIT ?').all(options.personKey, limit) as Row[])
@@ -154,22 +149,25 @@ export class SessionRepo {
   }
 
   /** Usage per person over all their sessions, the busiest first (`switchboard sessions list`). */
-  usageByPeople(): Array<Usage & { personKey: string; requests: number; sessions: number }> {
+  async usageByPeople(): Promise<Array<PersonUsage & { personKey: string }>> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const rows = prepare(this.db, 
         `SELECT person_key AS personKey, COUNT(*) AS sessions, SUM(requests) AS requests, SUM(input_tokens) AS inputTokens,
          SUM(output_tokens) AS outputTokens, SUM(cached_tokens) AS cachedTokens, SUM(cache_write_tokens) AS cacheWriteTokens
          FROM sessions GROUP BY person_key ORDER BY SUM(input_tokens) + SUM(output_tokens) DESC, person_key`,
       )
-      .all() as Array<Usage & { personKey: string; requests: number; sessions: number }>;
+      .all() as Array<PersonUsage & { personKey: string }>;
     return rows;
   }
 
   /** Number of stored sessions. */
-  count(): number {
+  async count(): Promise<number> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return (prepare(this.db, 'SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n;
   }
 
-  usageByPerson(personKey: string): Usage & { requests: number; sessions: number } {
+  async usageByPerson(personKey: string): Promise<PersonUsage> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const r = prepare(this.db, 
         `SELECT COUNT(*) AS sessions, COALESCE(SUM(requests),0) AS requests, COALESCE(SUM(input_tokens),0) AS i, COALESCE(SUM(output_tokens),0) AS o,
          COALESCE(SUM(cached_tokens),0) AS c, COALESCE(SUM(cache_write_tokens),0) AS w FROM sessions WHERE person_key = ?`,

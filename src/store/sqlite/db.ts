@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { StorageError } from '../errors.js';
+import { StorageError } from '../../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -54,11 +54,74 @@ function migrate(db: Db): void {
     throw new StorageError(`database schema version ${current} is newer than this Switchboard (${MIGRATIONS.length}); upgrade Switchboard`);
   }
   for (let v = current; v < MIGRATIONS.length; v++) {
+    const step = MIGRATIONS[v];
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
   }
+}
+
+/** The schema version a database is at. */
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * One SQLite connection shared by the repositories. better-sqlite3 is synchronous, so a transaction
+ * that awaits between its statements must keep other callers out until it ends: `idle()` is what
+ * every repository method awaits first; repositories bound to a transaction skip it.
+ */
+export class Connection {
+  private gate: Promise<void> | null = null;
+
+  constructor(readonly db: Db) {}
+
+  /** Resolves once no transaction holds the connection (at once when none does). */
+  idle(): Promise<void> | undefined {
+    return this.gate ?? undefined;
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.gate) await this.gate;
+    let release!: () => void;
+    this.gate = new Promise<void>((resolve) => (release = resolve));
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const value = await fn();
+        this.db.exec('COMMIT');
+        return value;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      this.gate = null;
+      release();
+    }
+  }
+}
+
+/**
+ * What a repository runs on: the connection, and whether it is bound to an open transaction. Each
+ * method starts with `for (let wait = run.ready(); wait; wait = run.ready()) await wait;` — the
+ * check and the statement after it run with no await in between, so a call made outside a
+ * transaction never lands inside one that began meanwhile.
+ */
+export interface Runner {
+  readonly db: Db;
+  /** Awaited before each call: the end of another caller's transaction, or nothing. */
+  ready(): Promise<void> | undefined;
+}
+
+export function freeRunner(connection: Connection): Runner {
+  return { db: connection.db, ready: () => connection.idle() };
+}
+
+export function transactionRunner(connection: Connection): Runner {
+  return { db: connection.db, ready: () => undefined };
 }
 
 const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();

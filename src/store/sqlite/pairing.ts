@@ -1,29 +1,32 @@
 import { randomInt } from 'node:crypto';
-import { prepare, type Db } from './store/db.js';
+import { prepare, type Runner } from './db.js';
+import type { PlatformId } from '../../platform/ids.js';
+import type { PairingRepo, PairingRequest, PendingPairing } from '../../core/store/types.js';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I
 const CODE_TTL_MS = 60 * 60_000;
 const REQUEST_EVERY_MS = 10 * 60_000;
 const MAX_PENDING_PER_PLATFORM = 3;
 
-export type PairingRequest =
-  | { status: 'issued'; code: string }
-  | { status: 'recent'; code: string }
-  | { status: 'full' };
-
 /**
  * Pairing (DESIGN §4): an unknown sender gets an 8-character code, valid 1 hour, at most 3 pending
  * per platform and one request per user per 10 minutes; the owner approves it with
  * `switchboard pairing approve CODE`.
  */
-export class Pairing {
-  constructor(private readonly db: Db) {}
+export class SqlitePairingRepo implements PairingRepo {
+  constructor(private readonly run: Runner) {}
 
-  isPaired(platform: string, userId: string): boolean {
+  private get db() {
+    return this.run.db;
+  }
+
+  async isPaired(platform: PlatformId, userId: string): Promise<boolean> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db, 'SELECT 1 FROM paired_users WHERE platform = ? AND user_id = ?').get(platform, userId) !== undefined;
   }
 
-  request(platform: string, userId: string, chatId: string, now: number): PairingRequest {
+  async request(platform: PlatformId, userId: string, chatId: string, now: number): Promise<PairingRequest> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return this.db.transaction((): PairingRequest => {
       const mine = prepare(this.db, "SELECT code, created_at FROM pairing_codes WHERE platform = ? AND user_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at DESC LIMIT 1")
         .get(platform, userId, now) as { code: string; created_at: number } | undefined;
@@ -44,11 +47,12 @@ export class Pairing {
   }
 
   /** Approves a pending, unexpired code. Returns who was approved, or null. */
-  approve(code: string, now: number): { platform: string; userId: string } | null {
+  async approve(code: string, now: number): Promise<{ platform: PlatformId; userId: string } | null> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const normalized = code.trim().toUpperCase();
     return this.db.transaction(() => {
       const row = prepare(this.db, "SELECT platform, user_id FROM pairing_codes WHERE code = ? AND status = 'pending' AND expires_at > ?")
-        .get(normalized, now) as { platform: string; user_id: string } | undefined;
+        .get(normalized, now) as { platform: PlatformId; user_id: string } | undefined;
       if (!row) return null;
       prepare(this.db, "UPDATE pairing_codes SET status = 'approved' WHERE code = ?").run(normalized);
       prepare(this.db, 'INSERT OR REPLACE INTO paired_users (platform, user_id, approved_at) VALUES (?, ?, ?)').run(row.platform, row.user_id, now);
@@ -56,10 +60,16 @@ export class Pairing {
     })();
   }
 
-  list(now: number): Array<{ code: string; platform: string; userId: string; expiresAt: number }> {
+  async list(now: number): Promise<PendingPairing[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return (
       prepare(this.db, "SELECT code, platform, user_id AS userId, expires_at AS expiresAt FROM pairing_codes WHERE status = 'pending' AND expires_at > ? ORDER BY created_at")
-        .all(now) as Array<{ code: string; platform: string; userId: string; expiresAt: number }>
+        .all(now) as PendingPairing[]
     );
+  }
+
+  async deny(code: string): Promise<boolean> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return prepare(this.db, "UPDATE pairing_codes SET status = 'denied' WHERE code = ? AND status = 'pending'").run(code.trim().toUpperCase()).changes === 1;
   }
 }

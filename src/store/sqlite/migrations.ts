@@ -1,8 +1,13 @@
+import type { Db } from './db.js';
+
 /**
  * Versioned schema migrations. Append only: never edit a released step, add a new one.
- * PRAGMA user_version holds the number of steps applied.
+ * PRAGMA user_version holds the number of steps applied. A step is SQL, or a function for a step
+ * that must move data the way only code can.
  */
-export const MIGRATIONS: readonly string[] = [
+export type Migration = string | ((db: Db) => void);
+
+export const MIGRATIONS: readonly Migration[] = [
   // 1: the initial schema
   `
   CREATE TABLE sessions (
@@ -127,4 +132,47 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (platform, user_id)
   );
   `,
+  // 2: addresses as columns (sessions, outbox, cron jobs) instead of strings parsed back
+  migrateAddressColumns,
 ];
+
+/**
+ * Round 1 stored "where" as strings: the session key, the outbox target as JSON, the cron `deliver`
+ * text. This step splits them into columns once; nothing parses them afterwards.
+ */
+function migrateAddressColumns(db: Db): void {
+  db.exec(`
+    ALTER TABLE sessions ADD COLUMN chat_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE sessions ADD COLUMN thread_id TEXT;
+    ALTER TABLE sessions ADD COLUMN user_id TEXT NOT NULL DEFAULT '';
+    CREATE INDEX sessions_user ON sessions(platform, user_id) WHERE ended_at IS NULL;
+
+    ALTER TABLE outbox ADD COLUMN platform TEXT NOT NULL DEFAULT '';
+    ALTER TABLE outbox ADD COLUMN chat_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE outbox ADD COLUMN thread_id TEXT;
+    UPDATE outbox SET platform = json_extract(target, '$.platform'), chat_id = json_extract(target, '$.chatId'),
+      thread_id = json_extract(target, '$.threadId');
+    UPDATE outbox SET thread_id = NULL WHERE thread_id = '';
+    UPDATE outbox SET chat_key = platform || ':' || replace(replace(chat_id, '%', '%25'), ':', '%3A')
+      || COALESCE(':' || replace(replace(thread_id, '%', '%25'), ':', '%3A'), '');
+
+    ALTER TABLE cron_jobs ADD COLUMN deliver_platform TEXT NOT NULL DEFAULT '';
+    ALTER TABLE cron_jobs ADD COLUMN deliver_chat TEXT NOT NULL DEFAULT '';
+    ALTER TABLE cron_jobs ADD COLUMN deliver_thread TEXT;
+  `);
+  const sessions = db.prepare('SELECT id, key FROM sessions').all() as Array<{ id: string; key: string }>;
+  const setSession = db.prepare('UPDATE sessions SET chat_id = ?, thread_id = ?, user_id = ? WHERE id = ?');
+  for (const { id, key } of sessions) {
+    const parts = key.split(':').slice(1);
+    if (parts.length === 1) setSession.run(parts[0], null, parts[0], id); // cron:<job>
+    else if (parts.length === 2) setSession.run(parts[0], null, parts[1], id);
+    else setSession.run(parts[0], parts[1], parts.slice(2).join(':'), id);
+  }
+  const jobs = db.prepare('SELECT id, deliver FROM cron_jobs').all() as Array<{ id: string; deliver: string }>;
+  const setJob = db.prepare('UPDATE cron_jobs SET deliver_platform = ?, deliver_chat = ?, deliver_thread = ? WHERE id = ?');
+  for (const { id, deliver } of jobs) {
+    const [platform, chat = '', thread] = deliver.split(':');
+    setJob.run(platform, chat, thread ?? null, id);
+  }
+  db.exec('ALTER TABLE cron_jobs DROP COLUMN deliver');
+}

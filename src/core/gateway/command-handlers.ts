@@ -1,0 +1,58 @@
+/**
+ * What each chat command does (the table beside CHAT_COMMANDS in ../commands.ts). A handler returns
+ * the Markdown reply, or null for none; commands skip the session queue.
+ */
+import type { Settings } from '../settings.js';
+import type { Store } from '../store/types.js';
+import type { Usage } from '../messages.js';
+import { helpText, type ChatCommand } from '../commands.js';
+import type { IntakeContext } from './pipeline.js';
+
+export interface CommandDeps {
+  settings: Settings;
+  store: Store;
+  now: () => Date;
+  /** Whether the session's turn is running, and a way to cancel it. */
+  turns: { isRunning(sessionKey: string): boolean; cancel(sessionKey: string): boolean };
+}
+
+export type CommandHandler = (ctx: IntakeContext, deps: CommandDeps) => Promise<string | null>;
+
+const percent = (part: number, whole: number): number => (whole ? Math.round((100 * part) / whole) : 0);
+
+function formatUsage(u: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cachedTokens'>): string {
+  return `${u.inputTokens} in (${u.cachedTokens} cached, ${percent(u.cachedTokens, u.inputTokens)}%), ${u.outputTokens} out`;
+}
+
+const help: CommandHandler = async () => helpText();
+
+export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
+  start: help,
+  help,
+  async new(ctx, { store, now }) {
+    const open = await store.sessions.findOpen(ctx.message);
+    if (open) await store.sessions.end(open.id, 'new', now().getTime());
+    return 'Started a new conversation.';
+  },
+  // The cancelled turn itself answers "Stopped."; only an idle session gets a reply here.
+  async stop(ctx, { turns }) {
+    return turns.cancel(ctx.sessionKey) ? null : 'Nothing is running.';
+  },
+  async status(ctx, { store, settings, turns }) {
+    const s = await store.sessions.findOpen(ctx.message);
+    const model = `\`${settings.model.name}\` (${settings.model.provider})`;
+    if (!s) return `No conversation yet. Model: ${model}.`;
+    return [
+      `**Session** \`${s.id}\` (started ${new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
+      `**Model** ${model}`,
+      `**Prompt** sha256 \`${s.promptSha256.slice(0, 16)}\`, ${s.prompt.length} chars, rebuilt ${s.promptRebuilds}×`,
+      `**Cache** ${percent(s.usage.cachedTokens, s.usage.inputTokens)}% of input tokens served from the prompt cache over ${s.requests} request(s)`,
+      `**Busy** ${turns.isRunning(ctx.sessionKey) ? 'yes, an answer is being written' : 'no'}`,
+    ].join('\n');
+  },
+  async usage(ctx, { store }) {
+    const s = await store.sessions.findOpen(ctx.message);
+    const total = await store.sessions.usageByPerson(ctx.person);
+    return [`**This conversation**: ${s ? formatUsage(s.usage) : 'nothing yet'}`, `**All your conversations** (${total.sessions}): ${formatUsage(total)}`].join('\n');
+  },
+};

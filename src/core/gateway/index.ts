@@ -1,0 +1,128 @@
+/**
+ * The gateway (DESIGN §1, §7): what every adapter's inbound events go through.
+ *
+ *   journal (dedup) → addressed? → authorize → stopping? → command → enqueue turn
+ *
+ * Each step is a small function (pipeline.ts); the policy lives in its own module — access.ts
+ * (allow-lists, pairing), command-handlers.ts, turns.ts (queues and the turn itself), replies.ts
+ * (render → outbox in the turn's transaction → delivery).
+ */
+import type { Settings } from '../settings.js';
+import type { Store } from '../store/types.js';
+import type { Logger } from '../logger.js';
+import type { Agent } from '../agent.js';
+import type { Adapter, InboundMessage, InboundVerdict } from '../types.js';
+import type { PlatformId } from '../../platform/ids.js';
+import { formatSessionKey } from '../../platform/address.js';
+import { personKey } from '../identity.js';
+import { parseCommand } from '../commands.js';
+import { compose, type IntakeContext, type Step } from './pipeline.js';
+import { Access } from './access.js';
+import { COMMAND_HANDLERS } from './command-handlers.js';
+import { TurnRunner } from './turns.js';
+import type { Replies } from './replies.js';
+
+export type { Renderer } from './replies.js';
+
+export interface GatewayDeps {
+  settings: Settings;
+  store: Store;
+  agent: Agent;
+  replies: Replies;
+  logger: Logger;
+  adapter: (platform: PlatformId) => Adapter | undefined;
+  now?: () => Date;
+}
+
+export class Gateway {
+  private readonly turns: TurnRunner;
+  private readonly access: Access;
+  private readonly now: () => Date;
+  private readonly intake: (ctx: IntakeContext) => Promise<InboundVerdict>;
+
+  constructor(private readonly deps: GatewayDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.access = new Access(deps.settings, deps.store.pairing, this.now);
+    this.turns = new TurnRunner({ ...deps, now: this.now });
+    this.intake = compose([this.addressed, this.journal, this.authorize, this.deferWhileStopping, this.command, this.enqueue]);
+  }
+
+  /** The InboundHandler given to every adapter. Resolves once the event is journaled. */
+  readonly handle = (message: InboundMessage): Promise<InboundVerdict> => this.intake(this.contextOf(message));
+
+  /** Answers journaled messages that were not answered before a stop or crash. */
+  async recover(platforms: readonly PlatformId[]): Promise<number> {
+    const pending = await this.deps.store.inbound.pending(platforms);
+    for (const message of pending) {
+      const ctx = this.contextOf(message);
+      await this.command(ctx, () => this.enqueue(ctx, async () => 'accepted'));
+    }
+    if (pending.length) this.deps.logger.info('gateway', `answering ${pending.length} message(s) kept from before the last stop`);
+    return pending.length;
+  }
+
+  /** Stops taking new turns; running ones get `graceMs`, the rest stay journaled for the next start. */
+  shutdown(graceMs: number): Promise<void> {
+    return this.turns.shutdown(graceMs);
+  }
+
+  /** Resolves when no turn is running (tests, `chat`). */
+  idle(): Promise<void> {
+    return this.turns.idle();
+  }
+
+  private contextOf(message: InboundMessage): IntakeContext {
+    return { message, sessionKey: formatSessionKey(message), person: personKey(this.deps.settings.config, message.platform, message.userId) };
+  }
+
+  // ── the steps ──────────────────────────────────────────────────────────────────────────────
+
+  /** In groups and channels the bot answers only when addressed; empty messages are not answered. */
+  private readonly addressed: Step = async ({ message }, next) => {
+    if (!message.isDirect && !message.mentionsBot) return 'ignored';
+    if (!message.text.trim()) return 'ignored';
+    return next();
+  };
+
+  /** Every event that may be answered is journaled first (dedup of redeliveries, crash recovery). */
+  private readonly journal: Step = async (ctx, next) => {
+    if (!(await this.deps.store.inbound.claim(ctx.message, ctx.sessionKey))) {
+      this.deps.logger.debug('gateway', `duplicate ${ctx.message.platform} update ${ctx.message.updateId} ignored`);
+      return 'duplicate';
+    }
+    return next();
+  };
+
+  /** Refused senders get a refusal (or a pairing code); their message never reaches the model. */
+  private readonly authorize: Step = async ({ message }, next) => {
+    if (await this.access.allows(message)) return next();
+    this.deps.logger.info('auth', `refused ${message.platform} user ${message.userId}`);
+    const text = await this.access.refusal(message);
+    await this.deps.replies.commit(null, async (tx, reply) => {
+      await tx.inbound.mark(message.platform, message.updateId, 'refused');
+      await reply({ ...message.replyTarget, ephemeral: true }, text);
+    });
+    return 'refused';
+  };
+
+  /** During shutdown an event is journaled but not started: answered after the next start. */
+  private readonly deferWhileStopping: Step = async (_ctx, next) => (this.turns.isStopping ? 'deferred' : next());
+
+  /** Commands skip the queue; each is answered at once, its journal row done with its reply. */
+  private readonly command: Step = async (ctx, next) => {
+    const parsed = parseCommand(ctx.message.text);
+    if (!parsed) return next();
+    const deps = { settings: this.deps.settings, store: this.deps.store, now: this.now, turns: this.turns };
+    const text = await COMMAND_HANDLERS[parsed.command](ctx, deps);
+    await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
+      if (text !== null) await reply(ctx.message.replyTarget, text);
+      await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'done');
+    });
+    return 'accepted';
+  };
+
+  private readonly enqueue: Step = async (ctx) => {
+    await this.turns.offer(ctx);
+    return 'accepted';
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * Running turns (DESIGN §7): one turn at a time per session, messages that arrive meanwhile
+ * answered together in one follow-up turn (at most `max_queued` waiting, then a "busy" reply), a
+ * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
+ * A turn is: typing indicator → agent → one transaction storing the history (the agent's), the
+ * reply (outbox) and the journal rows → delivery.
+ */
+import type { Settings } from '../settings.js';
+import type { Logger } from '../logger.js';
+import type { Agent } from '../agent.js';
+import type { Adapter, InboundMessage } from '../types.js';
+import type { PlatformId } from '../../platform/ids.js';
+import { ModelError, oneLine } from '../errors.js';
+import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
+import { formatBatch } from '../user-content.js';
+import { SessionQueues, Semaphore } from './session-queue.js';
+import type { Replies } from './replies.js';
+import type { IntakeContext } from './pipeline.js';
+import { startTyping } from './typing.js';
+
+export interface TurnRunnerDeps {
+  settings: Settings;
+  agent: Agent;
+  replies: Replies;
+  logger: Logger;
+  adapter: (platform: PlatformId) => Adapter | undefined;
+  now: () => Date;
+}
+
+const BUSY = 'I am still busy with your earlier messages. Please wait for my answer, then send this again.';
+
+export class TurnRunner {
+  private readonly queues: SessionQueues;
+  private readonly slots: Semaphore;
+  private readonly running = new Set<Promise<void>>();
+  private stopping = false;
+
+  constructor(private readonly deps: TurnRunnerDeps) {
+    const s = deps.settings.config.sessions;
+    this.queues = new SessionQueues(s.max_queued);
+    this.slots = new Semaphore(s.max_concurrent_turns);
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  isRunning(sessionKey: string): boolean {
+    return this.queues.isRunning(sessionKey);
+  }
+
+  /** /stop: cancels the session's running turn. True if one was running. */
+  cancel(sessionKey: string): boolean {
+    return this.queues.cancel(sessionKey);
+  }
+
+  /** Starts a turn for the message, or queues it behind the running one, or answers "busy". */
+  async offer(ctx: IntakeContext): Promise<void> {
+    const verdict = this.queues.offer(ctx.sessionKey, ctx.message);
+    if (verdict === 'queued') return;
+    if (verdict === 'full') {
+      await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
+        await reply(ctx.message.replyTarget, BUSY);
+        await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'refused');
+      });
+      return;
+    }
+    const p = this.runSession(ctx, [ctx.message]).finally(() => this.running.delete(p));
+    this.running.add(p);
+  }
+
+  /**
+   * Stops taking new turns, waits up to `graceMs` for running ones, then cancels the rest (their
+   * messages stay journaled for the next start).
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.stopping = true;
+    const all = Promise.allSettled([...this.running]);
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs).unref());
+    if ((await Promise.race([all, timeout])) === 'timeout') {
+      this.deps.logger.warn('gateway', 'turns still running at shutdown were cancelled; their messages are kept for the next start');
+      this.queues.cancelAll();
+      await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, 1000).unref())]);
+    }
+  }
+
+  /** Resolves when no turn is running. */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  private async runSession(ctx: IntakeContext, first: InboundMessage[]): Promise<void> {
+    let batch: InboundMessage[] | null = first;
+    while (batch) {
+      const release = await this.slots.acquire();
+      try {
+        await this.runTurn(ctx, batch);
+      } catch (error) {
+        // Storing the outcome failed (database gone): the messages stay journaled for the next start.
+        this.deps.logger.error('gateway', `turn for ${ctx.sessionKey} could not be stored: ${oneLine(error)}`);
+      } finally {
+        release();
+      }
+      batch = this.queues.next(ctx.sessionKey);
+      if (batch && this.stopping) return; // left journaled for the next start
+    }
+  }
+
+  private async runTurn(ctx: IntakeContext, batch: InboundMessage[]): Promise<void> {
+    const { agent, replies, logger } = this.deps;
+    const last = batch[batch.length - 1];
+    const target = last.replyTarget;
+    const signal = this.queues.signal(ctx.sessionKey);
+    const input = { session: last, personKey: ctx.person, userContent: formatBatch(batch), replyAddress: target, signal };
+    const typing = startTyping(this.deps.adapter(target.platform), target);
+    const markDone = async (tx: Parameters<Parameters<Replies['commit']>[1]>[0]) => {
+      for (const m of batch) await tx.inbound.mark(m.platform, m.updateId, 'done');
+    };
+    try {
+      const result = await agent.turn(input);
+      if (signal.aborted && this.stopping) return;
+      const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
+      const at = this.deps.now().getTime();
+      await replies.commit(ctx.sessionKey, async (tx, reply) => {
+        await agent.commit(tx, result, ctx.person, at);
+        await reply(target, answer);
+        await markDone(tx);
+      });
+    } catch (error) {
+      if (signal.aborted && this.stopping) return; // journaled; answered after restart
+      const stopped = signal.aborted;
+      const line = oneLine(error);
+      if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${line}`);
+      const text = stopped
+        ? 'Stopped.'
+        : error instanceof ModelError && error.message === HOW_TO_CONFIGURE_MODEL
+          ? HOW_TO_CONFIGURE_MODEL
+          : `Sorry, I could not answer that (${line}). Your message is saved; please try again in a moment.`;
+      await agent.keepFailedTurn(input);
+      await replies.commit(ctx.sessionKey, async (tx, reply) => {
+        await reply(target, text);
+        await markDone(tx);
+      });
+    } finally {
+      typing.stop();
+    }
+  }
+}

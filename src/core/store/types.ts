@@ -1,0 +1,271 @@
+/**
+ * The storage interface (DESIGN §7, §9): one repository per concern, every method asynchronous, so
+ * an engine with a network round trip (PostgreSQL) stands behind the same calls as the embedded
+ * one (SQLite). The engines live outside core (src/store/<engine>/) and own their schema and
+ * migrations; core sees only these types and never a database handle.
+ */
+import type { Address, DeliverableAddress, SessionAddress } from '../../platform/address.js';
+import type { PlatformId } from '../../platform/ids.js';
+import type { PromptLayer } from '../providers/provider.js';
+import type { ChatMessage, Usage } from '../messages.js';
+import type { DeliveryTarget, InboundMessage, OutboundMessage } from '../types.js';
+import type { CronJob, CronRunStatus } from '../cron/types.js';
+import type { CronJobConfig } from '../config.js';
+
+// ── sessions ────────────────────────────────────────────────────────────────────────────────
+
+export interface SessionRecord {
+  id: string;
+  /** Opaque key `platform:chat[:thread]:user` (or `cron:<job>`), for logs and leases. */
+  key: string;
+  address: SessionAddress;
+  platform: PlatformId;
+  personKey: string;
+  startedAt: number;
+  lastActiveAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+  /** The cached system prompt, byte for byte as sent. */
+  prompt: string;
+  promptSha256: string;
+  promptLayers: PromptLayer[];
+  toolsSignature: string;
+  promptRebuilds: number;
+  requests: number;
+  usage: Usage;
+}
+
+export interface NewSession {
+  id: string;
+  address: SessionAddress;
+  personKey: string;
+  startedAt: number;
+  promptLayers: PromptLayer[];
+  prompt: string;
+  promptSha256: string;
+  toolsSignature: string;
+}
+
+export type PersonUsage = Usage & { requests: number; sessions: number };
+
+export interface SessionRepo {
+  findOpen(address: SessionAddress): Promise<SessionRecord | undefined>;
+  /** Open sessions of one platform user in any chat, most recent first (`prompt` without --chat). */
+  findOpenForUser(platform: PlatformId, userId: string): Promise<SessionRecord[]>;
+  get(id: string): Promise<SessionRecord | undefined>;
+  create(session: NewSession): Promise<SessionRecord>;
+  end(id: string, reason: string, at: number): Promise<void>;
+  /** Replaces the cached prompt (compression, tool change). Counted as a prefix-cache break. */
+  replacePrompt(id: string, layers: PromptLayer[], prompt: string, sha256: string, toolsSignature: string): Promise<void>;
+  recordTurn(id: string, at: number, usage: Usage, requests: number): Promise<void>;
+  /** Usage spent outside turns (compression, search summaries), without touching last activity. */
+  addUsage(id: string, usage: Usage, requests: number): Promise<void>;
+  list(options?: { limit?: number; personKey?: string }): Promise<SessionRecord[]>;
+  usageByPeople(): Promise<Array<PersonUsage & { personKey: string }>>;
+  usageByPerson(personKey: string): Promise<PersonUsage>;
+  count(): Promise<number>;
+}
+
+// ── messages ────────────────────────────────────────────────────────────────────────────────
+
+export interface SearchHit {
+  /** The matching message's row id. */
+  messageId: number;
+  sessionId: string;
+  platform: string;
+  sessionStartedAt: number;
+  createdAt: number;
+  role: string;
+  snippet: string;
+  rank: number;
+}
+
+export interface TranscriptLine {
+  id: number;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: number;
+}
+
+export interface MessageRepo {
+  /** The replayable history: the compression summary (if any), then the kept rows, oldest first. */
+  history(sessionId: string): Promise<ChatMessage[]>;
+  /** Row ids with the history, for compression. */
+  historyRows(sessionId: string): Promise<Array<{ id: number; message: ChatMessage }>>;
+  append(sessionId: string, personKey: string, messages: readonly ChatMessage[], at: number, usage?: Usage): Promise<void>;
+  /** Marks rows as compressed away (they stay searchable) and stores the summary replacing them. */
+  compress(sessionId: string, rowIds: readonly number[], summary: string): Promise<void>;
+  summary(sessionId: string): Promise<string | null>;
+  /** User and assistant messages of a session, only when it belongs to `personKey`. */
+  transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]>;
+  count(sessionId: string): Promise<number>;
+  /** Full-text search over one person's messages (never anyone else's). */
+  search(personKey: string, query: string, options?: { excludeSessionId?: string; limit?: number }): Promise<SearchHit[]>;
+  /** Operator search across everyone (`sessions search`). */
+  searchAll(query: string, limit?: number): Promise<Array<SearchHit & { personKey: string }>>;
+}
+
+// ── inbound journal ─────────────────────────────────────────────────────────────────────────
+
+export type InboundStatus = 'pending' | 'done' | 'refused' | 'ignored' | 'failed';
+
+export interface InboundRepo {
+  /** Records the event; false if this (platform, update id) was seen before. */
+  claim(message: InboundMessage, sessionKey: string | null): Promise<boolean>;
+  mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<void>;
+  /** Pending events in arrival order (crash recovery). */
+  pending(platforms?: readonly PlatformId[]): Promise<InboundMessage[]>;
+}
+
+// ── outbox ──────────────────────────────────────────────────────────────────────────────────
+
+export type OutboxStatus = 'pending' | 'sent' | 'failed';
+
+export interface OutboxItem {
+  id: number;
+  sessionKey: string | null;
+  target: DeliveryTarget;
+  message: OutboundMessage;
+  nextChunk: number;
+  attempts: number;
+  lastError: string | null;
+  status: OutboxStatus;
+  createdAt: number;
+  nextAttemptAt: number;
+}
+
+export interface OutboxRepo {
+  enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey?: string | null): Promise<number>;
+  get(id: number): Promise<OutboxItem | undefined>;
+  /** The oldest pending item of each chat (replies to one chat go strictly in order). */
+  heads(): Promise<OutboxItem[]>;
+  /** The oldest pending item of one chat. */
+  headOf(chat: Address): Promise<OutboxItem | undefined>;
+  pending(): Promise<OutboxItem[]>;
+  /**
+   * Takes a due item for one attempt by moving its next attempt `leaseMs` ahead, so another process
+   * on the same database skips it meanwhile. False when it is no longer pending or someone took it.
+   */
+  take(id: number, now: number, leaseMs: number): Promise<boolean>;
+  /** Keeps a taken item until `until` while its send is still running. */
+  extendLease(id: number, until: number): Promise<void>;
+  chunkSent(id: number, index: number): Promise<void>;
+  sent(id: number, at: number): Promise<void>;
+  retryLater(id: number, error: string, nextAttemptAt: number): Promise<void>;
+  /** A permanent failure: kept with its reason, for the operator. */
+  failed(id: number, error: string): Promise<void>;
+  counts(): Promise<Record<OutboxStatus, number>>;
+}
+
+// ── cron ────────────────────────────────────────────────────────────────────────────────────
+
+/** One row of the run log. `status` is 'running' until the run finishes. */
+export interface CronRunRecord {
+  id: number;
+  jobId: string;
+  slot: number;
+  startedAt: number;
+  finishedAt: number | null;
+  status: CronRunStatus | 'running';
+  detail: string | null;
+}
+
+/** Result of trying to claim a slot: ours to run, already claimed, or refused because the job still runs. */
+export type ClaimOutcome = { kind: 'claimed'; runId: number } | { kind: 'taken' } | { kind: 'busy' };
+
+export interface NewChatJob {
+  id: string;
+  owner: string;
+  schedule: string;
+  timezone: string | null;
+  prompt: string;
+  deliver: DeliverableAddress;
+}
+
+export interface CronRepo {
+  list(): Promise<CronJob[]>;
+  get(id: string): Promise<CronJob | undefined>;
+  listByOwner(owner: string): Promise<CronJob[]>;
+  /**
+   * Makes the config rows match the config file (insert, update keeping history, delete); chat
+   * jobs untouched except one whose id the config now claims (`replacedChatJobs`).
+   */
+  syncConfig(jobs: readonly CronJobConfig[], at: number): Promise<{ added: string[]; removed: string[]; replacedChatJobs: string[] }>;
+  insertChatJob(job: NewChatJob, at: number): Promise<CronJob>;
+  /** Resuming moves the watermark to `at`, so slots passed while paused are not caught up. */
+  setPaused(id: string, paused: boolean, at: number): Promise<void>;
+  remove(id: string): Promise<boolean>;
+  /** Claims a slot once across every scheduler on this database (the exactly-once guarantee). */
+  claim(jobId: string, slot: number, at: number, busy: boolean): Promise<ClaimOutcome>;
+  /** Records a missed slot not run (too late); true when this call recorded it. */
+  skip(jobId: string, slot: number, at: number, detail: string): Promise<boolean>;
+  /** Moves the watermark forward (never back). */
+  advance(jobId: string, slot: number): Promise<void>;
+  finish(runId: number, jobId: string, status: CronRunStatus, detail: string, at: number): Promise<void>;
+  /** A run's report could not be delivered: the job's last result says so. */
+  deliveryFailed(jobId: string, detail: string): Promise<void>;
+  /** Runs left 'running' by a process that stopped mid-run are marked as errors. */
+  closeInterrupted(before: number, at: number): Promise<number>;
+  runs(jobId: string, limit?: number): Promise<CronRunRecord[]>;
+}
+
+// ── pairing ─────────────────────────────────────────────────────────────────────────────────
+
+export type PairingRequest = { status: 'issued'; code: string } | { status: 'recent'; code: string } | { status: 'full' };
+
+export interface PendingPairing {
+  code: string;
+  platform: PlatformId;
+  userId: string;
+  expiresAt: number;
+}
+
+/**
+ * Pairing (DESIGN §4): an 8-character code valid 1 hour, at most 3 pending per platform, one
+ * request per user per 10 minutes; approved with `switchboard pairing approve CODE`.
+ */
+export interface PairingRepo {
+  isPaired(platform: PlatformId, userId: string): Promise<boolean>;
+  request(platform: PlatformId, userId: string, chatId: string, now: number): Promise<PairingRequest>;
+  /** Approves a pending, unexpired code: who was approved, or null. */
+  approve(code: string, now: number): Promise<{ platform: PlatformId; userId: string } | null>;
+  /** Refuses a pending code: true when there was one. */
+  deny(code: string): Promise<boolean>;
+  list(now: number): Promise<PendingPairing[]>;
+}
+
+// ── memory ──────────────────────────────────────────────────────────────────────────────────
+
+export type MemoryTarget = 'memory' | 'user';
+
+/** A person's MEMORY.md / USER.md entries, uncut (files in $SWITCHBOARD_HOME/memories with SQLite). */
+export interface MemoryRepo {
+  read(personKey: string, target: MemoryTarget): Promise<string[]>;
+  write(personKey: string, target: MemoryTarget, entries: readonly string[]): Promise<void>;
+}
+
+// ── the store ───────────────────────────────────────────────────────────────────────────────
+
+export interface Repositories {
+  readonly sessions: SessionRepo;
+  readonly messages: MessageRepo;
+  readonly inbound: InboundRepo;
+  readonly outbox: OutboxRepo;
+  readonly cron: CronRepo;
+  readonly pairing: PairingRepo;
+  readonly memory: MemoryRepo;
+}
+
+export interface Store extends Repositories {
+  /** `sqlite` or `postgres`, for `doctor` and the console. */
+  readonly engine: string;
+  /**
+   * Runs `fn` in one transaction with repositories bound to it: everything it writes to the
+   * database commits together or not at all. Use only `tx` inside (the store's own repositories
+   * wait for it). Memory is not part of it where the engine keeps memory as files (SQLite).
+   */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Schema version applied (number of migrations). */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,54 @@
+/**
+ * The embedded engine (DESIGN §9): SQLite through better-sqlite3 in `$SWITCHBOARD_HOME/state.db`,
+ * memory as files in `$SWITCHBOARD_HOME/memories/`. Owns its schema (migrations.ts).
+ */
+import { join } from 'node:path';
+import { Connection, freeRunner, openDatabase, schemaVersion, transactionRunner, type Runner } from './db.js';
+import { SqliteSessionRepo } from './sessions.js';
+import { SqliteMessageRepo } from './messages.js';
+import { SqliteInboundRepo } from './inbound.js';
+import { SqliteOutboxRepo } from './outbox.js';
+import { SqliteCronRepo } from './cron.js';
+import { SqlitePairingRepo } from './pairing.js';
+import { FileMemoryRepo } from './memory-files.js';
+import type { Repositories, Store } from '../../core/store/types.js';
+
+function repositories(run: Runner, memory: FileMemoryRepo): Repositories {
+  return {
+    sessions: new SqliteSessionRepo(run),
+    messages: new SqliteMessageRepo(run),
+    inbound: new SqliteInboundRepo(run),
+    outbox: new SqliteOutboxRepo(run),
+    cron: new SqliteCronRepo(run),
+    pairing: new SqlitePairingRepo(run),
+    memory,
+  };
+}
+
+export interface SqliteStoreOptions {
+  /** Database file, or `:memory:`. */
+  path: string;
+  /** Data folder holding `memories/`. */
+  home: string;
+  readonly?: boolean;
+}
+
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  const connection = new Connection(openDatabase(options.path, { readonly: options.readonly }));
+  const memory = new FileMemoryRepo(options.home);
+  const free = repositories(freeRunner(connection), memory);
+  const bound = repositories(transactionRunner(connection), memory);
+  return {
+    engine: 'sqlite',
+    ...free,
+    transaction: (fn) => connection.transaction(() => fn(bound)),
+    schemaVersion: async () => schemaVersion(connection.db),
+    close: async () => {
+      connection.db.close();
+    },
+  };
+}
+
+export function sqlitePath(home: string): string {
+  return join(home, 'state.db');
+}

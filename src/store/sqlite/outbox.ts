@@ -1,0 +1,128 @@
+import { prepare, type Runner } from './db.js';
+import type { DeliveryTarget, OutboundMessage } from '../../core/types.js';
+import type { PlatformId } from '../../platform/ids.js';
+import { formatAddress, type Address } from '../../platform/address.js';
+import type { OutboxItem, OutboxRepo, OutboxStatus } from '../../core/store/types.js';
+
+interface Row {
+  id: number;
+  session_key: string | null;
+  platform: PlatformId;
+  chat_id: string;
+  thread_id: string | null;
+  /** The target's delivery details beyond its address (reply-to, ephemeral, platform extras), as JSON. */
+  target: string;
+  message: string;
+  next_chunk: number;
+  attempts: number;
+  last_error: string | null;
+  status: OutboxStatus;
+  created_at: number;
+  next_attempt_at: number;
+}
+
+function fromRow(r: Row): OutboxItem {
+  const details = JSON.parse(r.target) as Omit<DeliveryTarget, 'platform' | 'chatId' | 'threadId'>;
+  const target: DeliveryTarget = { ...details, platform: r.platform, chatId: r.chat_id, ...(r.thread_id ? { threadId: r.thread_id } : {}) };
+  return {
+    id: r.id,
+    sessionKey: r.session_key,
+    target,
+    message: JSON.parse(r.message) as OutboundMessage,
+    nextChunk: r.next_chunk,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    status: r.status,
+    createdAt: r.created_at,
+    nextAttemptAt: r.next_attempt_at,
+  };
+}
+
+/** Replies on their way out. A row stays until every chunk is confirmed, so nothing is lost. */
+export class SqliteOutboxRepo implements OutboxRepo {
+  constructor(private readonly run: Runner) {}
+
+  private get db() {
+    return this.run.db;
+  }
+
+  async enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null): Promise<number> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const { platform, chatId, threadId, ...details } = target;
+    const r = prepare(
+      this.db,
+      `INSERT INTO outbox (session_key, chat_key, platform, chat_id, thread_id, target, message, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at, at);
+    return Number(r.lastInsertRowid);
+  }
+
+  async get(id: number): Promise<OutboxItem | undefined> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const row = prepare(this.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  async heads(): Promise<OutboxItem[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const rows = prepare(
+      this.db,
+      "SELECT * FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_key) ORDER BY id",
+    ).all() as Row[];
+    return rows.map(fromRow);
+  }
+
+  async headOf(chat: Address): Promise<OutboxItem | undefined> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const row = prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1").get(formatAddress(chat)) as
+      | Row
+      | undefined;
+    return row && fromRow(row);
+  }
+
+  async pending(): Promise<OutboxItem[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return (prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as Row[]).map(fromRow);
+  }
+
+  async take(id: number, now: number, leaseMs: number): Promise<boolean> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return (
+      prepare(this.db, "UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?").run(now + leaseMs, id, now)
+        .changes === 1
+    );
+  }
+
+  async extendLease(id: number, until: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    prepare(this.db, "UPDATE outbox SET next_attempt_at = MAX(next_attempt_at, ?) WHERE id = ? AND status = 'pending'").run(until, id);
+  }
+
+  async chunkSent(id: number, index: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    prepare(this.db, 'UPDATE outbox SET next_chunk = MAX(next_chunk, ?) WHERE id = ?').run(index + 1, id);
+  }
+
+  async sent(id: number, at: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    prepare(this.db, "UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?").run(at, id);
+  }
+
+  async retryLater(id: number, error: string, nextAttemptAt: number): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    prepare(this.db, 'UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?').run(error, nextAttemptAt, id);
+  }
+
+  async failed(id: number, error: string): Promise<void> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    prepare(this.db, "UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?").run(error, id);
+  }
+
+  async counts(): Promise<Record<OutboxStatus, number>> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const rows = prepare(this.db, 'SELECT status, COUNT(*) AS n FROM outbox GROUP BY status').all() as Array<{ status: string; n: number }>;
+    const out: Record<OutboxStatus, number> = { pending: 0, sent: 0, failed: 0 };
+    for (const r of rows) if (r.status in out) out[r.status as OutboxStatus] = r.n;
+    return out;
+  }
+}
