@@ -7,7 +7,8 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { PlatformId } from '../platform/ids.js';
-import { PLATFORM_HINTS, type RenderFormat } from '../core/prompt/hints.js';
+import { PLATFORM_HINTS } from '../core/prompt/hints.js';
+import type { RenderFormat } from '../platform/formats.js';
 import type { OutboundMessage } from '../core/types.js';
 import { chunkTokens, type ChunkFormat } from './chunk.js';
 import { discordMeasure, discordTokens } from './discord-markdown.js';
