@@ -17,8 +17,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { oneLine } from '../core/errors.js';
-import { PLATFORM_IDS } from '../platform/ids.js';
-import { assertRenderPlatform, RenderError, renderEmail, renderFor, type RenderPlatform } from '../render/index.js';
+import { assertRenderPlatform, RENDER_PLATFORMS, RenderError, renderEmail, renderFor, type RenderPlatform } from '../render/index.js';
 
 export interface RenderIO {
   stdin: NodeJS.ReadableStream;
@@ -80,7 +79,7 @@ export async function run(argv: string[], io: RenderIO): Promise<number> {
   }
   const platform = values.platform;
   if (!platform) {
-    await write(io.stderr, `switchboard render: --platform is required (one of ${PLATFORM_IDS.join(', ')})\n`);
+    await write(io.stderr, `switchboard render: --platform is required (one of ${RENDER_PLATFORMS.join(', ')})\n`);
     return 2;
   }
   try {

@@ -122,13 +122,21 @@ export type RenderPlatform = {
 }[PlatformId];
 
 /**
+ * The platforms renderFor accepts, in PLATFORM_IDS order: what a usage line offers is what
+ * assertRenderPlatform lets through, as both come from here.
+ */
+export const RENDER_PLATFORMS: readonly RenderPlatform[] = PLATFORM_IDS.filter(
+  (p): p is RenderPlatform => PLATFORM_FORMATS[p].format !== 'target',
+);
+
+/**
  * Checks that answers can be rendered for `platform`. Throws RenderError `unknown_platform` for a
  * string that is no platform id and `not_a_target` for cron, whose reports are rendered for the
  * platform the job delivers to. The messages are the `render` command's usage lines.
  */
 export function assertRenderPlatform(platform: string): asserts platform is RenderPlatform {
   if (!isPlatformId(platform)) {
-    throw new RenderError('unknown_platform', platform, `unknown platform "${platform}" (one of ${PLATFORM_IDS.join(', ')})`);
+    throw new RenderError('unknown_platform', platform, `unknown platform "${platform}" (one of ${RENDER_PLATFORMS.join(', ')})`);
   }
   if (PLATFORM_FORMATS[platform].format === 'target') {
     throw new RenderError('not_a_target', platform, `${platform} is not a render target; a cron job renders for the platform it delivers to`);
