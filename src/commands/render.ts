@@ -17,8 +17,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { oneLine } from '../core/errors.js';
-import { isPlatformId, PLATFORM_IDS, type PlatformId } from '../platform/ids.js';
-import { renderEmail, renderFor } from '../render/index.js';
+import { assertRenderPlatform, RENDER_PLATFORMS, RenderError, renderEmail, renderFor, type RenderPlatform } from '../render/index.js';
 
 export interface RenderIO {
   stdin: NodeJS.ReadableStream;
@@ -30,7 +29,7 @@ const USAGE = 'usage: switchboard render --platform P [--jsonl] [--html]';
 const Line = z.object({ markdown: z.string() });
 
 /** The chunks for one document. */
-function chunksFor(platform: PlatformId, markdown: string, html: boolean): string[] {
+function chunksFor(platform: RenderPlatform, markdown: string, html: boolean): string[] {
   if (platform === 'email' && html) {
     const out = renderEmail(markdown).html;
     return out ? [out] : [];
@@ -80,15 +79,15 @@ export async function run(argv: string[], io: RenderIO): Promise<number> {
   }
   const platform = values.platform;
   if (!platform) {
-    await write(io.stderr, `switchboard render: --platform is required (one of ${PLATFORM_IDS.join(', ')})\n`);
+    await write(io.stderr, `switchboard render: --platform is required (one of ${RENDER_PLATFORMS.join(', ')})\n`);
     return 2;
   }
-  if (!isPlatformId(platform)) {
-    await write(io.stderr, `switchboard render: unknown platform "${platform}" (one of ${PLATFORM_IDS.join(', ')})\n`);
-    return 2;
-  }
-  if (platform === 'cron') {
-    await write(io.stderr, 'switchboard render: cron is not a render target; a cron job renders for the platform it delivers to\n');
+  try {
+    assertRenderPlatform(platform);
+  } catch (error) {
+    // The renderer's refusal (no such platform, or cron) is this command's usage error.
+    if (!(error instanceof RenderError)) throw error;
+    await write(io.stderr, `switchboard render: ${error.message}\n`);
     return 2;
   }
   if (values.html && platform !== 'email') {

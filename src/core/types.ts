@@ -1,5 +1,6 @@
 import type { PlatformId } from '../platform/ids.js';
 import type { Address, SessionAddress } from '../platform/address.js';
+import type { RenderedMessage } from '../render/index.js';
 import type { PlatformHint } from './prompt/hints.js';
 
 /**
@@ -43,15 +44,11 @@ export interface DeliveryTarget extends Address {
   extra?: Record<string, string>;
 }
 
-/** One rendered answer on its way out. */
-export interface OutboundMessage {
-  /** Rendered chunks in the target's format, sent in order, one platform message each. */
-  chunks: string[];
-  /** E-mail only: HTML alternative of the whole message. */
-  html?: string;
-  /** E-mail only: subject line. */
-  subject?: string;
-}
+/**
+ * One rendered answer on its way out: what the renderer wrote (a cron report may get its own
+ * subject), defined by src/render so the renderer needs nothing from the core.
+ */
+export type OutboundMessage = RenderedMessage;
 
 /** A delivery job handed to an adapter by the outbox. */
 export interface Delivery {

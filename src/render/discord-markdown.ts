@@ -11,12 +11,13 @@
  * Length: at most 2,000 characters per message, counted in code points.
  */
 import type { Heading, PhrasingContent, Root } from 'mdast';
+import { PLATFORM_FORMATS } from '../platform/formats.js';
 import { Serializer, withUrl, type StyleKind } from './serialize.js';
 import { codePointLength, isAbsoluteUrl, squash, textShowsUrl } from './text.js';
 import type { Measure, Token } from './tokens.js';
 
-/** Discord refuses message content over 2,000 characters. */
-export const DISCORD_MESSAGE_LIMIT = 2000;
+/** Discord refuses message content over 2,000 characters (the platform table's limit). */
+export const DISCORD_MESSAGE_LIMIT = PLATFORM_FORMATS.discord.messageLimit;
 
 const LINK_SCHEMES = ['http', 'https'] as const;
 const MARK: Record<StyleKind, string> = { strong: '**', emphasis: '*', delete: '~~' };

@@ -3,11 +3,12 @@
  * (see plain-text.ts for the dialect). One part, no length limit.
  */
 import type { Root } from 'mdast';
+import { PLATFORM_FORMATS } from '../platform/formats.js';
 import { PlainTextSerializer } from './plain-text.js';
 import type { Token } from './tokens.js';
 
-/** E-mail bodies are not split. */
-export const EMAIL_MESSAGE_LIMIT = null;
+/** E-mail bodies are not split (the platform table's limit). */
+export const EMAIL_MESSAGE_LIMIT = PLATFORM_FORMATS.email.messageLimit;
 /** Plain-text mail is read in ~72–80 columns; wider tables become records. */
 export const EMAIL_TABLE_MAX_WIDTH = 78;
 

@@ -3,16 +3,16 @@
  *
  * Markdown is parsed once (remark + GFM) into mdast; one pure serializer per format writes a
  * token stream; the chunker packs it into messages within the platform's limit, counted as the
- * platform counts. Formats and limits come from PLATFORM_HINTS. Nothing here does I/O.
+ * platform counts. Formats and limits come from the platform table (src/platform/formats.ts).
+ * Nothing here does I/O, and nothing here imports the core: the core imports this.
  */
-import { UsageError } from '../core/errors.js';
-import type { PlatformId } from '../platform/ids.js';
-import { PLATFORM_HINTS, type RenderFormat } from '../core/prompt/hints.js';
-import type { OutboundMessage } from '../core/types.js';
+import { PLATFORM_FORMATS, type RenderFormat } from '../platform/formats.js';
+import { isPlatformId, PLATFORM_IDS, type PlatformId } from '../platform/ids.js';
 import { chunkTokens, type ChunkFormat } from './chunk.js';
 import { discordMeasure, discordTokens } from './discord-markdown.js';
 import { emailHtml } from './email-html.js';
 import { emailTextTokens } from './email-text.js';
+import { RenderError } from './errors.js';
 import { parseMarkdown } from './parse.js';
 import { slackMeasure, slackTokens } from './slack-mrkdwn.js';
 import { telegramMeasure, telegramTokens } from './telegram-html.js';
@@ -21,13 +21,23 @@ import { codePointLength, graphemeSplit } from './text.js';
 import type { Root } from 'mdast';
 import type { Token } from './tokens.js';
 
+/** One rendered answer: what the core's outbox stores and an adapter sends (core's OutboundMessage). */
+export interface RenderedMessage {
+  /** Chunks in the platform's format, sent in order, one platform message each. */
+  chunks: string[];
+  /** E-mail only: HTML alternative of the whole message. */
+  html?: string;
+  /** E-mail only: subject line. */
+  subject?: string;
+}
+
 /** Formats `renderChunks` writes (every RenderFormat but cron's `target`). */
 export type ChunkedFormat = Exclude<RenderFormat, 'target'>;
 
 export const CHUNKED_FORMATS: readonly ChunkedFormat[] = ['telegram-html', 'slack-mrkdwn', 'discord-markdown', 'email-text', 'terminal'];
 
 export interface RenderOptions {
-  /** Max size per chunk in the format's unit; null = one chunk. Default: the platform's limit from PLATFORM_HINTS. */
+  /** Max size per chunk in the format's unit; null = one chunk. Default: the platform's limit from PLATFORM_FORMATS. */
   limit?: number | null;
   /** Terminal only: ANSI styling (pass stdout.isTTY). Default false. */
   color?: boolean;
@@ -59,15 +69,15 @@ const FORMATS: Record<ChunkedFormat, { tokens: (root: Root, options: RenderOptio
   terminal: { tokens: (root, o) => terminalTokens(root, o.color ?? false), chunk: { units: graphemeSplit, cost: codePointLength } },
 };
 
-/** The message limit PLATFORM_HINTS gives for a format (the first platform that writes it). */
+/** The message limit the platform table gives for a format (the first platform that writes it). */
 export function defaultLimit(format: ChunkedFormat): number | null {
-  const hint = Object.values(PLATFORM_HINTS).find((h) => h.format === format);
-  return hint ? hint.messageLimit : null;
+  const entry = Object.values(PLATFORM_FORMATS).find((e) => e.format === format);
+  return entry ? entry.messageLimit : null;
 }
 
 function chunksOf(root: Root, format: ChunkedFormat, options: RenderOptions): string[] {
   const f = FORMATS[format];
-  if (!f) throw new UsageError(`unknown render format "${String(format)}"`);
+  if (!f) throw new RenderError('unknown_format', String(format), `unknown render format "${String(format)}"`);
   const limit = options.limit === undefined ? defaultLimit(format) : options.limit;
   return chunkTokens(f.tokens(root, options), limit, f.chunk);
 }
@@ -106,25 +116,49 @@ function subjectOf(root: Root, text: string): string | null {
   return `${(space > SUBJECT_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+/** Platforms with a format of their own: all but those whose format is `target` (cron). */
+export type RenderPlatform = {
+  [P in PlatformId]: (typeof PLATFORM_FORMATS)[P]['format'] extends 'target' ? never : P;
+}[PlatformId];
+
 /**
- * Renders an answer for a platform, in the format and limit of PLATFORM_HINTS[platform].
- * E-mail: one chunk (the text body, none when empty) plus html and subject. `cron` is not a
- * target (a cron job delivers in its target's format): UsageError.
+ * The platforms renderFor accepts, in PLATFORM_IDS order: what a usage line offers is what
+ * assertRenderPlatform lets through, as both come from here.
  */
-export function renderFor(platform: PlatformId, markdown: string, options: { color?: boolean } = {}): OutboundMessage {
-  const hint = PLATFORM_HINTS[platform];
-  if (!hint) throw new UsageError(`unknown platform "${String(platform)}"`);
-  if (hint.format === 'target') {
-    throw new UsageError(`${platform} is not a render target: render for the platform the job delivers to`);
+export const RENDER_PLATFORMS: readonly RenderPlatform[] = PLATFORM_IDS.filter(
+  (p): p is RenderPlatform => PLATFORM_FORMATS[p].format !== 'target',
+);
+
+/**
+ * Checks that answers can be rendered for `platform`. Throws RenderError `unknown_platform` for a
+ * string that is no platform id and `not_a_target` for cron, whose reports are rendered for the
+ * platform the job delivers to. The messages are the `render` command's usage lines.
+ */
+export function assertRenderPlatform(platform: string): asserts platform is RenderPlatform {
+  if (!isPlatformId(platform)) {
+    throw new RenderError('unknown_platform', platform, `unknown platform "${platform}" (one of ${RENDER_PLATFORMS.join(', ')})`);
   }
-  if (hint.format === 'email-text') {
+  if (PLATFORM_FORMATS[platform].format === 'target') {
+    throw new RenderError('not_a_target', platform, `${platform} is not a render target; a cron job renders for the platform it delivers to`);
+  }
+}
+
+/**
+ * Renders an answer for a platform, in the format and limit of PLATFORM_FORMATS[platform].
+ * E-mail: one chunk (the text body, none when empty) plus html and subject. `cron` is not a
+ * target (a cron job delivers in its target's format): RenderError, as from assertRenderPlatform.
+ */
+export function renderFor(platform: PlatformId, markdown: string, options: { color?: boolean } = {}): RenderedMessage {
+  assertRenderPlatform(platform);
+  const entry = PLATFORM_FORMATS[platform];
+  if (entry.format === 'email-text') {
     const email = renderEmail(markdown);
-    const message: OutboundMessage = { chunks: email.text ? [email.text] : [] };
+    const message: RenderedMessage = { chunks: email.text ? [email.text] : [] };
     if (email.html) message.html = email.html;
     if (email.subject !== null) message.subject = email.subject;
     return message;
   }
-  return { chunks: renderChunks(markdown, hint.format, { limit: hint.messageLimit, color: options.color }) };
+  return { chunks: renderChunks(markdown, entry.format, { limit: entry.messageLimit, color: options.color }) };
 }
 
 /**
@@ -151,6 +185,7 @@ export function telegramHtmlToPlain(chunk: string): string {
   return decode(withTargets.replace(/<[^>]*>/g, ''));
 }
 
+export { RenderError, type RenderErrorCode } from './errors.js';
 export { parseMarkdown } from './parse.js';
 export { TELEGRAM_MESSAGE_LIMIT } from './telegram-html.js';
 export { SLACK_MESSAGE_LIMIT, SLACK_SECTION_LIMIT } from './slack-mrkdwn.js';

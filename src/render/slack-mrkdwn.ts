@@ -10,12 +10,13 @@
  * Length: message text at most 40,000 characters (UTF-16), section text 3,000.
  */
 import type { Heading, PhrasingContent, Root } from 'mdast';
+import { PLATFORM_FORMATS } from '../platform/formats.js';
 import { Serializer, withUrl, type StyleKind } from './serialize.js';
 import { isAbsoluteUrl, squash, textShowsUrl } from './text.js';
 import type { Measure, Token } from './tokens.js';
 
-/** chat.postMessage truncates `text` beyond this. */
-export const SLACK_MESSAGE_LIMIT = 40000;
+/** chat.postMessage truncates `text` beyond this (the platform table's limit). */
+export const SLACK_MESSAGE_LIMIT = PLATFORM_FORMATS.slack.messageLimit;
 /** A section block's text field holds at most this many characters. */
 export const SLACK_SECTION_LIMIT = 3000;
 

@@ -13,12 +13,13 @@
  * Length: at most 4,096 UTF-16 units of the text after entity parsing; tags count nothing.
  */
 import type { Heading, PhrasingContent, Root } from 'mdast';
+import { PLATFORM_FORMATS } from '../platform/formats.js';
 import { Serializer, type StyleKind } from './serialize.js';
 import { isAbsoluteUrl, textShowsUrl } from './text.js';
 import type { Measure, Token } from './tokens.js';
 
-/** Bot API: message text is 1–4,096 characters after entity parsing. */
-export const TELEGRAM_MESSAGE_LIMIT = 4096;
+/** Bot API: message text is 1–4,096 characters after entity parsing (the platform table's limit). */
+export const TELEGRAM_MESSAGE_LIMIT = PLATFORM_FORMATS.telegram.messageLimit;
 
 const LINK_SCHEMES = ['http', 'https', 'tg'] as const;
 const TAG: Record<StyleKind, string> = { strong: 'b', emphasis: 'i', delete: 's' };

@@ -5,10 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
-import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
+import { PLATFORM_FORMATS } from '../../src/platform/formats.js';
+import type { PlatformId } from '../../src/platform/ids.js';
 import {
   DISCORD_MESSAGE_LIMIT,
+  RenderError,
   renderEmail,
   renderFor,
   SLACK_MESSAGE_LIMIT,
@@ -17,7 +18,7 @@ import {
 } from '../../src/render/index.js';
 
 describe('renderFor', () => {
-  it('writes each platform in its PLATFORM_HINTS format', () => {
+  it('writes each platform in its PLATFORM_FORMATS format', () => {
     const md = '**Hi** <there>';
     expect(renderFor('telegram', md)).toEqual({ chunks: ['<b>Hi</b> &lt;there&gt;'] });
     expect(renderFor('slack', md)).toEqual({ chunks: ['*Hi* &lt;there&gt;'] });
@@ -36,8 +37,10 @@ describe('renderFor', () => {
     expect(renderFor('email', '   ')).toEqual({ chunks: [] });
   });
 
-  it('cron is not a render target', () => {
-    expect(() => renderFor('cron', 'x')).toThrow(UsageError);
+  it('cron is not a render target, nor is a string that is no platform: a coded RenderError', () => {
+    expect(() => renderFor('cron', 'x')).toThrow(expect.objectContaining({ name: 'RenderError', code: 'not_a_target', input: 'cron' }));
+    expect(() => renderFor('myspace' as PlatformId, 'x')).toThrow(RenderError);
+    expect(() => renderFor('myspace' as PlatformId, 'x')).toThrow(expect.objectContaining({ code: 'unknown_platform' }));
   });
 
   it('splits at the platform limit', () => {
@@ -84,12 +87,14 @@ describe('telegramHtmlToPlain', () => {
 });
 
 describe('limits', () => {
-  it('the named limits are the PLATFORM_HINTS limits', () => {
-    expect(PLATFORM_HINTS.telegram.messageLimit).toBe(TELEGRAM_MESSAGE_LIMIT);
-    expect(PLATFORM_HINTS.slack.messageLimit).toBe(SLACK_MESSAGE_LIMIT);
-    expect(PLATFORM_HINTS.discord.messageLimit).toBe(DISCORD_MESSAGE_LIMIT);
-    expect(PLATFORM_HINTS.discord.unit).toBe('codepoint');
-    expect(PLATFORM_HINTS.telegram.unit).toBe('utf16');
+  it('the named limits are the platform table limits, counted as each platform counts', () => {
+    expect([TELEGRAM_MESSAGE_LIMIT, SLACK_MESSAGE_LIMIT, DISCORD_MESSAGE_LIMIT]).toEqual([4096, 40000, 2000]);
+    expect(PLATFORM_FORMATS.telegram.messageLimit).toBe(TELEGRAM_MESSAGE_LIMIT);
+    expect(PLATFORM_FORMATS.slack.messageLimit).toBe(SLACK_MESSAGE_LIMIT);
+    expect(PLATFORM_FORMATS.discord.messageLimit).toBe(DISCORD_MESSAGE_LIMIT);
+    expect(PLATFORM_FORMATS.discord.unit).toBe('codepoint');
+    expect(PLATFORM_FORMATS.telegram.unit).toBe('utf16');
+    expect(PLATFORM_FORMATS.slack.unit).toBe('utf16');
   });
 });
 

@@ -5,6 +5,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/commands/render.js';
+import { PLATFORM_IDS } from '../../src/platform/ids.js';
 
 async function render(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
@@ -62,6 +63,20 @@ describe('switchboard render', () => {
   it('cli renders terminal text without colours', async () => {
     const r = await render(['--platform', 'cli'], '**b**');
     expect(lines(r.stdout)).toEqual([{ chunks: ['b'] }]);
+  });
+
+  it('every platform the usage line offers is accepted, and every accepted one is offered', async () => {
+    const offered = (stderr: string) => /\(one of ([^)]*)\)/.exec(stderr)?.[1].split(', ') ?? [];
+    const unknown = offered((await render(['--platform', 'whatsapp'], 'x')).stderr);
+    expect(offered((await render([], 'x')).stderr)).toEqual(unknown);
+    expect(unknown.length).toBeGreaterThan(0);
+    for (const platform of unknown) {
+      const r = await render(['--platform', platform], '*hi*');
+      expect({ platform, code: r.code, stderr: r.stderr }).toEqual({ platform, code: 0, stderr: '' });
+    }
+    const accepted = [];
+    for (const platform of PLATFORM_IDS) if ((await render(['--platform', platform], 'x')).code === 0) accepted.push(platform);
+    expect(unknown).toEqual(accepted);
   });
 
   it.each([

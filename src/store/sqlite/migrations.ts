@@ -1,4 +1,6 @@
-import type { Db } from './db.js';
+import type Database from 'better-sqlite3';
+
+type Db = Database.Database;
 
 /**
  * Versioned schema migrations. Append only: never edit a released step, add a new one.
