@@ -71,3 +71,14 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?
     },
   };
 }
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `cond` every 20 ms; throws naming `what` (and the gateway's log, when given) after `timeoutMs`. */
+export async function until(cond: () => boolean, timeoutMs: number, what: string, running?: Running): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${running ? `\n${running.stderr()}` : ''}`);
+    await sleep(20);
+  }
+}
