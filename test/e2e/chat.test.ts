@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
-import { cleanEnv, runCli, startCli } from '../helpers/cli.js';
+import { cleanEnv, runCli, sleep, startCli, until } from '../helpers/cli.js';
 
 let model: ModelFake;
 let home: string;
@@ -12,8 +12,11 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'sb-chat-'));
 });
 afterAll(async () => {
-  await model.close();
-  rmSync(home, { recursive: true, force: true });
+  try {
+    await model?.close();
+  } finally {
+    if (home) rmSync(home, { recursive: true, force: true });
+  }
 });
 
 describe('switchboard chat', () => {
@@ -56,35 +59,41 @@ describe('switchboard start without credentials', () => {
   it('comes up on the terminal channel, answers piped lines, keeps running headless after end of input, and exits 0 on SIGTERM', async () => {
     const startHome = mkdtempSync(join(tmpdir(), 'sb-start-'));
     const gw = startCli(['start'], { env: cleanEnv({ SWITCHBOARD_HOME: startHome, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k' }) });
-    gw.child.stdin.end('ping\n');
-    await gw.waitFor(/ready \(email, cli/);
-    await gw.waitFor(/terminal input ended/);
-    const deadline = Date.now() + 10_000;
-    while (!gw.stdout().includes('Echo: ping') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    expect(gw.stdout()).toContain('Echo: ping');
-    expect(existsSync(join(startHome, 'state.db'))).toBe(true);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(gw.child.exitCode).toBeNull();
-    expect(await gw.stop('SIGTERM')).toBe(0);
-    rmSync(startHome, { recursive: true, force: true });
+    try {
+      gw.child.stdin.end('ping\n');
+      await gw.waitFor(/ready \(email, cli/);
+      await gw.waitFor(/terminal input ended/);
+      await until(() => gw.stdout().includes('Echo: ping'), 10_000, 'the answer to ping', gw);
+      expect(gw.stdout()).toBe('Echo: ping\n');
+      expect(existsSync(join(startHome, 'state.db'))).toBe(true);
+      await sleep(1000);
+      expect(gw.child.exitCode).toBeNull();
+      expect(await gw.stop('SIGTERM')).toBe(0);
+    } finally {
+      if (gw.child.exitCode === null && gw.child.signalCode === null) await gw.stop('SIGKILL');
+      rmSync(startHome, { recursive: true, force: true });
+    }
   });
 });
 
 describe('bad input', () => {
   it('gives one clear line and a non-zero exit for a bad config, never a stack trace', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-badcfg-'));
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, 'config.yaml'), 'model:\n  nmae: x\n');
-    const res = await runCli(['chat'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }), input: '' });
-    expect(res.code).not.toBe(0);
-    expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/unknown setting 'model.nmae'/);
-    writeFileSync(join(dir, 'config.yaml'), 'model: [unclosed\n');
-    const bad = await runCli(['prompt', '--platform', 'telegram', '--user', '1'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }) });
-    expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toMatch(/not valid YAML/);
-    expect(bad.stderr).not.toMatch(/\n\s+at /);
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      writeFileSync(join(dir, 'config.yaml'), 'model:\n  nmae: x\n');
+      const res = await runCli(['chat'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }), input: '' });
+      expect(res.code).not.toBe(0);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toMatch(/unknown setting 'model.nmae'/);
+      writeFileSync(join(dir, 'config.yaml'), 'model: [unclosed\n');
+      const bad = await runCli(['prompt', '--platform', 'telegram', '--user', '1'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }) });
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(/not valid YAML/);
+      expect(bad.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects an unknown platform with one line', async () => {
