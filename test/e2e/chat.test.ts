@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
-import { cleanEnv, runCli, sleep, startCli, until } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, sleep, startCli, until } from '../helpers/cli.js';
 
 let model: ModelFake;
 let home: string;
@@ -11,13 +11,7 @@ beforeAll(async () => {
   model = await startModelFake({ script: (req) => ({ text: `**Echo**: ${lastUserText(req)}` }) });
   home = mkdtempSync(join(tmpdir(), 'sb-chat-'));
 });
-afterAll(async () => {
-  try {
-    await model?.close();
-  } finally {
-    if (home) rmSync(home, { recursive: true, force: true });
-  }
-});
+afterAll(() => cleanUp(() => model?.close(), () => removeDir(home)));
 
 describe('switchboard chat', () => {
   it('answers each piped line in its own turn, in order, and exits 0 at end of input', async () => {
@@ -70,8 +64,7 @@ describe('switchboard start without credentials', () => {
       expect(gw.child.exitCode).toBeNull();
       expect(await gw.stop('SIGTERM')).toBe(0);
     } finally {
-      if (gw.child.exitCode === null && gw.child.signalCode === null) await gw.stop('SIGKILL');
-      rmSync(startHome, { recursive: true, force: true });
+      await cleanUp(() => killIfRunning(gw), () => removeDir(startHome));
     }
   });
 });
@@ -92,7 +85,7 @@ describe('bad input', () => {
       expect(bad.stderr).toMatch(/not valid YAML/);
       expect(bad.stderr).not.toMatch(/\n\s+at /);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 

@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake, type RecordedRequest } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
-import { BIN, cleanEnv, runCli, sleep, startCli, until } from '../helpers/cli.js';
+import { BIN, cleanEnv, cleanUp, killIfRunning, removeDir, runCli, sleep, startCli, until } from '../helpers/cli.js';
 
 const LAYERS = ['identity', 'tool_guidance', 'system_message', 'skills_index', 'context_files', 'platform_hint', 'memory', 'user_profile', 'session_info'];
 const PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'cron', 'cli'];
@@ -56,13 +56,7 @@ beforeAll(async () => {
   model = await startModelFake({ script: (req) => ({ text: `Echo: ${lastUserText(req)}` }) });
   root = mkdtempSync(join(tmpdir(), 'sb-contract-'));
 });
-afterAll(async () => {
-  try {
-    await model?.close();
-  } finally {
-    if (root) rmSync(root, { recursive: true, force: true });
-  }
-});
+afterAll(() => cleanUp(() => model?.close(), () => removeDir(root)));
 
 describe('§5 prompt --json', () => {
   let home: string;
@@ -359,9 +353,7 @@ describe('§4/§6b Telegram: other fakes\' payloads, pairing', () => {
     home = freshHome();
     writeFileSync(join(home, 'config.yaml'), 'telegram: { pairing: true }\n');
   });
-  afterAll(async () => {
-    await tg.close();
-  });
+  afterAll(() => tg?.close());
 
   it('answers a minimal private message (no is_bot, date or chat.type); gives a stranger an 8-character code that pairing approve admits', async () => {
     const gw = startCli(['start'], { env: modelEnv(home, { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '1001' }) });
@@ -388,7 +380,7 @@ describe('§4/§6b Telegram: other fakes\' payloads, pairing', () => {
       expect(answer.plain).toBe('Echo: paired now');
       expect(await gw.stop('SIGTERM')).toBe(0);
     } finally {
-      if (gw.child.exitCode === null) await gw.stop('SIGKILL');
+      await killIfRunning(gw);
     }
   });
 });

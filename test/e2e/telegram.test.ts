@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
-import { cleanEnv, sleep, startCli, until, type Running } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
 
 let model: ModelFake;
 let tg: TelegramFake;
@@ -15,11 +15,7 @@ beforeAll(async () => {
   tg = await startTelegramFake({ maxPollHoldMs: 300 });
   home = mkdtempSync(join(tmpdir(), 'sb-tg-e2e-'));
 });
-afterAll(async () => {
-  await tg.close();
-  await model.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(() => tg?.close(), () => model?.close(), () => removeDir(home)));
 
 function env(extra: Record<string, string> = {}) {
   return cleanEnv({
@@ -36,9 +32,7 @@ function env(extra: Record<string, string> = {}) {
 
 describe('switchboard start with Telegram', () => {
   let gw: Running;
-  afterAll(async () => {
-    if (gw && gw.child.exitCode === null && gw.child.signalCode === null) await gw.stop('SIGKILL');
-  });
+  afterAll(() => killIfRunning(gw));
 
   it('answers a private chat in HTML, refuses a stranger without a model call, and gates groups on mentions', async () => {
     gw = startCli(['start'], { env: env() });
