@@ -10,6 +10,7 @@ import { loadSettings, type Settings } from '../../src/core/settings.js';
 import type { Logger } from '../../src/core/logger.js';
 import { createRuntime, type Runtime } from '../../src/core/runtime.js';
 import type { Adapter } from '../../src/core/types.js';
+import { cleanUp } from '../helpers/cli.js';
 
 export interface MemoryLogger extends Logger {
   lines: string[];
@@ -48,9 +49,16 @@ export function makeHarness(env: Record<string, string>, yaml = ''): Harness {
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
   if (yaml) writeFileSync(join(home, 'config.yaml'), yaml);
-  const settings = loadSettings({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'sk-faults', MODEL: 'fake-model', ...env });
   const logger = memoryLogger();
-  const runtime = createRuntime({ settings, logger, cwd });
+  let settings: Settings;
+  let runtime: Runtime;
+  try {
+    settings = loadSettings({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'sk-faults', MODEL: 'fake-model', ...env });
+    runtime = createRuntime({ settings, logger, cwd });
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
   const started: Adapter[] = [];
   return {
     home,
@@ -66,11 +74,14 @@ export function makeHarness(env: Record<string, string>, yaml = ''): Harness {
       runtime.delivery.start();
       runtime.gateway.recover(adapters.map((a) => a.platform));
     },
+    /** Stops the adapters, the gateway and the store, and removes the temp home, each even if one before fails. */
     async close() {
-      await Promise.allSettled(started.map((a) => a.stop()));
-      await runtime.gateway.shutdown(500);
-      runtime.close();
-      rmSync(root, { recursive: true, force: true });
+      await cleanUp(
+        () => Promise.allSettled(started.map((a) => a.stop())),
+        () => runtime.gateway.shutdown(500),
+        () => runtime.close(),
+        () => rmSync(root, { recursive: true, force: true }),
+      );
     },
   };
 }
