@@ -2,8 +2,6 @@
  * The public API the core and adapters use: renderFor per platform, renderEmail (text, HTML,
  * subject), telegramHtmlToPlain for the "can't parse entities" fallback, and the limits.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
@@ -84,24 +82,13 @@ describe('telegramHtmlToPlain', () => {
 });
 
 describe('limits', () => {
-  it('the named limits are the PLATFORM_HINTS limits', () => {
-    expect(PLATFORM_HINTS.telegram.messageLimit).toBe(TELEGRAM_MESSAGE_LIMIT);
-    expect(PLATFORM_HINTS.slack.messageLimit).toBe(SLACK_MESSAGE_LIMIT);
-    expect(PLATFORM_HINTS.discord.messageLimit).toBe(DISCORD_MESSAGE_LIMIT);
-    expect(PLATFORM_HINTS.discord.unit).toBe('codepoint');
-    expect(PLATFORM_HINTS.telegram.unit).toBe('utf16');
-  });
-});
-
-describe('boundaries', () => {
-  it('src/render imports no platform SDK and does no I/O', () => {
-    const dir = join(import.meta.dirname, '../../src/render');
-    for (const file of readdirSync(dir)) {
-      const source = readFileSync(join(dir, file), 'utf8');
-      const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-      for (const spec of imports) {
-        expect(spec, `${file} imports ${spec}`).not.toMatch(/^(grammy|@slack|discord\.js|nodemailer|node:(fs|net|http|https|child_process))/);
-      }
+  it('are the platforms\' documented limits (DESIGN §6), counted as each platform counts, in the renderer and in PLATFORM_HINTS alike', () => {
+    const documented = { telegram: [4096, 'utf16'], slack: [40000, 'utf16'], discord: [2000, 'codepoint'] } as const;
+    expect([TELEGRAM_MESSAGE_LIMIT, SLACK_MESSAGE_LIMIT, DISCORD_MESSAGE_LIMIT]).toEqual([4096, 40000, 2000]);
+    for (const [platform, [limit, unit]] of Object.entries(documented)) {
+      const hint = PLATFORM_HINTS[platform as keyof typeof documented];
+      expect([hint.messageLimit, hint.unit], platform).toEqual([limit, unit]);
     }
+    for (const platform of ['email', 'cli'] as const) expect(PLATFORM_HINTS[platform].messageLimit, platform).toBeNull();
   });
 });
