@@ -14,6 +14,7 @@ import { run } from '../../src/commands/sessions.js';
 import type { CommandIO } from '../../src/commands/io.js';
 import { UsageError } from '../../src/core/errors.js';
 import { dm, startHarness, type Harness } from '../core/search/harness.js';
+import { cleanUp } from '../helpers/cli.js';
 import type { ModelFake } from '../fakes/model.js';
 
 interface ReportedUsage {
@@ -41,7 +42,11 @@ async function usageProxy(fake: ModelFake): Promise<{ url: string; usages: Repor
         if (usage) usages.push(usage);
         res.writeHead(upstream.status, { 'content-type': 'application/json' });
         res.end(text);
-      })();
+      })().catch((error: unknown) => {
+        // the gateway then sees a failed model call, and the usage sums below do not match
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `usage proxy: ${String(error)}` } }));
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -101,11 +106,16 @@ describe('usage figures', () => {
     for (const text of ['Any news?', 'Thanks!']) await h.say('slack', 'U1001', text, 'D1');
     await h.say('telegram', '2002', 'Hello from bob.');
   });
-  afterAll(async () => {
-    await h.close();
-    proxy.server.closeAllConnections();
-    await new Promise<void>((r) => proxy.server.close(() => r()));
-  });
+  afterAll(() =>
+    cleanUp(
+      () => h?.close(),
+      () => {
+        if (!proxy) return;
+        proxy.server.closeAllConnections();
+        return new Promise<void>((r) => proxy.server.close(() => r()));
+      },
+    ),
+  );
 
   it('/usage shows the fake model’s reported usage for the conversation and for the person', async () => {
     expect(proxy.usages).toHaveLength(6);
@@ -150,7 +160,8 @@ describe('usage figures', () => {
     expect(out).toContain('telegram-2002');
 
     const onlyBob = io(h.env);
-    await run(['list', '--person', 'telegram-2002'], onlyBob);
+    expect(await run(['list', '--person', 'telegram-2002'], onlyBob)).toBe(0);
+    expect(onlyBob.out()).toContain('telegram:2002:2002');
     expect(onlyBob.out()).not.toContain('alice');
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
-import { cleanEnv, runCli, startCli } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, sleep, startCli, until } from '../helpers/cli.js';
 
 let model: ModelFake;
 let home: string;
@@ -11,10 +11,7 @@ beforeAll(async () => {
   model = await startModelFake({ script: (req) => ({ text: `**Echo**: ${lastUserText(req)}` }) });
   home = mkdtempSync(join(tmpdir(), 'sb-chat-'));
 });
-afterAll(async () => {
-  await model.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(() => model?.close(), () => removeDir(home)));
 
 describe('switchboard chat', () => {
   it('answers each piped line in its own turn, in order, and exits 0 at end of input', async () => {
@@ -56,35 +53,40 @@ describe('switchboard start without credentials', () => {
   it('comes up on the terminal channel, answers piped lines, keeps running headless after end of input, and exits 0 on SIGTERM', async () => {
     const startHome = mkdtempSync(join(tmpdir(), 'sb-start-'));
     const gw = startCli(['start'], { env: cleanEnv({ SWITCHBOARD_HOME: startHome, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k' }) });
-    gw.child.stdin.end('ping\n');
-    await gw.waitFor(/ready \(email, cli/);
-    await gw.waitFor(/terminal input ended/);
-    const deadline = Date.now() + 10_000;
-    while (!gw.stdout().includes('Echo: ping') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    expect(gw.stdout()).toContain('Echo: ping');
-    expect(existsSync(join(startHome, 'state.db'))).toBe(true);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(gw.child.exitCode).toBeNull();
-    expect(await gw.stop('SIGTERM')).toBe(0);
-    rmSync(startHome, { recursive: true, force: true });
+    try {
+      gw.child.stdin.end('ping\n');
+      await gw.waitFor(/ready \(email, cli/);
+      await gw.waitFor(/terminal input ended/);
+      await until(() => gw.stdout().includes('Echo: ping'), 10_000, 'the answer to ping', gw);
+      expect(gw.stdout()).toBe('Echo: ping\n');
+      expect(existsSync(join(startHome, 'state.db'))).toBe(true);
+      await sleep(1000);
+      expect(gw.child.exitCode).toBeNull();
+      expect(await gw.stop('SIGTERM')).toBe(0);
+    } finally {
+      await cleanUp(() => killIfRunning(gw), () => removeDir(startHome));
+    }
   });
 });
 
 describe('bad input', () => {
   it('gives one clear line and a non-zero exit for a bad config, never a stack trace', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-badcfg-'));
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, 'config.yaml'), 'model:\n  nmae: x\n');
-    const res = await runCli(['chat'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }), input: '' });
-    expect(res.code).not.toBe(0);
-    expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/unknown setting 'model.nmae'/);
-    writeFileSync(join(dir, 'config.yaml'), 'model: [unclosed\n');
-    const bad = await runCli(['prompt', '--platform', 'telegram', '--user', '1'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }) });
-    expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toMatch(/not valid YAML/);
-    expect(bad.stderr).not.toMatch(/\n\s+at /);
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      writeFileSync(join(dir, 'config.yaml'), 'model:\n  nmae: x\n');
+      const res = await runCli(['chat'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }), input: '' });
+      expect(res.code).not.toBe(0);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toMatch(/unknown setting 'model.nmae'/);
+      writeFileSync(join(dir, 'config.yaml'), 'model: [unclosed\n');
+      const bad = await runCli(['prompt', '--platform', 'telegram', '--user', '1'], { env: cleanEnv({ SWITCHBOARD_HOME: dir }) });
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(/not valid YAML/);
+      expect(bad.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it('rejects an unknown platform with one line', async () => {

@@ -4,12 +4,12 @@
  * still run each slot once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake, type RecordedRequest } from '../fakes/model.js';
 import { startSmtpFake, type SmtpFake } from '../fakes/smtp.js';
-import { cleanEnv, startCli } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli } from '../helpers/cli.js';
 import { claimsOf, cronEntry, sleep, type Claim } from './cron-helpers.js';
 
 let model: ModelFake;
@@ -21,11 +21,7 @@ beforeAll(async () => {
   smtp = await startSmtpFake();
   root = mkdtempSync(join(tmpdir(), 'sb-cron-start-'));
 });
-afterAll(async () => {
-  await model.close();
-  await smtp.close();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(() => model?.close(), () => smtp?.close(), () => removeDir(root)));
 
 interface Phase {
   /** Slots claimed in SQLite during this phase. */
@@ -48,7 +44,10 @@ async function phase(env: NodeJS.ProcessEnv, home: string, gateways: number, ms:
     await Promise.all(running.map((g) => g.waitFor(/ready \(/, 20_000)));
     await sleep(ms);
   } finally {
+    // SIGTERM as systemd sends it; SIGKILL whatever did not exit within 15 s, so no gateway outlives the test
+    const killer = setTimeout(() => void Promise.all(running.map((g) => killIfRunning(g))), 15_000);
     exitCodes = await Promise.all(running.map((g) => g.stop('SIGTERM')));
+    clearTimeout(killer);
   }
   await sleep(100);
   return {

@@ -4,7 +4,7 @@
  * model fake. The scheduler's timing under `start` is in cron-start.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,7 +12,7 @@ import { simpleParser } from 'mailparser';
 import { startModelFake, systemText, type ModelFake, type RecordedRequest } from '../fakes/model.js';
 import { startSmtpFake, type ReceivedMail, type SmtpFake } from '../fakes/smtp.js';
 import { startTelegramFake } from '../fakes/telegram.js';
-import { cleanEnv, runCli } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, removeDir, runCli } from '../helpers/cli.js';
 import { cronEntry, messagesOf, sleep, tailOf } from './cron-helpers.js';
 
 let model: ModelFake;
@@ -48,11 +48,7 @@ beforeAll(async () => {
   smtp = await startSmtpFake();
   root = mkdtempSync(join(tmpdir(), 'sb-cron-e2e-'));
 });
-afterAll(async () => {
-  await model.close();
-  await smtp.close();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(() => model?.close(), () => smtp?.close(), () => removeDir(root)));
 
 interface Setup {
   home: string;

@@ -4,13 +4,13 @@
  * model fake answering.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
 import { messageCreate, snowflake, user } from '../fakes/discord/payloads.js';
-import { cleanEnv, runCli, startCli, type Running } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, until, type Running } from '../helpers/cli.js';
 
 const ALICE = '300000000000000001';
 const BOB = '300000000000000002';
@@ -28,11 +28,7 @@ beforeAll(async () => {
   discord = await startDiscordFake({ heartbeatInterval: 500 });
   home = mkdtempSync(join(tmpdir(), 'sb-discord-e2e-'));
 });
-afterAll(async () => {
-  await discord?.close();
-  await model?.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(() => discord?.close(), () => model?.close(), () => removeDir(home)));
 
 function env(extra: Record<string, string> = {}) {
   return cleanEnv({
@@ -59,9 +55,7 @@ describe('switchboard start with Discord (gateway from GET /gateway/bot)', () =>
     gw = startCli(['start'], { env: env() });
     await gw.waitFor(/ready \(discord/);
   });
-  afterAll(async () => {
-    if (gw.child.exitCode === null) await gw.stop('SIGKILL');
-  });
+  afterAll(() => killIfRunning(gw));
 
   it('connected through the real handshake (IDENTIFY with the four intents, heartbeats)', () => {
     const conn = discord.connections.at(-1)!;
@@ -143,17 +137,35 @@ describe('switchboard start with Discord (gateway from GET /gateway/bot)', () =>
     expect(answer.content).toContain('everyone');
   });
 
-  it('waits out a 429 from REST and sends the chunk exactly once', async () => {
+  it('waits out a 429 from REST as long as Discord says, then sends the chunk exactly once', async () => {
     const n = discord.messages.length;
-    const limitedBefore = discord.requests.filter((r) => r.status === 429).length;
+    const r0 = discord.requests.length;
+    const content = 'You said: **rate me**';
     discord.failNext({ route: 'messages', status: 429, retryAfter: 1 });
-    discord.sendDM({ userId: BOB, content: 'rate me' });
-    const [answer] = await postedSince(n, 1);
-    await sleep(500);
-    expect(discord.requests.filter((r) => r.status === 429).length).toBe(limitedBefore + 1);
-    const mine = discord.messages.slice(n).filter((m) => m.content === 'You said: **rate me**');
+    // when the 429 was served and when the answer was accepted, sampled every 5 ms
+    const seen = { limited: 0, answered: 0 };
+    const sample = setInterval(() => {
+      if (!seen.limited && discord.requests.slice(r0).some((r) => r.status === 429)) seen.limited = Date.now();
+      if (!seen.answered && discord.messages.slice(n).some((m) => m.content === content)) seen.answered = Date.now();
+    }, 5);
+    try {
+      discord.sendDM({ userId: BOB, content: 'rate me' });
+      await postedSince(n, 1);
+      await until(() => seen.answered > 0, 2000, 'the sampler to see the answer');
+      await sleep(500); // a second copy would show up now
+    } finally {
+      clearInterval(sample);
+    }
+    const posts = discord.requests.slice(r0).filter((r) => r.method === 'POST' && r.path === `/channels/${discord.dmChannelId(BOB)}/messages`);
+    expect(posts.map((r) => [r.status, (r.body as { content?: string }).content])).toEqual([
+      [429, content],
+      [200, content],
+    ]);
+    expect(seen.limited).toBeGreaterThan(0);
+    expect(seen.answered - seen.limited).toBeGreaterThanOrEqual(900);
+    const mine = discord.messages.slice(n).filter((m) => m.content === content);
     expect(mine).toHaveLength(1);
-    expect(answer.channelId).toBe(discord.dmChannelId(BOB));
+    expect(mine[0].channelId).toBe(discord.dmChannelId(BOB));
   });
 
   it('refuses a user outside DISCORD_ALLOWED_USERS with one line and no model call', async () => {
@@ -172,8 +184,9 @@ describe('switchboard start with Discord (gateway from GET /gateway/bot)', () =>
   it('stops on SIGTERM with exit 0, also while a turn is running', async () => {
     model.queue({ text: 'late but complete', delayMs: 1200 });
     const n = discord.messages.length;
+    const asked = model.requests.length;
     discord.sendDM({ userId: ALICE, content: 'slow one' });
-    await model.waitForRequests(model.requests.length + 1, 5000).catch(() => undefined);
+    await model.waitForRequests(asked + 1, 5000); // the turn is running when the signal comes
     const started = Date.now();
     expect(await gw.stop('SIGTERM')).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -196,7 +209,7 @@ describe('switchboard start with DISCORD_GATEWAY_URL', () => {
       expect(discord.requests.filter((r) => r.path === '/gateway/bot').length).toBe(askedBefore);
       expect(await gw.stop('SIGTERM')).toBe(0);
     } finally {
-      if (gw.child.exitCode === null) await gw.stop('SIGKILL');
+      await killIfRunning(gw);
     }
   });
 });

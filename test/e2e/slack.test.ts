@@ -4,13 +4,13 @@
  * model fake.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { commandBody, eventBody, postSigned, startSlackFake, urlVerificationBody, type SlackFake } from '../fakes/slack.js';
-import { cleanEnv, runCli, startCli, type Running } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, type Running } from '../helpers/cli.js';
 
 const SECRET = 'e2e-signing-secret';
 const ALLOWED = 'U1001';
@@ -66,12 +66,7 @@ beforeAll(async () => {
   await gw.waitFor(/ready \(slack/);
 });
 
-afterAll(async () => {
-  if (gw && gw.child.exitCode === null) await gw.stop('SIGKILL');
-  await slack?.close();
-  await model?.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(() => killIfRunning(gw), () => slack?.close(), () => model?.close(), () => removeDir(home)));
 
 describe('switchboard start with Slack (HTTP mode)', () => {
   it('echoes the challenge of a signed url_verification', async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
-import { cleanEnv, startCli, type Running } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
 
 let model: ModelFake;
 let tg: TelegramFake;
@@ -15,11 +15,7 @@ beforeAll(async () => {
   tg = await startTelegramFake({ maxPollHoldMs: 300 });
   home = mkdtempSync(join(tmpdir(), 'sb-tg-e2e-'));
 });
-afterAll(async () => {
-  await tg.close();
-  await model.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(() => tg?.close(), () => model?.close(), () => removeDir(home)));
 
 function env(extra: Record<string, string> = {}) {
   return cleanEnv({
@@ -36,6 +32,7 @@ function env(extra: Record<string, string> = {}) {
 
 describe('switchboard start with Telegram', () => {
   let gw: Running;
+  afterAll(() => killIfRunning(gw));
 
   it('answers a private chat in HTML, refuses a stranger without a model call, and gates groups on mentions', async () => {
     gw = startCli(['start'], { env: env() });
@@ -52,10 +49,12 @@ describe('switchboard start with Telegram', () => {
     expect(refusal.chatId).toBe('2002');
     expect(refusal.plain).toMatch(/private/);
     tg.pushText({ text: 'just chatting', userId: 1001, chatId: -100500, chatType: 'supergroup', chatTitle: 'Team' });
-    tg.pushText({ text: `@${tg.bot.username} what now?`, userId: 1001, chatId: -100500, chatType: 'supergroup', chatTitle: 'Team' });
+    const mention = tg.makeMessage({ text: `@${tg.bot.username} what now?`, userId: 1001, chatId: -100500, chatType: 'supergroup', chatTitle: 'Team' });
+    tg.pushUpdate({ message: mention });
     const inGroup = (await tg.waitForMessages(3))[2];
     expect(inGroup.chatId).toBe('-100500');
-    expect(inGroup.replyToMessageId).toBeDefined();
+    // in groups the answer replies to the message that asked
+    expect(inGroup.replyToMessageId).toBe(mention.message_id);
     expect(inGroup.plain).toContain('what now?');
     expect(model.completions().length).toBe(before + 1);
     // names ride in the user message, never in the system prompt
@@ -64,19 +63,36 @@ describe('switchboard start with Telegram', () => {
     expect(systemText(groupReq)).not.toContain('Team');
   });
 
-  it('splits a long answer under 4,096 characters per message and waits out a 429', async () => {
+  it('splits a long answer into messages of at most 4,096 characters; a 429 is waited out as Telegram says, then that chunk is sent once', async () => {
     const para = 'word '.repeat(300).trim();
     model.queue({ text: Array.from({ length: 12 }, (_, i) => `Paragraph ${i}: ${para}`).join('\n\n') });
-    tg.failNext('sendMessage', { kind: 'rate_limit', retryAfter: 1 });
+    // retry_after 2 s: longer than any fixed backoff, so only honouring Telegram's value passes
+    tg.failNext('sendMessage', { kind: 'rate_limit', retryAfter: 2 });
     const before = tg.sent.length;
+    const callsBefore = tg.callsOf('sendMessage').length;
     tg.pushText({ text: 'tell me a lot', userId: 1001 });
-    await tg.waitForMessages(before + 5, 15_000);
-    const deadline = Date.now() + 5000;
-    while (!tg.sent.at(-1)!.plain.includes('Paragraph 11') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => tg.sent.slice(before).some((p) => p.plain.includes('Paragraph 11:')), 15_000, 'the last paragraph', gw);
+    await sleep(300); // a chunk sent twice would show up now
+
+    const calls = tg.callsOf('sendMessage').slice(callsBefore);
+    const refused = calls.filter((c) => c.status === 429);
+    expect(refused).toHaveLength(1);
+    expect(calls[0]).toBe(refused[0]); // the first chunk met the 429
+    const firstChunk = refused[0].params.text;
+    const tries = calls.filter((c) => c.params.text === firstChunk);
+    expect(tries.map((c) => c.status)).toEqual([429, 200]);
+    expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(1990);
+    expect(tries[1].at - tries[0].at).toBeLessThan(6000);
+
     const parts = tg.sent.slice(before);
+    expect(parts.filter((p) => p.text === firstChunk)).toHaveLength(1);
+    expect(parts[0].text).toBe(firstChunk);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(calls.filter((c) => c.status === 200)).toHaveLength(parts.length);
     for (const p of parts) expect(p.plain.length).toBeLessThanOrEqual(4096);
+    // every paragraph exactly once, in order
     const text = parts.map((p) => p.plain).join('\n');
-    for (let i = 0; i < 12; i++) expect(text.split(`Paragraph ${i}:`).length - 1).toBe(1);
+    expect([...text.matchAll(/Paragraph (\d+):/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 12 }, (_, i) => i));
   });
 
   it('keeps the system prompt byte-identical across turns and a restart, and stops on SIGTERM with exit 0', async () => {

@@ -13,6 +13,7 @@ import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
 import { createTelegramAdapter } from '../../src/adapters/telegram/index.js';
 import { createSlackAdapter, SLACK_EVENTS_PATH, type SlackAdapter } from '../../src/adapters/slack/index.js';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
+import { cleanUp } from '../helpers/cli.js';
 import { makeHarness, until, type Harness } from './harness.js';
 import { discordDispatch, rng, slackBody, telegramUpdate } from './junk.js';
 
@@ -57,12 +58,17 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await h.close();
-  await Promise.allSettled([tg.close(), slack.close(), discord.close(), model.close()]);
-  process.off('uncaughtException', onCrash);
-  process.off('unhandledRejection', onCrash);
-});
+afterAll(() =>
+  cleanUp(
+    () => h?.close(),
+    () => tg?.close(),
+    () => slack?.close(),
+    () => discord?.close(),
+    () => model?.close(),
+    () => process.off('uncaughtException', onCrash),
+    () => process.off('unhandledRejection', onCrash),
+  ),
+);
 
 describe('random and malformed input into every adapter', () => {
   it('Telegram: 2,000 broken updates are each logged and skipped; nothing is confirmed twice or blocks the queue', async () => {
@@ -77,21 +83,24 @@ describe('random and malformed input into every adapter', () => {
     expect(tg.sent).toHaveLength(0);
   });
 
-  it('Slack: 1,500 signed broken events, commands and junk bodies, and 200 forged ones, get an HTTP answer and no turn', async () => {
+  it('Slack: 1,500 signed broken events and commands are acknowledged with 200, junk bodies refused without a 5xx, 200 forged ones get 401; none gets a turn', async () => {
     const r = rng(20);
     const url = `http://127.0.0.1:${slackAdapter.port}${SLACK_EVENTS_PATH}`;
     const kinds = { event: 0, command: 0, junk: 0 };
     const bodies = Array.from({ length: 1500 }, (_, i) => slackBody(r, i));
-    // All at once: Bolt holds a body whose type it cannot tell for its 3 s ack timer before answering 404.
-    for (let i = 0; i < bodies.length; i += 1500) {
-      const batch = bodies.slice(i, i + 1500);
-      const responses = await Promise.all(batch.map((b) => postSigned(url, SECRET, b.body)));
-      batch.forEach((b, j) => {
-        kinds[b.kind]++;
-        // Every request gets an HTTP answer (Bolt answers 500 when its own event parsing throws).
-        expect(responses[j].status, b.body.slice(0, 200)).toBeGreaterThanOrEqual(200);
-      });
-    }
+    // All at once: Bolt holds a body whose type it cannot tell for its 3 s ack timer before answering.
+    const responses = await Promise.all(bodies.map((b) => postSigned(url, SECRET, b.body)));
+    const wrong: string[] = [];
+    bodies.forEach((b, j) => {
+      kinds[b.kind]++;
+      const { status } = responses[j];
+      // A signed event or command is acknowledged with 200 (anything else and Slack redelivers it, again
+      // and again); a body that is neither is refused or ignored, never answered with a server error.
+      const ok = b.kind === 'junk' ? status >= 200 && status < 500 : status === 200;
+      if (!ok) wrong.push(`${b.kind} ${status}: ${b.body.slice(0, 120)}`);
+    });
+    expect(wrong).toEqual([]);
+    expect(Math.min(kinds.event, kinds.command, kinds.junk)).toBeGreaterThan(100); // every kind was tried
     for (let i = 0; i < 200; i++) {
       const res = await postSigned(url, SECRET, eventBody({ type: 'message', channel: 'D1', channel_type: 'im', user: 'U1', text: 'forged', ts: `${i}.1` }), { signWith: 'wrong-secret' });
       expect(res.status).toBe(401);

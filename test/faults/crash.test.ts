@@ -6,13 +6,13 @@
  * from being answered twice, and the outbox resumes what was not sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
-import { cleanEnv, startCli, type Running } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli, type Running } from '../helpers/cli.js';
 import { sleep, until } from './harness.js';
 
 let model: ModelFake;
@@ -33,12 +33,7 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'sb-faults-crash-'));
 });
 
-afterAll(async () => {
-  for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  await tg.close();
-  await model.close();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => cleanUp(...running.map((r) => () => killIfRunning(r)), () => tg?.close(), () => model?.close(), () => removeDir(home)));
 
 function start(): Running {
   const gw = startCli(['start'], {

@@ -11,6 +11,7 @@ import type { Logger } from '../../src/core/logger.js';
 import Database from 'better-sqlite3';
 import { createApp, type App } from '../../src/app.js';
 import type { Adapter } from '../../src/core/types.js';
+import { cleanUp } from '../helpers/cli.js';
 
 export interface MemoryLogger extends Logger {
   lines: string[];
@@ -52,8 +53,14 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
   if (yaml) writeFileSync(join(home, 'config.yaml'), yaml);
-  const settings = loadSettings({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'sk-faults', MODEL: 'fake-model', ...env });
   const logger = memoryLogger();
+  let settings: Settings;
+  try {
+    settings = loadSettings({ SWITCHBOARD_HOME: home, OPENAI_API_KEY: 'sk-faults', MODEL: 'fake-model', ...env });
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
   const started: Adapter[] = [];
   let app: App | null = null;
   let reader: Database.Database | null = null;
@@ -79,17 +86,15 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
       reader ??= new Database(join(home, 'state.db'), { readonly: true });
       return reader.prepare(sql).all(...params) as T[];
     },
+    /** Stops the adapters, the gateway and the store, and removes the temp home, each even if one before fails. */
     async close() {
-      try {
-        await Promise.allSettled(started.map((a) => a.stop()));
-        if (app) {
-          await app.gateway.shutdown(500);
-          await app.close();
-        }
-        reader?.close();
-      } finally {
-        rmSync(root, { recursive: true, force: true });
-      }
+      await cleanUp(
+        () => Promise.allSettled(started.map((a) => a.stop())),
+        () => app?.gateway.shutdown(500),
+        () => app?.close(),
+        () => reader?.close(),
+        () => rmSync(root, { recursive: true, force: true }),
+      );
     },
   };
 }

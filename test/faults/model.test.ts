@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelFake, lastUserText, type ModelFake, type FakeReply } from '../fakes/model.js';
 import { startTelegramFake, type SentMessage, type TelegramFake } from '../fakes/telegram.js';
 import { createTelegramAdapter } from '../../src/adapters/telegram/index.js';
+import { cleanUp } from '../helpers/cli.js';
 import { makeHarness, until, type Harness } from './harness.js';
 
 let model: ModelFake;
@@ -33,11 +34,7 @@ beforeAll(async () => {
   await h.attach(createTelegramAdapter(s.telegram!, { config: s.config, logger: h.logger, home: h.home, pollTimeoutSeconds: 1, stopGraceMs: 300 }));
 });
 
-afterAll(async () => {
-  await h.close();
-  await tg.close();
-  await model.close();
-});
+afterAll(() => cleanUp(() => h?.close(), () => tg?.close(), () => model?.close()));
 
 function sentTo(chat: number): SentMessage[] {
   return tg.sent.filter((m) => m.chatId === String(chat));

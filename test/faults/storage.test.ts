@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore, sqlitePath } from '../../src/store/sqlite/index.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
-import { cleanEnv, runCli } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, runCli } from '../helpers/cli.js';
 import type { InboundMessage } from '../../src/core/types.js';
 
 let tg: TelegramFake;
@@ -22,13 +22,15 @@ beforeAll(async () => {
   tg = await startTelegramFake({ maxPollHoldMs: 300 });
 });
 
-afterAll(async () => {
-  await tg.close();
-  for (const r of roots) {
-    chmodSync(r, 0o755);
-    rmSync(r, { recursive: true, force: true });
-  }
-});
+afterAll(() =>
+  cleanUp(
+    () => tg?.close(),
+    ...roots.map((r) => () => {
+      chmodSync(r, 0o755);
+      rmSync(r, { recursive: true, force: true });
+    }),
+  ),
+);
 
 function tempRoot(): string {
   const r = mkdtempSync(join(tmpdir(), 'sb-faults-storage-'));

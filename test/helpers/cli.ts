@@ -2,6 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 
 export const BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'bin', 'switchboard.js');
 
@@ -70,4 +71,41 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?
       return exited;
     },
   };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `cond` every 20 ms; throws naming `what` (and the gateway's log, when given) after `timeoutMs`. */
+export async function until(cond: () => boolean, timeoutMs: number, what: string, running?: Running): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${running ? `\n${running.stderr()}` : ''}`);
+    await sleep(20);
+  }
+}
+
+/**
+ * Runs every cleanup step in order, each even when an earlier one throws (a fake that fails to close
+ * must not leave a temp folder or a child process behind), then rethrows the first failure.
+ */
+export async function cleanUp(...steps: Array<() => unknown>): Promise<void> {
+  let first: unknown;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      first ??= error;
+    }
+  }
+  if (first !== undefined) throw first;
+}
+
+/** Kills a `startCli` gateway that is still running (a test that failed before stopping it). */
+export async function killIfRunning(running: Running | undefined): Promise<void> {
+  if (running && running.child.exitCode === null && running.child.signalCode === null) await running.stop('SIGKILL');
+}
+
+/** Removes a temp folder (nothing when setup failed before creating it). */
+export function removeDir(path: string | undefined): void {
+  if (path) rmSync(path, { recursive: true, force: true });
 }

@@ -7,7 +7,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNKED_FORMATS, renderChunks, type ChunkedFormat } from '../../src/render/index.js';
 import { missingWords, sourceWords, validateChunk, validateDiscordMarkdown, validateSlackMrkdwn, validateTelegramHtml } from '../../src/render/validate.js';
-import { validateTelegramMarkdownV2 } from '../../src/render/validate-mdv2.js';
 import { parseTelegramHtml } from '../fakes/telegram-html.js';
 import { commonmarkExamples, LLM_ANSWERS, stressDocs } from './corpus.js';
 
@@ -65,7 +64,7 @@ describe('corpus', () => {
   });
 });
 
-describe('validators catch what the platforms refuse', () => {
+describe('the corpus validators refuse what the platform docs say the platform refuses', () => {
   it.each([
     ['<b>bold', 'unclosed'],
     ['<b><i>x</b></i>', 'does not close'],
@@ -112,18 +111,6 @@ describe('validators catch what the platforms refuse', () => {
     ['\u200b ', 'empty'],
   ])('Discord: %#', (chunk, problem) => {
     expect(validateDiscordMarkdown(chunk).join('; ')).toContain(problem);
-  });
-
-  it.each([
-    ['*bold* _it_ `code` [a](http://x.com) 1\\.5\\! \\(x\\)', []],
-    ['1.5', ["character '.' is reserved"]],
-    ['*bold', ['unclosed *']],
-    ['`code', ['unclosed `']],
-    ['a \\φ b', []],
-  ])('MarkdownV2 (benchmark baseline): %s', (text, problems) => {
-    const found = validateTelegramMarkdownV2(text).join('; ');
-    for (const p of problems) expect(found).toContain(p);
-    if (problems.length === 0) expect(found).toBe('');
   });
 
   it('the word check notices a dropped word', () => {

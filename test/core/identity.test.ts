@@ -1,0 +1,80 @@
+/**
+ * Who is who (src/core/identity.ts, DESIGN §5, §7, §4b `people:`): the person key that owns memory,
+ * profile and session search — one person, many doors, and never two people behind one key — and the
+ * session keys of §7.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/core/config.js';
+import { personKey } from '../../src/core/identity.js';
+import { cronSessionAddress, formatSessionKey } from '../../src/platform/address.js';
+
+const config = parseConfig(
+  ['people:', '  alice: [telegram:1001, slack:U1001, email:Alice@Example.com]', '  bob: [discord:300000000000000002]'].join('\n'),
+  'test.yaml',
+);
+const nobodyLinked = parseConfig('', 'test.yaml');
+
+describe('personKey', () => {
+  it('is <platform>-<user id> for someone config does not link', () => {
+    expect(personKey(nobodyLinked, 'telegram', '1001')).toBe('telegram-1001');
+    expect(personKey(nobodyLinked, 'slack', 'U1001')).toBe('slack-U1001');
+    expect(personKey(nobodyLinked, 'email', 'alice@example.com')).toBe('email-alice@example.com');
+    expect(personKey(nobodyLinked, 'cli', 'local')).toBe('cli-local');
+    expect(personKey(config, 'telegram', '2002')).toBe('telegram-2002');
+  });
+
+  it('is the person’s name on every door `people:` links to them', () => {
+    expect(personKey(config, 'telegram', '1001')).toBe('alice');
+    expect(personKey(config, 'slack', 'U1001')).toBe('alice');
+    expect(personKey(config, 'email', 'alice@example.com')).toBe('alice');
+    expect(personKey(config, 'discord', '300000000000000002')).toBe('bob');
+  });
+
+  it('links one id on one platform: the same digits elsewhere, a longer id or another user are someone else', () => {
+    expect(personKey(config, 'discord', '1001')).toBe('discord-1001');
+    expect(personKey(config, 'telegram', '10010')).toBe('telegram-10010');
+    expect(personKey(config, 'telegram', '100')).toBe('telegram-100');
+    expect(personKey(config, 'slack', 'U1002')).toBe('slack-U1002');
+  });
+
+  it('matches e-mail addresses whatever their case, and other platforms’ ids exactly', () => {
+    for (const address of ['alice@example.com', 'ALICE@EXAMPLE.COM', 'Alice@example.COM']) expect(personKey(config, 'email', address)).toBe('alice');
+    // Slack user ids are case-sensitive: a lower-case id is a different (made-up) user.
+    expect(personKey(config, 'slack', 'u1001')).toBe('slack-u1001');
+  });
+
+  it('gives a key that is one folder name, whatever the sender put in their id', () => {
+    for (const id of ['../../etc/passwd', 'a/b\\c', '..', 'x\u0000y', 'with space']) {
+      const key = personKey(nobodyLinked, 'email', id);
+      expect(key, id).not.toMatch(/[/\\\u0000\s]/);
+      expect(key, id).not.toMatch(/^\.{1,2}$/);
+      expect(key.startsWith('email-'), id).toBe(true);
+    }
+  });
+
+  // Known bug, src/core/identity.ts:18-19,31: safe() maps every character outside [A-Za-z0-9@._+-] to
+  // '_', so two different addresses can share one memory folder and search history: o'brien@ and
+  // o_brien@ (an apostrophe is legal, and common, in an address), a/b@ and a_b@. DESIGN §7: one user's
+  // memory, profile and search never show another user's data. Remove `.fails` once the folder-safe
+  // form is injective (e.g. percent-escaping instead of '_').
+  it.fails('never gives two different senders the same key', () => {
+    const pairs = [
+      ["o'brien@example.com", 'o_brien@example.com'],
+      ['a/b@example.com', 'a_b@example.com'],
+    ];
+    for (const [a, b] of pairs) expect(personKey(nobodyLinked, 'email', a), `${a} vs ${b}`).not.toBe(personKey(nobodyLinked, 'email', b));
+  });
+});
+
+describe('session keys (formatSessionKey)', () => {
+  it('is platform:chat[:thread]:user, so each user has their own session in a group and in a thread', () => {
+    expect(formatSessionKey({ platform: 'telegram', chatId: '1001', userId: '1001' })).toBe('telegram:1001:1001');
+    expect(formatSessionKey({ platform: 'telegram', chatId: '-100123', userId: '1001' })).toBe('telegram:-100123:1001');
+    expect(formatSessionKey({ platform: 'telegram', chatId: '-100123', userId: '2002' })).toBe('telegram:-100123:2002');
+    expect(formatSessionKey({ platform: 'slack', chatId: 'C0TEAM', threadId: '1700000000.000100', userId: 'U1001' })).toBe('slack:C0TEAM:1700000000.000100:U1001');
+  });
+
+  it('is cron:<job id> for a cron job', () => {
+    expect(formatSessionKey(cronSessionAddress('daily-report'))).toBe('cron:daily-report');
+  });
+});
