@@ -12,22 +12,20 @@
  * run it twice. Claims are asynchronous: a run is registered in `running` before the claim's first
  * await, so a second fire of the same job in this process sees it as busy, never as free.
  */
-import { oneLine, SwitchboardError, UsageError } from '../errors.js';
+import { oneLine, UsageError } from '../errors.js';
 import type { CronJobConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { ClaimOutcome, CronRepo } from '../store/types.js';
+import type { CronRepo } from '../store/types.js';
 import { formatAddress } from '../../platform/address.js';
 import { CronSchedule, lateWindowMs, validateJobSchedule } from './schedule.js';
-import { plainLine } from './format.js';
-import type { CronDeliverer, CronJob, CronRunner, CronRunResult, CronRunStatus } from './types.js';
+import { SlotRuns } from './slot-runs.js';
+import type { CronDeliverer, CronJob, CronRunner, CronRunResult } from './types.js';
 
-/** An answer that is exactly this (after trimming) delivers nothing. */
-export const SILENT = '[SILENT]';
+export { SILENT, shortResult } from './slot-runs.js';
 /** Longest a timer is armed for: keeps setTimeout in range and notices wall-clock jumps. */
 const MAX_TIMER_MS = 60 * 60 * 1000;
 const DEFAULT_RESCAN_MS = 5000;
 const DEFAULT_MAX_RUN_MS = 30 * 60 * 1000;
-const RESULT_CHARS = 160;
 /** After aborting runs at shutdown, how long to wait for them to notice. */
 const ABORT_WAIT_MS = 1000;
 
@@ -58,25 +56,14 @@ export function validateCronJobs(jobs: readonly CronJobConfig[]): void {
   for (const job of jobs) validateJobSchedule(job.id, job.schedule, job.timezone);
 }
 
-/** First line of a text without Markdown markers, cut to a short result for `cron list`. */
-export function shortResult(text: string): string {
-  const line = text.split('\n').map(plainLine).find(Boolean) ?? '';
-  return line.length > RESULT_CHARS ? `${line.slice(0, RESULT_CHARS - 1)}…` : line;
-}
 
 function fingerprint(job: CronJob): string {
   return [job.schedule, job.timezone ?? '', job.paused ? 'p' : '', job.prompt, formatAddress(job.deliver)].join('\u0000');
 }
 
-interface Running {
-  promise: Promise<CronRunResult>;
-  abort: AbortController;
-}
 
 export class CronScheduler {
   private readonly repo: CronRepo;
-  private readonly runner: CronRunner;
-  private readonly deliverer: CronDeliverer;
   private readonly logger: Logger;
   private readonly configJobs: readonly CronJobConfig[];
   private readonly now: () => Date;
@@ -85,9 +72,7 @@ export class CronScheduler {
   private readonly armed = new Map<string, Armed>();
   private readonly fingerprints = new Map<string, string>();
   /** Runs in progress in this process, by job id (overlap prevention); set before the claim is awaited. */
-  private readonly running = new Map<string, Running>();
-  /** Bookkeeping writes that are not runs (skipped slots, refused overlaps), awaited by idle(). */
-  private readonly pending = new Set<Promise<CronRunResult>>();
+  private readonly runs: SlotRuns;
   /** Reloads run one after the other: each applies a complete read of the jobs table. */
   private reloading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -97,13 +82,12 @@ export class CronScheduler {
   constructor(deps: CronSchedulerDeps) {
     validateCronJobs(deps.jobs);
     this.repo = deps.repo;
-    this.runner = deps.runner;
-    this.deliverer = deps.deliverer;
     this.logger = deps.logger;
     this.configJobs = deps.jobs;
     this.now = deps.now ?? (() => new Date());
     this.rescanMs = deps.rescanMs ?? DEFAULT_RESCAN_MS;
     this.maxRunMs = deps.maxRunMs ?? DEFAULT_MAX_RUN_MS;
+    this.runs = new SlotRuns({ repo: this.repo, runner: deps.runner, deliverer: deps.deliverer, logger: this.logger, now: this.now, maxRunMs: this.maxRunMs });
   }
 
   /**
@@ -147,9 +131,9 @@ export class CronScheduler {
     this.timer = undefined;
     this.rescanTimer = undefined;
     await this.reloading;
-    if (!this.running.size && !this.pending.size) return;
+    if (!this.runs.busy) return;
     await this.settle(graceMs);
-    for (const r of this.running.values()) r.abort.abort(new Error('the gateway is shutting down'));
+    this.runs.abortAll(new Error('the gateway is shutting down'));
     // A runner that ignores its signal must not hold the shutdown hostage.
     await this.settle(ABORT_WAIT_MS);
   }
@@ -173,7 +157,7 @@ export class CronScheduler {
     if (!this.started) await this.sync();
     const job = await this.repo.get(id);
     if (!job) throw new UsageError(`unknown cron job '${id}'`);
-    return this.execute(job, this.now().getTime());
+    return this.runs.execute(job, this.now().getTime());
   }
 
   /**
@@ -196,10 +180,8 @@ export class CronScheduler {
   }
 
   /** Resolves when every run in progress (and every skipped slot being recorded) has finished. */
-  async idle(): Promise<void> {
-    while (this.running.size || this.pending.size) {
-      await Promise.allSettled([...[...this.running.values()].map((r) => r.promise), ...this.pending]);
-    }
+  idle(): Promise<void> {
+    return this.runs.idle();
   }
 
   /**
@@ -276,7 +258,7 @@ export class CronScheduler {
     for (const id of [...this.armed.keys()]) if (!seen.has(id)) this.armed.delete(id);
     for (const id of [...this.fingerprints.keys()]) if (!seen.has(id)) this.fingerprints.delete(id);
     // Skipped slots are recorded before start() resolves; runs are only started.
-    await Promise.all(catchUps.filter((p) => this.pending.has(p)));
+    await Promise.all(catchUps.filter((p) => this.runs.isBookkeeping(p)));
   }
 
   /**
@@ -297,127 +279,12 @@ export class CronScheduler {
     const window = lateWindowMs(a.schedule.periodAfter(new Date(slot)));
     if (late > window) {
       const detail = `missed run of ${new Date(slot).toISOString()} skipped: ${Math.round(late / 1000)} s late (window ${Math.round(window / 1000)} s)`;
-      return this.track(this.recordSkip(a.job.id, slot, now, detail));
+      return this.runs.skip(a.job.id, slot, now, detail);
     }
-    return this.execute(a.job, slot);
+    return this.runs.execute(a.job, slot);
   }
 
-  private async recordSkip(jobId: string, slot: number, now: number, detail: string): Promise<CronRunResult> {
-    try {
-      if (await this.repo.skip(jobId, slot, now, detail)) this.logger.warn('cron', `job '${jobId}': ${detail}`);
-      return { jobId, slot, status: 'skipped', detail };
-    } catch (error) {
-      const why = `cannot record the missed run of ${new Date(slot).toISOString()}: ${oneLine(error)}`;
-      this.logger.error('cron', `job '${jobId}': ${why}`);
-      return { jobId, slot, status: 'error', detail: why };
-    }
-  }
 
-  /** Keeps a bookkeeping promise in `pending` until it settles (idle() and stop() wait for it). */
-  private track(promise: Promise<CronRunResult>): Promise<CronRunResult> {
-    this.pending.add(promise);
-    void promise.finally(() => this.pending.delete(promise));
-    return promise;
-  }
-
-  /**
-   * Claims the slot, runs the agent, delivers unless [SILENT], and records the outcome. The run is
-   * registered in `running` synchronously, before the claim is awaited: a second fire of the job in
-   * this process (the next slot, `cron run`, a catch-up) sees it as busy. The promise never rejects.
-   */
-  private execute(job: CronJob, slot: number): Promise<CronRunResult> {
-    const at = this.now().getTime();
-    if (this.running.has(job.id)) return this.track(this.refuseOverlap(job, slot, at));
-    const run: Running = { promise: undefined as unknown as Promise<CronRunResult>, abort: new AbortController() };
-    this.running.set(job.id, run);
-    run.promise = this.claimAndRun(job, slot, at, run);
-    return run.promise;
-  }
-
-  /** A slot of a job whose previous run is still going: recorded as skipped (once across schedulers). */
-  private async refuseOverlap(job: CronJob, slot: number, at: number): Promise<CronRunResult> {
-    const base = { jobId: job.id, slot };
-    try {
-      const claim = await this.repo.claim(job.id, slot, at, true);
-      if (claim.kind === 'taken') return { ...base, status: 'skipped', detail: 'this slot was already claimed' };
-      const detail = 'the previous run was still going';
-      // An engine that claimed it anyway: close the row as skipped, never leave it 'running'.
-      if (claim.kind === 'claimed') await this.repo.finish(claim.runId, job.id, 'skipped', detail, at);
-      this.logger.warn('cron', `job '${job.id}': run of ${new Date(slot).toISOString()} not started, the previous run is still going`);
-      return { ...base, status: 'skipped', detail };
-    } catch (error) {
-      return this.claimFailed(job, slot, error);
-    }
-  }
-
-  private claimFailed(job: CronJob, slot: number, error: unknown): CronRunResult {
-    // A locked or broken store must not take the gateway down; the slot is lost, not doubled.
-    const detail = `cannot claim the run of ${new Date(slot).toISOString()}: ${oneLine(error)}`;
-    this.logger.error('cron', `job '${job.id}': ${detail}`);
-    return { jobId: job.id, slot, status: 'error', detail };
-  }
-
-  private async claimAndRun(job: CronJob, slot: number, at: number, run: Running): Promise<CronRunResult> {
-    const base = { jobId: job.id, slot };
-    try {
-      let claim: ClaimOutcome;
-      try {
-        claim = await this.repo.claim(job.id, slot, at, false);
-      } catch (error) {
-        return this.claimFailed(job, slot, error);
-      }
-      if (claim.kind === 'taken') return { ...base, status: 'skipped', detail: 'this slot was already claimed' };
-      if (claim.kind === 'busy') return { ...base, status: 'skipped', detail: 'the previous run was still going' };
-      const { runId } = claim;
-      const limit = setTimeout(() => run.abort.abort(new Error(`the run took longer than ${Math.round(this.maxRunMs / 1000)} s`)), this.maxRunMs);
-      limit.unref();
-      let markRecorded!: () => void;
-      const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
-      try {
-        const result = await this.perform(job, slot, run.abort.signal, recorded);
-        try {
-          await this.repo.finish(runId, job.id, result.status, result.detail, this.now().getTime());
-        } catch (error) {
-          this.logger.error('cron', `job '${job.id}': cannot record the run's outcome (${result.status}): ${oneLine(error)}`);
-        }
-        return result;
-      } finally {
-        markRecorded();
-        clearTimeout(limit);
-      }
-    } finally {
-      if (this.running.get(job.id) === run) this.running.delete(job.id);
-    }
-  }
-
-  private async perform(job: CronJob, slot: number, signal: AbortSignal, recorded: Promise<void>): Promise<CronRunResult> {
-    const base = { jobId: job.id, slot };
-    let status: CronRunStatus;
-    let answer: string | undefined;
-    let detail: string;
-    try {
-      this.logger.info('cron', `job '${job.id}': running (slot ${new Date(slot).toISOString()})`);
-      answer = (await this.runner(job, new Date(slot), signal)).answer;
-      const text = answer.trim();
-      if (text === SILENT) {
-        status = 'silent';
-        detail = 'nothing to report ([SILENT])';
-      } else if (!text) {
-        status = 'error';
-        detail = 'the model returned an empty answer';
-      } else {
-        await this.deliverer(job, answer, recorded);
-        status = 'ok';
-        detail = shortResult(text);
-      }
-    } catch (error) {
-      status = 'error';
-      detail = error instanceof SwitchboardError || error instanceof Error ? oneLine(error) : String(error);
-      this.logger.error('cron', `job '${job.id}': ${detail}`);
-    }
-    this.logger.info('cron', `job '${job.id}': ${status}${detail ? ` — ${detail}` : ''}`);
-    return { ...base, status, answer, detail };
-  }
 
   /** Arms one timer for the earliest next slot of all jobs. */
   private arm(): void {
