@@ -30,6 +30,11 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
     if (options.interactive) options.output.write('you> ');
   };
 
+  async function stop(): Promise<void> {
+    rl?.close();
+    pendingReply?.();
+  }
+
   return {
     platform: 'cli',
     profile: PLATFORM_HINTS.cli,
@@ -68,9 +73,10 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
         options.onEnd?.();
       })();
     },
-    async stop(): Promise<void> {
-      rl?.close();
-      pendingReply?.();
+    stop,
+    async close(): Promise<void> {
+      // The output stream is the caller's and stays open; only intake is left to end.
+      await stop();
     },
     async deliver(delivery: Delivery): Promise<void> {
       const { chunks } = delivery.message;

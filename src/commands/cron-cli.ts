@@ -102,8 +102,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   } finally {
     runtime.delivery.stop();
     await runtime.delivery.idle();
-    // Adapters hold sockets (the SMTP pool, SDK clients): without stopping them the command would not exit.
-    await Promise.allSettled(adapters.map((a) => a.stop()));
+    // Adapters hold sockets (the SMTP pool, SDK clients): without closing them the command would not exit.
+    await Promise.allSettled(adapters.map((a) => a.close()));
     runtime.close();
   }
 }

@@ -49,7 +49,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   const started: Adapter[] = [];
   let stopping: Promise<number> | null = null;
   const stop = (reason: string): Promise<number> => {
-    stopping ??= shutdown(runtime, started, features, logger, reason);
+    stopping ??= shutdown(runtime, { started, all: adapters }, features, logger, reason);
     return stopping;
   };
 
@@ -94,7 +94,7 @@ function readyLine(settings: Settings, started: Adapter[], features: Features, m
   return `ready (${doors}${jobs}; model ${settings.model.name} via ${settings.model.provider}; data in ${settings.home})`;
 }
 
-async function shutdown(runtime: Runtime, started: Adapter[], features: Features, logger: Logger, reason: string): Promise<number> {
+async function shutdown(runtime: Runtime, doors: { started: Adapter[]; all: Adapter[] }, features: Features, logger: Logger, reason: string): Promise<number> {
   const deadline = setTimeout(() => {
     logger.warn('switchboard', 'shutdown took too long; exiting');
     process.exit(0);
@@ -105,10 +105,8 @@ async function shutdown(runtime: Runtime, started: Adapter[], features: Features
   note('switchboard', `stopping (${reason})`);
   const schedulerStopped = features.stopScheduler(runtime.settings.config.gateway.shutdown_grace_seconds * 1000);
   const began = Date.now();
-  // Outbound-only doors (mail, the terminal's output) stay open until the last reply is out.
-  const outboundOnly = (a: Adapter) => a.platform === 'cli' || a.platform === 'email';
-  // 1. stop intake (nothing new is confirmed to a platform)
-  await Promise.allSettled(started.filter((a) => !outboundOnly(a)).map((a) => a.stop()));
+  // 1. stop intake on every door (nothing new is confirmed to a platform); sending keeps working
+  await Promise.allSettled(doors.started.map((a) => a.stop()));
   // 2. let running turns finish for a while; the rest stays journaled for the next start
   const grace = runtime.settings.config.gateway.shutdown_grace_seconds * 1000;
   await Promise.all([runtime.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace), schedulerStopped]);
@@ -116,7 +114,8 @@ async function shutdown(runtime: Runtime, started: Adapter[], features: Features
   runtime.delivery.kick();
   const flushMs = Math.max(500, Math.min(3000, EXIT_DEADLINE_MS - 1000 - (Date.now() - began)));
   await Promise.race([runtime.delivery.idle(), new Promise((r) => setTimeout(r, flushMs).unref())]);
-  await Promise.allSettled(started.filter(outboundOnly).map((a) => a.stop()));
+  // 4. release what sending holds (SMTP pool, SDK clients, sockets) on every door, started or not
+  await Promise.allSettled(doors.all.map((a) => a.close()));
   runtime.close();
   clearTimeout(deadline);
   note('switchboard', 'stopped');

@@ -44,7 +44,7 @@ describe('e-mail adapter over SMTP', () => {
     adapter = createEmailAdapter({ smtpUrl: smtp.url, from: FROM, allowed: parseAllowList('') }, { config, logger: silentLogger, home, now: () => NOW });
   });
   afterAll(async () => {
-    await adapter.stop();
+    await adapter.close();
     await smtp.close();
     rmSync(home, { recursive: true, force: true });
   });
@@ -139,7 +139,7 @@ describe('e-mail adapter without a reachable server', () => {
       expect(problems).toHaveLength(1);
       expect(problems[0]).toMatch(/^e-mail: .*SMTP_URL/);
     } finally {
-      await adapter.stop();
+      await adapter.close();
       rmSync(home, { recursive: true, force: true });
     }
   });
@@ -164,7 +164,7 @@ describe('e-mail adapter file outbox (no SMTP_URL)', () => {
       expect(parsed.messageId).toMatch(/@reports\.example\.org>$/);
       expect(await adapter.diagnose!()).toEqual([]);
     } finally {
-      await adapter.stop();
+      await adapter.close();
       rmSync(home, { recursive: true, force: true });
     }
   });

@@ -89,6 +89,16 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     }
   }
 
+  async function stop(): Promise<void> {
+    const conn = connection;
+    connection = undefined;
+    handler = undefined;
+    if (!conn) return;
+    conn.client.removeAllListeners(Events.MessageCreate);
+    conn.client.removeAllListeners(Events.InteractionCreate);
+    await conn.close();
+  }
+
   return {
     platform: 'discord',
     profile: PLATFORM_HINTS.discord,
@@ -144,14 +154,13 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       logger.info(SCOPE, `connected as ${c.user.tag}`);
     },
 
-    async stop() {
-      const conn = connection;
-      connection = undefined;
-      handler = undefined;
-      if (!conn) return;
-      conn.client.removeAllListeners(Events.MessageCreate);
-      conn.client.removeAllListeners(Events.InteractionCreate);
-      await conn.close();
+    stop,
+
+    async close() {
+      await stop();
+      // The REST sweepers are unref'd timers; cleared anyway so nothing of the adapter outlives close().
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
     },
 
     async deliver(delivery: Delivery) {

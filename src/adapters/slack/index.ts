@@ -215,6 +215,37 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     }
   }
 
+  async function stop(): Promise<void> {
+    // Requests already accepted while closing are still handed over (they were acknowledged);
+    // the gateway journals them. Only after the transport is closed is anything refused.
+    const instance = app;
+    app = undefined;
+    if (instance) {
+      const openServer = server;
+      openServer?.closeIdleConnections();
+      const cut = openServer ? setTimeout(() => openServer.closeAllConnections(), STOP_GRACE_MS) : undefined;
+      try {
+        await instance.stop();
+      } catch (error) {
+        logger.warn('slack', `stopping: ${oneLine(error)}`);
+      } finally {
+        clearTimeout(cut);
+        server = undefined;
+      }
+    }
+    stopped = true;
+    // Messages already being handed over may finish (nothing acknowledged is lost), within bounds.
+    if (inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), STOP_GRACE_MS);
+      });
+      const outcome = await Promise.race([Promise.allSettled([...inFlight]), late]);
+      clearTimeout(timer);
+      if (outcome === 'late') logger.warn('slack', `${inFlight.size} message(s) were still being handed over at stop`);
+    }
+  }
+
   return {
     platform: 'slack',
     profile: PLATFORM_HINTS.slack,
@@ -240,35 +271,12 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       logger.info('slack', mode === 'http' ? `listening on port ${boundPort()} (${SLACK_EVENTS_PATH})` : 'connected in Socket Mode');
     },
 
-    async stop() {
-      // Requests already accepted while closing are still handed over (they were acknowledged);
-      // the gateway journals them. Only after the transport is closed is anything refused.
-      const instance = app;
-      app = undefined;
-      if (instance) {
-        const openServer = server;
-        openServer?.closeIdleConnections();
-        const cut = openServer ? setTimeout(() => openServer.closeAllConnections(), STOP_GRACE_MS) : undefined;
-        try {
-          await instance.stop();
-        } catch (error) {
-          logger.warn('slack', `stopping: ${oneLine(error)}`);
-        } finally {
-          clearTimeout(cut);
-          server = undefined;
-        }
-      }
-      stopped = true;
-      // Messages already being handed over may finish (nothing acknowledged is lost), within bounds.
-      if (inFlight.size > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), STOP_GRACE_MS);
-        });
-        const outcome = await Promise.race([Promise.allSettled([...inFlight]), late]);
-        clearTimeout(timer);
-        if (outcome === 'late') logger.warn('slack', `${inFlight.size} message(s) were still being handed over at stop`);
-      }
+    stop,
+
+    async close() {
+      // Nothing else to release: the Web API clients send through the global fetch, whose idle
+      // keep-alive sockets do not hold the process open.
+      await stop();
     },
 
     deliver,

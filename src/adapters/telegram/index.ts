@@ -141,6 +141,18 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     poller.start();
   }
 
+  async function stop(): Promise<void> {
+    const grace = deps.stopGraceMs ?? 3000;
+    const running = poller;
+    const server = webhook;
+    poller = undefined;
+    webhook = undefined;
+    accepting = false;
+    // The update being handed over may finish within the grace period; nothing new is taken after.
+    await Promise.all([running?.stop(grace), server?.close(grace)]);
+    handler = undefined;
+  }
+
   return {
     platform: 'telegram',
     profile: PLATFORM_HINTS.telegram,
@@ -169,16 +181,10 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
       logger.info('telegram', `connected as @${me.username} (${url ? 'webhook' : 'long polling'})`);
     },
 
-    async stop(): Promise<void> {
-      const grace = deps.stopGraceMs ?? 3000;
-      const running = poller;
-      const server = webhook;
-      poller = undefined;
-      webhook = undefined;
-      accepting = false;
-      // The update being handed over may finish within the grace period; nothing new is taken after.
-      await Promise.all([running?.stop(grace), server?.close(grace)]);
-      handler = undefined;
+    stop,
+
+    async close(): Promise<void> {
+      await stop();
     },
 
     deliver(delivery: Delivery): Promise<void> {
