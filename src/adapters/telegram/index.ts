@@ -4,6 +4,8 @@
  * (send.ts). Policy (who may talk, sessions, commands) is the gateway's.
  */
 import { randomBytes } from 'node:crypto';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AdapterDeps } from '../deps.js';
@@ -50,7 +52,9 @@ export interface TelegramAdapter extends Adapter {
 export function createTelegramAdapter(settings: TelegramSettings, deps: TelegramAdapterDeps): TelegramAdapter {
   const { logger, config } = deps;
   const apiRoot = (settings.apiRoot ?? TELEGRAM_API_ROOT).replace(/\/+$/, '');
-  const bot = new Bot(settings.token, { client: { apiRoot }, botInfo: deps.botInfo });
+  // The adapter's own keep-alive pool (grammY's default is shared per API root), so close() can end its sockets.
+  const agent = apiRoot.startsWith('http:') ? new HttpAgent({ keepAlive: true }) : new HttpsAgent({ keepAlive: true });
+  const bot = new Bot(settings.token, { client: { apiRoot, baseFetchConfig: { agent } }, botInfo: deps.botInfo });
   const now = deps.now ?? (() => new Date());
   const sendContext: SendContext = {
     api: bot.api,
@@ -185,6 +189,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
 
     async close(): Promise<void> {
       await stop();
+      agent.destroy();
     },
 
     deliver(delivery: Delivery): Promise<void> {
