@@ -60,7 +60,6 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   let app: App | undefined;
   let server: Server | undefined;
   let identity: BotIdentity = {};
-  let stopped = false;
   const inFlight = new Set<Promise<unknown>>();
 
   function boundPort(): number | undefined {
@@ -85,10 +84,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       log('slack', `ignored: ${decoded.reason}`);
       return Promise.resolve();
     }
-    if (stopped) {
-      logger.info('slack', `stopped; not taking ${decoded.message.updateId}`);
-      return Promise.resolve();
-    }
+    // No check for a stop here: what reaches a listener was (events) or is about to be (commands)
+    // acknowledged to Slack, which will not send it again, so it is handed over even while stopping.
     const message: InboundMessage = decoded.message;
     const run = (async () => {
       if (lookupName && message.displayName === undefined) message.displayName = await displayName(message.userId);
@@ -233,7 +230,6 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         server = undefined;
       }
     }
-    stopped = true;
     // Messages already being handed over may finish (nothing acknowledged is lost), within bounds.
     if (inFlight.size > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -263,7 +259,6 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         throw new CredentialsError('SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify requests (or set SLACK_APP_TOKEN for Socket Mode)');
       }
       identity = await authTest();
-      stopped = false;
       const instance = buildApp(handler);
       if (mode === 'http') await startHttp(instance);
       else await startSocket(instance);
