@@ -44,9 +44,12 @@ describe('e-mail adapter over SMTP', () => {
     adapter = createEmailAdapter({ smtpUrl: smtp.url, from: FROM, allowed: parseAllowList('') }, { config, logger: silentLogger, home, now: () => NOW });
   });
   afterAll(async () => {
-    await adapter.close();
-    await smtp.close();
-    rmSync(home, { recursive: true, force: true });
+    try {
+      await adapter.close();
+      await smtp.close();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
   afterEach(() => {
     smtp.messages.length = 0;
@@ -172,9 +175,13 @@ describe('e-mail adapter file outbox (no SMTP_URL)', () => {
   it('refuses a target that is not an address, permanently', async () => {
     const home = mkdtempSync(join(tmpdir(), 'sb-email-'));
     const adapter = createEmailAdapter({ from: FROM, allowed: parseAllowList('') }, { config, logger: silentLogger, home });
-    const error = (await adapter.deliver(delivery(REPORT, { chatId: 'not-an-address' })).catch((e: unknown) => e)) as PlatformApiError;
-    expect(error.retryable).toBe(false);
-    expect(error.message).toContain("'not-an-address' is not an e-mail address");
-    rmSync(home, { recursive: true, force: true });
+    try {
+      const error = (await adapter.deliver(delivery(REPORT, { chatId: 'not-an-address' })).catch((e: unknown) => e)) as PlatformApiError;
+      expect(error.retryable).toBe(false);
+      expect(error.message).toContain("'not-an-address' is not an e-mail address");
+    } finally {
+      await adapter.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
