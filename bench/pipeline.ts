@@ -97,6 +97,7 @@ export async function startPipeline(fakes: Endpoints, options: { logger?: Logger
     async stop() {
       await adapter.stop();
       await app.gateway.shutdown(2000);
+      await adapter.close();
       await app.close();
       rmSync(root, { recursive: true, force: true });
     },

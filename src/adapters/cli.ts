@@ -22,6 +22,7 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
   let seq = 0;
   let pendingReply: (() => void) | null = null;
   let rl: ReturnType<typeof createInterface> | null = null;
+  let stopped = false;
   let resolveFinished!: () => void;
   const finished = new Promise<void>((r) => (resolveFinished = r));
   const runId = `${process.pid}-${Date.now()}`;
@@ -30,18 +31,29 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
     if (options.interactive) options.output.write('you> ');
   };
 
+  async function stop(): Promise<void> {
+    stopped = true;
+    rl?.close();
+    // The line being answered still gets its reply (deliver keeps printing); intake need not wait for it.
+    const r = pendingReply;
+    pendingReply = null;
+    r?.();
+  }
+
   return {
     platform: 'cli',
     profile: PLATFORM_HINTS.cli,
     finished,
     async start(handler: InboundHandler): Promise<void> {
+      stopped = false;
       rl = createInterface({ input: options.input, terminal: false });
       const lines = rl[Symbol.asyncIterator]();
       prompt();
       void (async () => {
         for (;;) {
           const next = await lines.next();
-          if (next.done) break;
+          // Lines readline had buffered before stop() are not handed over.
+          if (next.done || stopped) break;
           const text = next.value.trim();
           if (!text) {
             prompt();
@@ -62,15 +74,17 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
             replyTarget: { platform: 'cli', chatId: CLI_CHAT_ID },
           });
           await replied;
+          if (stopped) break;
           prompt();
         }
         resolveFinished();
         options.onEnd?.();
       })();
     },
-    async stop(): Promise<void> {
-      rl?.close();
-      pendingReply?.();
+    stop,
+    async close(): Promise<void> {
+      // The output stream is the caller's and stays open; only intake is left to end.
+      await stop();
     },
     async deliver(delivery: Delivery): Promise<void> {
       const { chunks } = delivery.message;

@@ -114,8 +114,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       },
     });
   } finally {
+    // Adapters hold sockets (the SMTP pool, SDK clients): without closing them the command would not exit.
+    await Promise.allSettled(adapters.map((a) => a.close()));
     await app.close();
-    // Adapters hold sockets (the SMTP pool, SDK clients): without stopping them the command would not exit.
-    await Promise.allSettled(adapters.map((a) => a.stop()));
   }
 }

@@ -58,15 +58,19 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     checks.push({ name: 'platforms', ok: true, detail: 'none configured: `switchboard start` runs the terminal channel (set TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN to add one)' });
   }
   for (const adapter of await createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
-    if (!adapter.diagnose) continue;
-    let problems: string[];
     try {
-      problems = await adapter.diagnose();
-    } catch (error) {
-      problems = [oneLine(error)];
+      if (!adapter.diagnose) continue;
+      let problems: string[];
+      try {
+        problems = await adapter.diagnose();
+      } catch (error) {
+        problems = [oneLine(error)];
+      }
+      const fine = adapter.platform === 'email' && !settings.email.smtpUrl ? `no SMTP_URL: mail is written as .eml files to ${settings.home}/outbox` : 'credentials accepted';
+      checks.push({ name: adapter.platform, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : fine });
+    } finally {
+      await adapter.close().catch(() => undefined);
     }
-    const fine = adapter.platform === 'email' && !settings.email.smtpUrl ? `no SMTP_URL: mail is written as .eml files to ${settings.home}/outbox` : 'credentials accepted';
-    checks.push({ name: adapter.platform, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : fine });
   }
   for (const p of ['telegram', 'slack', 'discord'] as const) {
     const s = settings[p];

@@ -38,7 +38,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   const started: Adapter[] = [];
   let stopping: Promise<number> | null = null;
   const stop = (reason: string): Promise<number> => {
-    stopping ??= shutdown(app, started, mode, reason);
+    stopping ??= shutdown(app, { started, all: adapters }, mode, reason);
     return stopping;
   };
 
@@ -83,7 +83,7 @@ function readyLine(settings: Settings, started: Adapter[], app: App, mode: strin
   return `ready (${doors}${jobs}; model ${settings.model.name} via ${settings.model.provider}; data in ${settings.home})`;
 }
 
-async function shutdown(app: App, started: Adapter[], mode: string, reason: string): Promise<number> {
+async function shutdown(app: App, doors: { started: Adapter[]; all: Adapter[] }, mode: string, reason: string): Promise<number> {
   const { logger } = app;
   const deadline = setTimeout(() => {
     logger.warn('switchboard', 'shutdown took too long; exiting');
@@ -96,17 +96,16 @@ async function shutdown(app: App, started: Adapter[], mode: string, reason: stri
   const grace = app.settings.config.gateway.shutdown_grace_seconds * 1000;
   const schedulerStopped = mode === 'start' ? app.scheduler.stop(grace) : Promise.resolve();
   const began = Date.now();
-  // Outbound-only doors (mail, the terminal's output) stay open until the last reply is out.
-  const outboundOnly = (a: Adapter) => a.platform === 'cli' || a.platform === 'email';
-  // 1. stop intake (nothing new is confirmed to a platform)
-  await Promise.allSettled(started.filter((a) => !outboundOnly(a)).map((a) => a.stop()));
+  // 1. stop intake on every door (nothing new is confirmed to a platform); sending keeps working
+  await Promise.allSettled(doors.started.map((a) => a.stop()));
   // 2. let running turns finish for a while; the rest stays journaled for the next start
   await Promise.all([app.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace), schedulerStopped]);
   // 3. send what is ready, within the exit deadline; undelivered replies stay in the outbox
   app.delivery.kick();
   const flushMs = Math.max(500, Math.min(3000, EXIT_DEADLINE_MS - 1000 - (Date.now() - began)));
   await Promise.race([app.delivery.idle(), new Promise((r) => setTimeout(r, flushMs).unref())]);
-  await Promise.allSettled(started.filter(outboundOnly).map((a) => a.stop()));
+  // 4. release what sending holds (SMTP pool, SDK clients, sockets) on every door, started or not
+  await Promise.allSettled(doors.all.map((a) => a.close()));
   await app.close();
   clearTimeout(deadline);
   note('switchboard', 'stopped');

@@ -79,8 +79,15 @@ export type InboundVerdict = 'accepted' | 'refused' | 'ignored' | 'duplicate' | 
 export type InboundHandler = (message: InboundMessage) => Promise<InboundVerdict | void>;
 
 /**
- * A platform door. Required: start, stop, deliver, profile. Optional capabilities are checked for,
- * never stubbed.
+ * A platform door. Required: start, stop, close, deliver, profile.
+ *
+ * Intake and outbound have separate lifetimes: a shutdown stops intake on every door first, lets the
+ * running turns finish and their replies go out, and only then closes the doors. So `stop()` ends
+ * intake only and `close()` releases what sending holds.
+ *
+ * Optional capabilities (`sendTyping`, `diagnose`, later edits or streaming) are optional members: an
+ * adapter declares one only where its platform really has it, and callers check for it before use.
+ * None is ever stubbed with a no-op.
  */
 export interface Adapter {
   readonly platform: PlatformId;
@@ -88,16 +95,28 @@ export interface Adapter {
   readonly profile: PlatformHint;
   /** Connect and begin receiving; inbound events go to `handler`. Rejects with a SwitchboardError on bad credentials. */
   start(handler: InboundHandler): Promise<void>;
-  /** Stop intake. Must not confirm events that were not handed to the handler. */
+  /**
+   * Stop intake: take no new events, give an event being handed over a short grace, and confirm to the
+   * platform exactly the events the handler took — never one it was not given (it comes again after the
+   * next start). Outbound keeps working: deliver() and the capabilities still send. Harmless when not
+   * started.
+   */
   stop(): Promise<void>;
+  /**
+   * Release outbound resources (SMTP pool, SDK clients, sockets) once the last reply is out, so nothing
+   * of this adapter keeps the process alive. Stops intake first if it is still running. Idempotent;
+   * the adapter is not used after it.
+   */
+  close(): Promise<void>;
   /**
    * Send the chunks from `firstChunk` on, in order, calling onChunkSent after each.
    * Waits out platform 429s itself (retry_after) and sends the chunk once. Throws PlatformApiError
-   * (retryable or not) when a chunk cannot be delivered now. Works without start() (cron delivery).
+   * (retryable or not) when a chunk cannot be delivered now. Works without start() and after stop()
+   * (cron delivery, the outbox draining at shutdown).
    */
   deliver(delivery: Delivery): Promise<void>;
-  /** Optional: show "typing…" in the chat while a turn runs. */
+  /** Optional capability: show "typing…" in the chat while a turn runs. */
   sendTyping?(target: DeliveryTarget): Promise<void>;
-  /** Optional: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
+  /** Optional capability: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
   diagnose?(): Promise<string[]>;
 }

@@ -2,17 +2,30 @@
  * Discord adapter lifecycle against the fake: bad tokens, a fixed gateway URL, clean stop, and `/ask`.
  */
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
 import { CredentialsError, PlatformApiError } from '../../src/core/errors.js';
+import type { Adapter } from '../../src/core/types.js';
 import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
 import { delivery, depsWith, inbox, settingsFor, sleep } from './discord.helpers.js';
 
 let fake: DiscordFake;
+/** Adapters a test makes, closed after it whatever happened. */
+const made: Adapter[] = [];
+
+function make(...args: Parameters<typeof createDiscordAdapter>): Adapter {
+  const adapter = createDiscordAdapter(...args);
+  made.push(adapter);
+  return adapter;
+}
 
 beforeAll(async () => {
   fake = await startDiscordFake();
+});
+
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((a) => a.close()));
 });
 
 afterAll(async () => {
@@ -21,32 +34,30 @@ afterAll(async () => {
 
 describe('discord adapter: credentials', () => {
   it('rejects start() with one line when GET /gateway/bot answers 401', async () => {
-    const adapter = createDiscordAdapter(settingsFor(fake, { token: 'wrong-token-123' }), depsWith());
+    const adapter = make(settingsFor(fake, { token: 'wrong-token-123' }), depsWith());
     const error = await adapter.start(async () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CredentialsError);
     const message = (error as Error).message;
     expect(message).toMatch(/^Discord rejected DISCORD_BOT_TOKEN/);
     expect(message).not.toContain('\n');
     expect(message).not.toContain('wrong-token-123');
-    await adapter.stop();
   });
 
   it('rejects start() with one line when the gateway closes with 4004 (fixed DISCORD_GATEWAY_URL)', async () => {
     const before = fake.connections.length;
-    const adapter = createDiscordAdapter(settingsFor(fake, { token: 'wrong-token-456', gatewayUrl: fake.gatewayUrl }), depsWith());
+    const adapter = make(settingsFor(fake, { token: 'wrong-token-456', gatewayUrl: fake.gatewayUrl }), depsWith());
     const error = await adapter.start(async () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CredentialsError);
     expect((error as Error).message).toMatch(/^Discord rejected DISCORD_BOT_TOKEN/);
     const conns = fake.connections.slice(before);
     for (let i = 0; i < 20 && conns[0]?.closedWith === undefined; i++) await sleep(25);
     expect(conns.map((c) => c.closedWith)).toEqual([4004]);
-    await adapter.stop();
   });
 });
 
 describe('discord adapter: unreachable endpoints', () => {
   it('rejects start() with one line when DISCORD_API_URL does not answer', async () => {
-    const adapter = createDiscordAdapter(settingsFor(fake, { apiUrl: 'http://127.0.0.1:9/api' }), depsWith());
+    const adapter = make(settingsFor(fake, { apiUrl: 'http://127.0.0.1:9/api' }), depsWith());
     const error = await adapter.start(async () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
     expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (ECONNREFUSED)');
@@ -63,7 +74,7 @@ describe('discord adapter: unreachable endpoints', () => {
     });
     const url = `ws://127.0.0.1:${(dropper.address() as AddressInfo).port}`;
     try {
-      const adapter = createDiscordAdapter(settingsFor(fake, { gatewayUrl: url }), depsWith(), { readyTimeoutMs: 1500 });
+      const adapter = make(settingsFor(fake, { gatewayUrl: url }), depsWith(), { readyTimeoutMs: 1500 });
       const started = Date.now();
       const error = await adapter.start(async () => {}).catch((e: unknown) => e);
       expect(Date.now() - started).toBeLessThan(4000);
@@ -85,7 +96,7 @@ describe('discord adapter: fixed gateway URL, stop, restart', () => {
     const calls = gatewayBotCalls();
     const before = fake.connections.length;
     const box = inbox();
-    const adapter = createDiscordAdapter(settingsFor(fake, { gatewayUrl: fake.gatewayUrl }), depsWith('discord: { slash_command: false }'));
+    const adapter = make(settingsFor(fake, { gatewayUrl: fake.gatewayUrl }), depsWith('discord: { slash_command: false }'));
     await adapter.start(box.handler);
     expect(gatewayBotCalls()).toBe(calls);
     const id = fake.sendDM({ userId: '400000000000000001', content: 'via fixed gateway' });
@@ -115,7 +126,7 @@ describe('discord adapter: fixed gateway URL, stop, restart', () => {
 describe('discord adapter: /ask slash command', () => {
   it('registers /ask, defers within 3 s, and answers through the interaction webhook', async () => {
     const box = inbox();
-    const adapter = createDiscordAdapter(settingsFor(fake), depsWith());
+    const adapter = make(settingsFor(fake), depsWith());
     await adapter.start(box.handler);
     try {
       for (let i = 0; i < 40 && fake.commandRegistrations.length === 0; i++) await sleep(25);
@@ -147,12 +158,12 @@ describe('discord adapter: /ask slash command', () => {
       const dmMessage = await box.waitFor((x) => x.messageId === dm.interactionId);
       expect(dmMessage).toMatchObject({ isDirect: true, chatId: fake.dmChannelId('400000000000000002') });
     } finally {
-      await adapter.stop();
+      await adapter.close();
     }
   });
 
   it('falls back to a channel message when the interaction token no longer works', async () => {
-    const adapter = createDiscordAdapter(settingsFor(fake), depsWith());
+    const adapter = make(settingsFor(fake), depsWith());
     const before = fake.messages.length;
     await adapter.deliver(
       delivery(

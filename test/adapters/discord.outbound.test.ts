@@ -19,6 +19,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await adapter?.close();
   await fake?.close();
 });
 
@@ -136,7 +137,7 @@ describe('discord deliver', () => {
   it('diagnose() is empty with a good token and one line with a bad one', async () => {
     expect(await adapter.diagnose!()).toEqual([]);
     const bad = createDiscordAdapter(settingsFor(fake, { token: 'bad.token.value' }), depsWith());
-    const problems = await bad.diagnose!();
+    const problems = await bad.diagnose!().finally(() => bad.close());
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/DISCORD_BOT_TOKEN/);
     expect(problems[0]).not.toContain('bad.token.value');

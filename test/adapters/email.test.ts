@@ -22,7 +22,7 @@ function delivery(message: OutboundMessage, target: Partial<DeliveryTarget> = {}
     target: { platform: 'email', chatId: 'alice@example.com', ...target },
     message,
     firstChunk: 0,
-    onChunkSent: (i) => sent.push(i),
+    onChunkSent: (i) => void sent.push(i),
     sent,
   };
 }
@@ -44,9 +44,12 @@ describe('e-mail adapter over SMTP', () => {
     adapter = createEmailAdapter({ smtpUrl: smtp.url, from: FROM, allowed: parseAllowList('') }, { config, logger: silentLogger, home, now: () => NOW });
   });
   afterAll(async () => {
-    await adapter.stop();
-    await smtp.close();
-    rmSync(home, { recursive: true, force: true });
+    try {
+      await adapter.close();
+      await smtp.close();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
   afterEach(() => {
     smtp.messages.length = 0;
@@ -139,7 +142,7 @@ describe('e-mail adapter without a reachable server', () => {
       expect(problems).toHaveLength(1);
       expect(problems[0]).toMatch(/^e-mail: .*SMTP_URL/);
     } finally {
-      await adapter.stop();
+      await adapter.close();
       rmSync(home, { recursive: true, force: true });
     }
   });
@@ -164,7 +167,7 @@ describe('e-mail adapter file outbox (no SMTP_URL)', () => {
       expect(parsed.messageId).toMatch(/@reports\.example\.org>$/);
       expect(await adapter.diagnose!()).toEqual([]);
     } finally {
-      await adapter.stop();
+      await adapter.close();
       rmSync(home, { recursive: true, force: true });
     }
   });
@@ -172,9 +175,13 @@ describe('e-mail adapter file outbox (no SMTP_URL)', () => {
   it('refuses a target that is not an address, permanently', async () => {
     const home = mkdtempSync(join(tmpdir(), 'sb-email-'));
     const adapter = createEmailAdapter({ from: FROM, allowed: parseAllowList('') }, { config, logger: silentLogger, home });
-    const error = (await adapter.deliver(delivery(REPORT, { chatId: 'not-an-address' })).catch((e: unknown) => e)) as PlatformApiError;
-    expect(error.retryable).toBe(false);
-    expect(error.message).toContain("'not-an-address' is not an e-mail address");
-    rmSync(home, { recursive: true, force: true });
+    try {
+      const error = (await adapter.deliver(delivery(REPORT, { chatId: 'not-an-address' })).catch((e: unknown) => e)) as PlatformApiError;
+      expect(error.retryable).toBe(false);
+      expect(error.message).toContain("'not-an-address' is not an e-mail address");
+    } finally {
+      await adapter.close();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -12,17 +12,20 @@ import { type SlackFake, startSlackFake } from '../fakes/slack.js';
 
 let slack: SlackFake;
 let adapter: SlackAdapter;
+const made: SlackAdapter[] = [];
 
 function makeAdapter(apiUrl: string, botToken = slack.token): SlackAdapter {
-  return createSlackAdapter(
+  const created = createSlackAdapter(
     { botToken, signingSecret: 'secret', apiUrl, port: 0, allowed: parseAllowList('*') },
     { config: parseConfig('{}', 'test.yaml'), logger: silentLogger, home: '/nonexistent' },
   );
+  made.push(created);
+  return created;
 }
 
 function delivery(target: DeliveryTarget, chunks: string[], firstChunk = 0): Delivery & { sent: number[] } {
   const sent: number[] = [];
-  return { id: 1, target, message: { chunks }, firstChunk, onChunkSent: (i) => sent.push(i), sent };
+  return { id: 1, target, message: { chunks }, firstChunk, onChunkSent: (i) => void sent.push(i), sent };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<PlatformApiError> {
@@ -49,6 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await Promise.all(made.map((a) => a.close()));
   await slack?.close();
 });
 

@@ -1,23 +1,30 @@
 /**
  * Slack start/stop, credentials, doctor checks and Socket Mode, against the fake.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter, type SlackAdapter, WORKING_NOTE } from '../../src/adapters/slack/index.js';
 import { parseConfig } from '../../src/core/config.js';
 import { CredentialsError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
 import { parseAllowList, type SlackSettings } from '../../src/core/settings.js';
 import type { InboundMessage } from '../../src/core/types.js';
 import { eventBody, postSigned, type SlackFake, startSlackFake } from '../fakes/slack.js';
 
 let slack: SlackFake;
+/** Adapters a test makes, closed after it whatever happened. */
+const made: SlackAdapter[] = [];
 
-function makeAdapter(overrides: Partial<SlackSettings> = {}, yaml = '{}'): SlackAdapter {
+function build(overrides: Partial<SlackSettings> = {}, yaml = '{}'): SlackAdapter {
   return createSlackAdapter(
     { botToken: slack.token, signingSecret: 'secret-xyz', apiUrl: slack.apiUrl, port: 0, allowed: parseAllowList('*'), ...overrides },
     { config: parseConfig(yaml, 'test.yaml'), logger: silentLogger, home: '/nonexistent' },
   );
+}
+
+function makeAdapter(overrides: Partial<SlackSettings> = {}, yaml = '{}'): SlackAdapter {
+  const adapter = build(overrides, yaml);
+  made.push(adapter);
+  return adapter;
 }
 
 async function startError(adapter: SlackAdapter): Promise<Error> {
@@ -33,15 +40,17 @@ beforeAll(async () => {
   slack = await startSlackFake();
 });
 
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((a) => a.close()));
+});
+
 afterAll(async () => {
   await slack?.close();
 });
 
 describe('Slack adapter lifecycle', () => {
-  it('is the slack door with the slack profile', () => {
+  it('runs in HTTP mode without an app token, with no port before start', () => {
     const adapter = makeAdapter();
-    expect(adapter.platform).toBe('slack');
-    expect(adapter.profile).toBe(PLATFORM_HINTS.slack);
     expect(adapter.mode).toBe('http');
     expect(adapter.port).toBeUndefined();
   });
@@ -94,7 +103,7 @@ describe('Slack adapter lifecycle', () => {
       expect(got).toHaveLength(1);
       expect(got[0].replyTarget).toMatchObject({ ephemeral: true, extra: { response_type: 'ephemeral' } });
     } finally {
-      await adapter.stop();
+      await adapter.close();
     }
   });
 });
@@ -131,7 +140,7 @@ describe('Slack Socket Mode', () => {
   const got: InboundMessage[] = [];
 
   beforeAll(async () => {
-    adapter = makeAdapter({ signingSecret: undefined, appToken: slack.appToken });
+    adapter = build({ signingSecret: undefined, appToken: slack.appToken });
     await adapter.start(async (m) => {
       got.push(m);
     });
@@ -139,7 +148,7 @@ describe('Slack Socket Mode', () => {
   });
 
   afterAll(async () => {
-    await adapter?.stop();
+    await adapter?.close();
   });
 
   it('connects through apps.connections.open with the app token', () => {

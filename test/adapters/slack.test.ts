@@ -58,7 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await adapter?.stop();
+  await adapter?.close();
   await slack?.close();
 });
 

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PlatformApiError } from '../../src/core/errors.js';
+import type { TelegramAdapter } from '../../src/adapters/telegram/index.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { delivery, makeAdapter, memoryLogger } from './telegram-helpers.js';
 
 let fake: TelegramFake;
+const made: TelegramAdapter[] = [];
 
 beforeAll(async () => {
   fake = await startTelegramFake();
@@ -12,16 +14,25 @@ beforeEach(() => {
   fake.sent.length = 0;
   fake.requests.length = 0;
 });
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((a) => a.close()));
+});
 afterAll(async () => {
   await fake.close();
 });
+
+function make(overrides: Parameters<typeof makeAdapter>[1] = {}): TelegramAdapter {
+  const adapter = makeAdapter(fake, overrides);
+  made.push(adapter);
+  return adapter;
+}
 
 const privateChat = { platform: 'telegram' as const, chatId: '1001' };
 const group = { platform: 'telegram' as const, chatId: '-1001234567890', replyToMessageId: '42' };
 
 describe('telegram adapter: deliver (no start needed)', () => {
   it('sends chunks in order as HTML without link previews, one message each', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     const d = delivery(privateChat, ['<b>Hello</b> &amp; welcome', 'second <i>part</i>', 'third']);
     await adapter.deliver(d);
     expect(fake.sent.map((m) => m.plain)).toEqual(['Hello & welcome', 'second part', 'third']);
@@ -34,7 +45,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('in groups only the first chunk replies to the user, and a topic keeps its thread', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     await adapter.deliver(delivery({ ...group, threadId: '77' }, ['one', 'two']));
     expect(fake.sent.map((m) => [m.plain, m.replyToMessageId, m.threadId])).toEqual([
       ['one', 42, 77],
@@ -45,7 +56,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('resumes from firstChunk', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     const d = delivery(group, ['one', 'two', 'three'], 1);
     await adapter.deliver(d);
     expect(fake.sent.map((m) => [m.plain, m.replyToMessageId])).toEqual([
@@ -57,7 +68,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
 
   it('waits out a 429 as retry_after says and sends the chunk exactly once', async () => {
     const logger = memoryLogger();
-    const adapter = makeAdapter(fake, { logger });
+    const adapter = make({ logger });
     fake.failNext('sendMessage', { kind: 'rate_limit', retryAfter: 1 });
     const started = Date.now();
     const d = delivery(privateChat, ['first', 'second']);
@@ -70,7 +81,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('hands a 429 asking for too long a wait back to the outbox as retryable', async () => {
-    const adapter = makeAdapter(fake, { maxRetryAfterSeconds: 5 });
+    const adapter = make({ maxRetryAfterSeconds: 5 });
     fake.failNext('sendMessage', { kind: 'rate_limit', retryAfter: 120 });
     const error = await adapter.deliver(delivery(privateChat, ['x'])).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
@@ -79,7 +90,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('resends a chunk Telegram cannot parse as plain text, so nothing is lost', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     const d = delivery(privateChat, ['<b>fine</b>', 'if a <b>b</i> & <a href="https://x.test/?a=1&amp;b=2">link</a>', 'after']);
     await adapter.deliver(d);
     const calls = fake.callsOf('sendMessage');
@@ -94,7 +105,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('turns a network failure into a retryable PlatformApiError after the chunks that did go', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     const d = delivery(privateChat, ['one', 'two', 'three']);
     fake.failNext('sendMessage', 'network');
     // first call fails: nothing sent
@@ -110,7 +121,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('does not retry what cannot succeed: bot blocked, chat not found', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     fake.failNext('sendMessage', 'blocked');
     const blocked = await adapter.deliver(delivery(privateChat, ['x'])).catch((e: unknown) => e);
     expect(blocked).toMatchObject({ retryable: false, status: 403 });
@@ -121,13 +132,13 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('a 5xx is retryable later', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     fake.failNext('sendMessage', '500');
     await expect(adapter.deliver(delivery(privateChat, ['x']))).rejects.toMatchObject({ retryable: true, status: 500 });
   });
 
   it('follows a group that was upgraded to a supergroup', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     fake.failNext('sendMessage', {
       kind: 'error',
       code: 400,
@@ -139,7 +150,7 @@ describe('telegram adapter: deliver (no start needed)', () => {
   });
 
   it('shows typing in the chat and its topic, and never throws for it', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     await adapter.sendTyping?.({ platform: 'telegram', chatId: '-1009999', threadId: '77' });
     const [call] = fake.callsOf('sendChatAction');
     expect(call.params).toMatchObject({ chat_id: -1009999, action: 'typing', message_thread_id: 77 });

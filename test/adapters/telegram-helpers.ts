@@ -44,7 +44,7 @@ export function collector() {
 
 export function delivery(target: DeliveryTarget, chunks: string[], firstChunk = 0): Delivery & { sentIndexes: number[] } {
   const sentIndexes: number[] = [];
-  return { id: 1, target, message: { chunks }, firstChunk, sentIndexes, onChunkSent: (i) => sentIndexes.push(i) };
+  return { id: 1, target, message: { chunks }, firstChunk, sentIndexes, onChunkSent: (i) => void sentIndexes.push(i) };
 }
 
 /** A logger that keeps lines, to assert what an operator would read. */

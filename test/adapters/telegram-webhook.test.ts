@@ -65,7 +65,7 @@ describe('telegram adapter: webhook mode', () => {
       expect(got[0]).toMatchObject({ text: 'via webhook', updateId: '5001', userId: '1001', isDirect: true });
       expect(fake.callsOf('getUpdates')).toHaveLength(0);
     } finally {
-      await adapter.stop();
+      await adapter.close();
     }
   });
 
@@ -89,7 +89,7 @@ describe('telegram adapter: webhook mode', () => {
       });
       expect(res.status).toBe(500);
     } finally {
-      await adapter.stop();
+      await adapter.close();
     }
   });
 });

@@ -1,36 +1,39 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialsError, PlatformApiError } from '../../src/core/errors.js';
-import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
 import type { TelegramAdapter } from '../../src/adapters/telegram/index.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { collector, makeAdapter, memoryLogger, testConfig } from './telegram-helpers.js';
 
 let fake: TelegramFake;
-const running: TelegramAdapter[] = [];
+/** Every adapter a test makes, closed after it whatever happened. */
+const made: TelegramAdapter[] = [];
 
 beforeAll(async () => {
   fake = await startTelegramFake({ maxPollHoldMs: 1000 });
 });
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((a) => a.stop()));
+  await Promise.all(made.splice(0).map((a) => a.close()));
 });
 afterAll(async () => {
   await fake.close();
 });
 
+function make(overrides: Parameters<typeof makeAdapter>[1] = {}, against: TelegramFake = fake): TelegramAdapter {
+  const adapter = makeAdapter(against, overrides);
+  made.push(adapter);
+  return adapter;
+}
+
 async function started(overrides: Parameters<typeof makeAdapter>[1] = {}) {
-  const adapter = makeAdapter(fake, overrides);
+  const adapter = make(overrides);
   const inbox = collector();
   await adapter.start(inbox.handler);
-  running.push(adapter);
   return { adapter, inbox };
 }
 
 describe('telegram adapter: start', () => {
   it('checks the token, registers the commands and polls', async () => {
-    const { adapter } = await started();
-    expect(adapter.platform).toBe('telegram');
-    expect(adapter.profile).toBe(PLATFORM_HINTS.telegram);
+    await started();
     expect(fake.callsOf('getMe').length).toBeGreaterThan(0);
     expect(fake.commands).toEqual([
       { command: 'start', description: expect.any(String) },
@@ -44,7 +47,7 @@ describe('telegram adapter: start', () => {
   });
 
   it('refuses an invalid token with one clear line that does not quote the token', async () => {
-    const adapter = makeAdapter(fake, { token: fake.badToken });
+    const adapter = make({ token: fake.badToken });
     const error = await adapter.start(async () => {}).then(
       () => undefined,
       (e: unknown) => e,
@@ -57,12 +60,12 @@ describe('telegram adapter: start', () => {
   });
 
   it('diagnose is empty for a good token', async () => {
-    expect(await makeAdapter(fake).diagnose?.()).toEqual([]);
+    expect(await make().diagnose?.()).toEqual([]);
   });
 
   it('says which Bot API it cannot reach', async () => {
-    const adapter = makeAdapter(fake, {});
-    const unreachable = makeAdapter({ ...fake, url: 'http://127.0.0.1:1' } as TelegramFake);
+    const adapter = make();
+    const unreachable = make({}, { ...fake, url: 'http://127.0.0.1:1' } as TelegramFake);
     const error = await unreachable.start(async () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
     expect((error as Error).message).toMatch(/cannot reach the Bot API at http:\/\/127\.0\.0\.1:1/);
@@ -165,7 +168,7 @@ describe('telegram adapter: inbound', () => {
   });
 
   it('does not confirm an update whose handler has not resolved; it comes again after a restart', async () => {
-    const adapter = makeAdapter(fake);
+    const adapter = make();
     let release!: () => void;
     const seen: string[] = [];
     await adapter.start(async (m) => {
@@ -190,7 +193,7 @@ describe('telegram adapter: inbound', () => {
 
   it('keeps an update unconfirmed when the handler fails, and hands it over again', async () => {
     const logger = memoryLogger();
-    const adapter = makeAdapter(fake, { logger });
+    const adapter = make({ logger });
     let calls = 0;
     const taken: string[] = [];
     await adapter.start(async (m) => {
@@ -198,7 +201,6 @@ describe('telegram adapter: inbound', () => {
       if (calls === 1) throw new Error('database is locked');
       taken.push(m.updateId);
     });
-    running.push(adapter);
     const id = fake.pushText({ userId: 1001, text: 'journal me' });
     await fake.waitForConfirmed(id + 1, 8000);
     expect(taken).toEqual([String(id)]);

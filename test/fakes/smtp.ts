@@ -6,7 +6,7 @@
  */
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 
 export interface ReceivedMail {
@@ -40,6 +40,9 @@ export interface SmtpFake {
   refusals: Array<{ phase: SmtpPhase; code: number }>;
   waitForMessages(n: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   failNext(spec: FailureSpec): void;
+  /** Client connections open right now (a pooled transport keeps one between mails). */
+  openConnections(): number;
+  /** Waits for the clients to hang up (smtp-server does not cut them). */
   close(): Promise<void>;
 }
 
@@ -113,6 +116,11 @@ export async function startSmtpFake(): Promise<SmtpFake> {
   });
   server.on('error', () => undefined);
   const port = (server.server.address() as AddressInfo).port;
+  const connections = new Set<Socket>();
+  server.server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
 
   return {
     url: `smtp://127.0.0.1:${port}`,
@@ -137,6 +145,7 @@ export async function startSmtpFake(): Promise<SmtpFake> {
       }
       return messages.slice(0, n);
     },
+    openConnections: () => connections.size,
     close() {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },

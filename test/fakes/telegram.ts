@@ -8,7 +8,7 @@
  * queued with `failNext`. Every request is recorded.
  */
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { num, readParams } from './telegram-body.js';
 import { parseTelegramHtml, utf16Length, type ParsedEntity } from './telegram-html.js';
 
@@ -104,6 +104,8 @@ export interface TelegramFake {
   /** Resolves once confirmedOffset reaches `offset`. */
   waitForConfirmed(offset: number, timeoutMs?: number): Promise<void>;
   callsOf(method: string): RecordedRequest[];
+  /** Client connections open right now, idle keep-alive ones included. */
+  openConnections(): number;
   close(): Promise<void>;
 }
 
@@ -323,6 +325,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     })();
   });
 
+  const connections = new Set<Socket>();
+  server.on('connection', (socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
@@ -434,6 +442,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     callsOf(method) {
       return requests.filter((r) => r.method.toLowerCase() === method.toLowerCase());
     },
+    openConnections: () => connections.size,
     close() {
       poller?.respond([]);
       return new Promise<void>((resolve) => {

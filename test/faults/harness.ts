@@ -91,6 +91,7 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
       await cleanUp(
         () => Promise.allSettled(started.map((a) => a.stop())),
         () => app?.gateway.shutdown(500),
+        () => Promise.allSettled(started.map((a) => a.close())),
         () => app?.close(),
         () => reader?.close(),
         () => rmSync(root, { recursive: true, force: true }),

@@ -41,6 +41,7 @@ export function recordingAdapter(platform: PlatformId = 'telegram') {
     },
     async start() {},
     async stop() {},
+    async close() {},
     async deliver(d: Delivery) {
       for (let i = d.firstChunk; i < d.message.chunks.length; i++) {
         if (failures > 0) {

@@ -41,8 +41,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
   let connection: GatewayConnection | undefined;
   let handler: InboundHandler | undefined;
 
-  const hand = (message: InboundMessage): void => {
-    const h = handler;
+  const hand = (message: InboundMessage, h: InboundHandler | undefined = handler): void => {
     if (!h) return;
     h(message).catch((error: unknown) => logger.error(SCOPE, `inbound ${message.updateId} not handled: ${(error as Error)?.message ?? String(error)}`));
   };
@@ -60,11 +59,15 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
 
   const onInteraction = async (interaction: Interaction): Promise<void> => {
     if (!interaction.isChatInputCommand()) return;
+    // Taken now: once deferred, Discord will not send the command again, so a stop() during the
+    // deferral must not drop it.
+    const h = handler;
+    if (!h) return;
     try {
       // Discord allows 3 s to answer an interaction: acknowledge before anything else.
       await interaction.deferReply();
       const inbound = interactionToInbound(interaction, now);
-      if (inbound) hand(inbound);
+      if (inbound) hand(inbound, h);
       else await interaction.editReply({ content: 'Usage: /ask prompt:<your question>', allowedMentions: { parse: [] } });
     } catch (error) {
       logger.warn(SCOPE, `slash command not handled: ${toPlatformError(error, 'interaction').message}`);
@@ -87,6 +90,16 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  async function stop(): Promise<void> {
+    const conn = connection;
+    connection = undefined;
+    handler = undefined;
+    if (!conn) return;
+    conn.client.removeAllListeners(Events.MessageCreate);
+    conn.client.removeAllListeners(Events.InteractionCreate);
+    await conn.close();
   }
 
   return {
@@ -144,14 +157,13 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       logger.info(SCOPE, `connected as ${c.user.tag}`);
     },
 
-    async stop() {
-      const conn = connection;
-      connection = undefined;
-      handler = undefined;
-      if (!conn) return;
-      conn.client.removeAllListeners(Events.MessageCreate);
-      conn.client.removeAllListeners(Events.InteractionCreate);
-      await conn.close();
+    stop,
+
+    async close() {
+      await stop();
+      // The REST sweepers are unref'd timers; cleared anyway so nothing of the adapter outlives close().
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
     },
 
     async deliver(delivery: Delivery) {

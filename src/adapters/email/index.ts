@@ -97,6 +97,10 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
     },
 
     async stop(): Promise<void> {
+      // No intake to stop; the SMTP pool stays for the replies still going out.
+    },
+
+    async close(): Promise<void> {
       smtp?.close();
       smtp = undefined;
     },

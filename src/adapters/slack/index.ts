@@ -60,7 +60,6 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   let app: App | undefined;
   let server: Server | undefined;
   let identity: BotIdentity = {};
-  let stopped = false;
   const inFlight = new Set<Promise<unknown>>();
 
   function boundPort(): number | undefined {
@@ -85,10 +84,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       log('slack', `ignored: ${decoded.reason}`);
       return Promise.resolve();
     }
-    if (stopped) {
-      logger.info('slack', `stopped; not taking ${decoded.message.updateId}`);
-      return Promise.resolve();
-    }
+    // No check for a stop here: what reaches a listener was (events) or is about to be (commands)
+    // acknowledged to Slack, which will not send it again, so it is handed over even while stopping.
     const message: InboundMessage = decoded.message;
     const run = (async () => {
       if (lookupName && message.displayName === undefined) message.displayName = await displayName(message.userId);
@@ -215,6 +212,36 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     }
   }
 
+  async function stop(): Promise<void> {
+    // Requests already accepted while closing are still handed over (they were acknowledged);
+    // the gateway journals them. Only after the transport is closed is anything refused.
+    const instance = app;
+    app = undefined;
+    if (instance) {
+      const openServer = server;
+      openServer?.closeIdleConnections();
+      const cut = openServer ? setTimeout(() => openServer.closeAllConnections(), STOP_GRACE_MS) : undefined;
+      try {
+        await instance.stop();
+      } catch (error) {
+        logger.warn('slack', `stopping: ${oneLine(error)}`);
+      } finally {
+        clearTimeout(cut);
+        server = undefined;
+      }
+    }
+    // Messages already being handed over may finish (nothing acknowledged is lost), within bounds.
+    if (inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), STOP_GRACE_MS);
+      });
+      const outcome = await Promise.race([Promise.allSettled([...inFlight]), late]);
+      clearTimeout(timer);
+      if (outcome === 'late') logger.warn('slack', `${inFlight.size} message(s) were still being handed over at stop`);
+    }
+  }
+
   return {
     platform: 'slack',
     profile: PLATFORM_HINTS.slack,
@@ -232,7 +259,6 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         throw new CredentialsError('SLACK_SIGNING_SECRET is not set: HTTP mode needs it to verify requests (or set SLACK_APP_TOKEN for Socket Mode)');
       }
       identity = await authTest();
-      stopped = false;
       const instance = buildApp(handler);
       if (mode === 'http') await startHttp(instance);
       else await startSocket(instance);
@@ -240,35 +266,12 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       logger.info('slack', mode === 'http' ? `listening on port ${boundPort()} (${SLACK_EVENTS_PATH})` : 'connected in Socket Mode');
     },
 
-    async stop() {
-      // Requests already accepted while closing are still handed over (they were acknowledged);
-      // the gateway journals them. Only after the transport is closed is anything refused.
-      const instance = app;
-      app = undefined;
-      if (instance) {
-        const openServer = server;
-        openServer?.closeIdleConnections();
-        const cut = openServer ? setTimeout(() => openServer.closeAllConnections(), STOP_GRACE_MS) : undefined;
-        try {
-          await instance.stop();
-        } catch (error) {
-          logger.warn('slack', `stopping: ${oneLine(error)}`);
-        } finally {
-          clearTimeout(cut);
-          server = undefined;
-        }
-      }
-      stopped = true;
-      // Messages already being handed over may finish (nothing acknowledged is lost), within bounds.
-      if (inFlight.size > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), STOP_GRACE_MS);
-        });
-        const outcome = await Promise.race([Promise.allSettled([...inFlight]), late]);
-        clearTimeout(timer);
-        if (outcome === 'late') logger.warn('slack', `${inFlight.size} message(s) were still being handed over at stop`);
-      }
+    stop,
+
+    async close() {
+      // Nothing else to release: the Web API clients send through the global fetch, whose idle
+      // keep-alive sockets do not hold the process open.
+      await stop();
     },
 
     deliver,

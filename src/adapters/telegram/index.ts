@@ -4,6 +4,8 @@
  * (send.ts). Policy (who may talk, sessions, commands) is the gateway's.
  */
 import { randomBytes } from 'node:crypto';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AdapterDeps } from '../deps.js';
@@ -50,7 +52,9 @@ export interface TelegramAdapter extends Adapter {
 export function createTelegramAdapter(settings: TelegramSettings, deps: TelegramAdapterDeps): TelegramAdapter {
   const { logger, config } = deps;
   const apiRoot = (settings.apiRoot ?? TELEGRAM_API_ROOT).replace(/\/+$/, '');
-  const bot = new Bot(settings.token, { client: { apiRoot }, botInfo: deps.botInfo });
+  // The adapter's own keep-alive pool (grammY's default is shared per API root), so close() can end its sockets.
+  const agent = apiRoot.startsWith('http:') ? new HttpAgent({ keepAlive: true }) : new HttpsAgent({ keepAlive: true });
+  const bot = new Bot(settings.token, { client: { apiRoot, baseFetchConfig: { agent } }, botInfo: deps.botInfo });
   const now = deps.now ?? (() => new Date());
   const sendContext: SendContext = {
     api: bot.api,
@@ -141,6 +145,18 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     poller.start();
   }
 
+  async function stop(): Promise<void> {
+    const grace = deps.stopGraceMs ?? 3000;
+    const running = poller;
+    const server = webhook;
+    poller = undefined;
+    webhook = undefined;
+    accepting = false;
+    // The update being handed over may finish within the grace period; nothing new is taken after.
+    await Promise.all([running?.stop(grace), server?.close(grace)]);
+    handler = undefined;
+  }
+
   return {
     platform: 'telegram',
     profile: PLATFORM_HINTS.telegram,
@@ -169,16 +185,11 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
       logger.info('telegram', `connected as @${me.username} (${url ? 'webhook' : 'long polling'})`);
     },
 
-    async stop(): Promise<void> {
-      const grace = deps.stopGraceMs ?? 3000;
-      const running = poller;
-      const server = webhook;
-      poller = undefined;
-      webhook = undefined;
-      accepting = false;
-      // The update being handed over may finish within the grace period; nothing new is taken after.
-      await Promise.all([running?.stop(grace), server?.close(grace)]);
-      handler = undefined;
+    stop,
+
+    async close(): Promise<void> {
+      await stop();
+      agent.destroy();
     },
 
     deliver(delivery: Delivery): Promise<void> {
