@@ -18,7 +18,7 @@ const USAGE = `usage: switchboard <command>
                                 Markdown on stdin → rendered chunks
   cron list | cron run ID       scheduled jobs
   sessions list | sessions search QUERY
-  pairing list | pairing approve CODE
+  pairing list | pairing approve CODE | pairing deny CODE
   doctor                        check config, credentials, database and model`;
 
 const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
