@@ -11,6 +11,7 @@ import { SqliteOutboxRepo } from './outbox.js';
 import { SqliteCronRepo } from './cron.js';
 import { SqlitePairingRepo } from './pairing.js';
 import { FileMemoryRepo } from './memory-files.js';
+import { SqliteRetentionRepo } from './retention.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner, memory: FileMemoryRepo): Repositories {
@@ -41,6 +42,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   return {
     engine: 'sqlite',
     ...free,
+    retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path),
     transaction: (fn) => connection.transaction(() => fn(bound)),
     schemaVersion: async () => schemaVersion(connection.db),
     close: async () => {
