@@ -2,7 +2,8 @@
  * `npm run bench`: every benchmark on the loopback fakes, one table (each figure with its unit, and the
  * machine it ran on), `bench/results.json`, and the same table as the README's "Benchmark" section.
  *
- * Options: `--no-readme` leaves README.md alone; `--skip=gateway,prompt,render,search,footprint,dbsize` leaves sections out.
+ * Options: `--no-readme` leaves README.md alone; `--from-results` only rewrites the README table from
+ * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize` leaves sections out.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +153,12 @@ function updateReadme(text: string): void {
     next = readme.slice(0, at) + section + (end < 0 ? '' : `\n${rest.slice(end)}`);
   }
   writeFileSync(path, next);
+}
+
+if (args.includes('--from-results')) {
+  // Rewrites the README table from bench/results.json without running anything.
+  updateReadme(table(JSON.parse(readFileSync(`${root}bench/results.json`, 'utf8')) as Results));
+  process.exit(0);
 }
 
 const started = performance.now();
