@@ -138,7 +138,8 @@ export async function benchDbSize(log: (line: string) => void = () => undefined,
   } finally {
     await app.gateway.shutdown(2000);
     await app.close();
-    rmSync(root, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP_DB) log(`dbsize: kept ${home}`);
+    else rmSync(root, { recursive: true, force: true });
   }
 }
 
