@@ -1,8 +1,9 @@
 /**
- * Footprint of the real `switchboard start` (bin/switchboard.js, spawned): cold start to the "ready ("
- * log line with Telegram, Slack (Socket Mode) and Discord configured against their loopback fakes, and
- * resident memory (VmRSS from /proc) once every adapter is connected and after 10,000 messages driven
- * through the Telegram fake (100 users, one message in flight each).
+ * Footprint of the real `switchboard start` (bin/switchboard.js — the compiled dist/ — spawned): cold
+ * start to the "ready (" log line with Telegram, Slack (Socket Mode) and Discord configured against
+ * their loopback fakes, and resident memory (VmRSS from /proc) once every adapter is connected, after
+ * 10,000 and after 20,000 messages driven through the Telegram fake (100 users, one message in flight
+ * each), so the growth from 10k to 20k shows whether the curve is flat.
  *
  * Standalone: `node --import tsx bench/footprint.ts` prints the result as JSON.
  */
@@ -14,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { startTelegramFake } from '../test/fakes/telegram.js';
 import { startSlackFake } from '../test/fakes/slack.js';
 import { startDiscordFake } from '../test/fakes/discord.js';
-import { cleanEnv, startCli } from '../test/helpers/cli.js';
+import { cleanEnv, COMPILED_BIN, startCli } from '../test/helpers/cli.js';
 import { startInstantModel } from './instant-model.js';
 import { closedLoop } from './drive.js';
 import { round, rssMiB, sleep } from './util.js';
@@ -28,11 +29,16 @@ export interface FootprintBench {
   /** RSS after `messages` messages answered, MiB. */
   rssAfterMiB: number;
   messages: number;
+  /** RSS after each checkpoint (every 10,000 messages), MiB. */
+  checkpoints: Array<{ messages: number; rssMiB: number }>;
+  /** RSS growth over the last 10,000 messages, MiB. */
+  growthLast10kMiB: number;
   /** Rate of that run, messages/s (the spawned process, Telegram fake and model fake on this machine). */
   perSec: number;
 }
 
-const MESSAGES = 10_000;
+const MESSAGES = 20_000;
+const CHECKPOINT = 10_000;
 const STARTS = 3;
 
 export async function benchFootprint(log: (line: string) => void = () => undefined, messages = MESSAGES): Promise<FootprintBench> {
@@ -63,11 +69,12 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
     let rssReady = 0;
     let rssAfter = 0;
     let perSec = 0;
+    const checkpoints: FootprintBench['checkpoints'] = [];
     for (let i = 0; i < STARTS; i++) {
       const home = mkdtempSync(join(tmpdir(), 'sb-bench-footprint-'));
       homes.push(home);
       const t0 = performance.now();
-      const gw = startCli(['start'], { env: env(home) });
+      const gw = startCli(['start'], { env: env(home), bin: COMPILED_BIN });
       try {
         await gw.waitFor(/ready \(telegram, slack, discord/, 30_000);
         startTimes.push(performance.now() - t0);
@@ -75,10 +82,17 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         await sleep(500); // let the connection handshakes settle
         rssReady = rssMiB(gw.child.pid!);
         log(`footprint: ${messages.toLocaleString('en')} messages through the Telegram fake…`);
-        const ms = await closedLoop(tg, 100, messages, 900_000);
+        let ms = 0;
+        for (let done = 0; done < messages; ) {
+          const step = Math.min(CHECKPOINT, messages - done);
+          ms += await closedLoop(tg, 100, step, 900_000);
+          done += step;
+          await sleep(500);
+          checkpoints.push({ messages: done, rssMiB: rssMiB(gw.child.pid!) });
+          log(`footprint: ${done.toLocaleString('en')} messages, ${checkpoints.at(-1)!.rssMiB} MiB`);
+        }
         perSec = messages / (ms / 1000);
-        await sleep(500);
-        rssAfter = rssMiB(gw.child.pid!);
+        rssAfter = checkpoints.at(-1)!.rssMiB;
       } finally {
         const code = await gw.stop('SIGTERM');
         if (code !== 0) throw new Error(`switchboard start exited ${code}\n${gw.stderr().slice(-2000)}`);
@@ -91,6 +105,8 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
       rssReadyMiB: rssReady,
       rssAfterMiB: rssAfter,
       messages,
+      checkpoints,
+      growthLast10kMiB: checkpoints.length > 1 ? round(checkpoints.at(-1)!.rssMiB - checkpoints.at(-2)!.rssMiB, 1) : 0,
       perSec: round(perSec, 0),
     };
   } finally {

@@ -80,13 +80,13 @@ const PER_SESSION = 3;
 const TURNS = 20;
 
 /** The fakes and the simulated users, in their own process. */
-interface Host {
+export interface Host {
   endpoints: Endpoints & { recordingModelUrl: string };
   run<T>(command: HostCommand): Promise<T>;
   close(): Promise<void>;
 }
 
-async function startHost(): Promise<Host> {
+export async function startHost(): Promise<Host> {
   const child: ChildProcess = fork(fileURLToPath(new URL('./fakes-host.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;

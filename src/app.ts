@@ -29,6 +29,7 @@ import type { CronScheduler } from './core/cron/scheduler.js';
 import { buildPrompt } from './core/prompt/builder.js';
 import { renderFor } from './render/index.js';
 import { openSqliteStore, sqlitePath } from './store/sqlite/index.js';
+import { Retention } from './core/retention.js';
 
 export interface AppOptions {
   settings: Settings;
@@ -68,6 +69,8 @@ export interface App {
   readonly gateway: Gateway;
   readonly scheduler: CronScheduler;
   readonly render: Renderer;
+  /** The retention policy; `start()` applies it now and then periodically (the gateway process). */
+  readonly retention: Retention;
   adapter(platform: PlatformId): Adapter | undefined;
   /** Stops delivery and closes the store (adapters are the caller's to stop and close). */
   close(): Promise<void>;
@@ -130,6 +133,7 @@ export function createApp(options: AppOptions): App {
   const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, now });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now });
   cronChanged.add(() => scheduler.refresh());
+  const retention = new Retention({ store, config: settings.config.retention, logger, now });
 
   return {
     settings,
@@ -143,8 +147,10 @@ export function createApp(options: AppOptions): App {
     gateway,
     scheduler,
     render,
+    retention,
     adapter,
     async close() {
+      await retention.stop();
       delivery.stop();
       await delivery.idle();
       await store.close();

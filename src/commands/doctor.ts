@@ -7,6 +7,7 @@ import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
 import type { OutboxStatus } from '../core/store/types.js';
 import { createProvider } from '../core/providers/index.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
+import { formatTableSizes } from '../core/retention.js';
 
 interface Check {
   name: string;
@@ -31,14 +32,17 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     accessSync(settings.home, constants.W_OK);
     const store = openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
     let counts: Record<OutboxStatus, number>;
+    let sizes = '';
     try {
       counts = await store.outbox.counts();
+      sizes = formatTableSizes(await store.retention.tableSizes());
     } finally {
       await store.close();
     }
     const waiting = counts.pending ? `, ${counts.pending} repl${counts.pending === 1 ? 'y' : 'ies'} waiting in the outbox` : '';
     const failed = counts.failed ? `, ${counts.failed} undeliverable` : '';
     checks.push({ name: 'database', ok: true, detail: `${sqlitePath(settings.home)}${waiting}${failed}` });
+    checks.push({ name: 'tables', ok: true, detail: sizes });
   } catch (error) {
     checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: make ${settings.home} writable or set SWITCHBOARD_HOME` });
   }

@@ -53,6 +53,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   app.delivery.start();
   await app.gateway.recover(started.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli'));
+  void app.retention.start(); // prunes in the background, then every retention.interval_minutes
   if (mode === 'start') app.scheduler.start().catch((error: unknown) => logger.error('cron', `scheduler failed to start: ${oneLine(error)}`));
   logger.info('switchboard', readyLine(settings, started, app, mode));
 

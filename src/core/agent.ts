@@ -12,8 +12,14 @@ import { ModelError } from './errors.js';
 
 export type { PromptFactory } from './session-prompts.js';
 
-/** Runs before a turn, may rewrite the session (context compression). Returns the session to use. */
-export type SessionMaintainer = (session: SessionRecord, ctx: { signal: AbortSignal; replyAddress: Address }) => Promise<SessionRecord>;
+/**
+ * Runs before a turn, may rewrite the session (context compression). Returns the session to use —
+ * with its history when it read it anyway, so the turn does not read it a second time.
+ */
+export type SessionMaintainer = (
+  session: SessionRecord,
+  ctx: { signal: AbortSignal; replyAddress: Address },
+) => Promise<SessionRecord | { session: SessionRecord; history: ChatMessage[] }>;
 
 export interface TurnInput {
   /** Whose session, where (its platform is the turn's platform). */
@@ -133,9 +139,13 @@ export class Agent {
     const { store, provider, settings, logger } = this.deps;
     const tools = this.registry.forRun({ unattended: input.unattended ?? false });
     let session = await this.ensureSession(input.session, input.personKey, tools);
-    if (this.deps.maintainSession) session = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress });
-
-    const history = await store.messages.history(session.id);
+    let history: ChatMessage[] | undefined;
+    if (this.deps.maintainSession) {
+      const maintained = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress });
+      if ('history' in maintained) ({ session, history } = maintained);
+      else session = maintained;
+    }
+    history ??= await store.messages.history(session.id);
     const messages: ChatMessage[] = [...history, { role: 'user', content: input.userContent }];
     const specs = ToolRegistry.specs(tools);
     const ctx: ToolContext = {

@@ -107,6 +107,21 @@ export const configSchema = z.strictObject({
       from: z.string().min(1).nullable().default(null),
     })
     .prefault({}),
+  /** How long finished rows are kept (src/core/retention.ts); null keeps them for good. */
+  retention: z
+    .strictObject({
+      /** Handled inbound journal rows (the dedup of redelivered updates): longer than any platform redelivers. */
+      inbound_days: z.number().min(1).nullable().default(7),
+      /** Outbox rows already delivered (pending and failed ones are never removed). */
+      outbox_sent_days: z.number().min(0.01).nullable().default(7),
+      /** Finished cron run records (the job keeps its last run and result). */
+      cron_runs_days: z.number().min(1).nullable().default(90),
+      /** Ended sessions with their messages (and search index); null = kept until the operator says otherwise. */
+      sessions_days: z.number().min(1).nullable().default(null),
+      /** How often retention runs after the one at start; 0 = only at start. */
+      interval_minutes: z.number().min(0).default(60),
+    })
+    .prefault({}),
   gateway: z
     .strictObject({
       /** Seconds given to running turns on SIGTERM/SIGINT. */

@@ -1,10 +1,16 @@
-/** Runs the real `switchboard` command (bin/switchboard.js) as a child process. */
+/**
+ * Runs the real `switchboard` command as a child process: the sources through tsx
+ * (bin/switchboard-dev.js), so tests need no build; `COMPILED_BIN` is what `npm start` runs.
+ */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 
-export const BIN = join(fileURLToPath(new URL('../..', import.meta.url)), 'bin', 'switchboard.js');
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'switchboard-dev.js');
+/** The production entry point: dist/ (built by `npm run build` / `prepare`). */
+export const COMPILED_BIN = join(ROOT, 'bin', 'switchboard.js');
 
 /** Environment without any credential from the developer's shell, plus `extra`. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -47,8 +53,8 @@ export interface Running {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string }): Running {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -68,12 +68,12 @@ export async function compressIfNeeded(
   deps: CompressionDeps,
   session: SessionRecord,
   ctx: { signal: AbortSignal; replyAddress: Address },
-): Promise<{ session: SessionRecord; outcome: CompressionOutcome }> {
+): Promise<{ session: SessionRecord; outcome: CompressionOutcome; history: ChatMessage[] }> {
   const { settings, store, provider, logger } = deps;
   const history = await store.messages.history(session.id);
   const beforeTokens = sessionTokens(session.prompt, history);
   const threshold = compressionThreshold(settings);
-  const unchanged = { session, outcome: { compressed: false, beforeTokens, afterTokens: beforeTokens, memorySaves: 0 } };
+  const unchanged = { session, history, outcome: { compressed: false, beforeTokens, afterTokens: beforeTokens, memorySaves: 0 } };
   if (beforeTokens <= threshold) return unchanged;
 
   const rows = await store.messages.historyRows(session.id);
@@ -130,12 +130,13 @@ export async function compressIfNeeded(
   }
   await deps.rebuildPrompt(session);
   const refreshed = (await store.sessions.get(session.id))!;
-  const afterTokens = sessionTokens(refreshed.prompt, await store.messages.history(session.id));
+  const kept = await store.messages.history(session.id);
+  const afterTokens = sessionTokens(refreshed.prompt, kept);
   logger.info(
     'compression',
     `session ${session.id}: ${plan.older.length} older message(s) summarised, ${plan.recent.length} kept, ${memorySaves} memory save(s); ~${beforeTokens} → ~${afterTokens} tokens`,
   );
-  return { session: refreshed, outcome: { compressed: true, beforeTokens, afterTokens, memorySaves } };
+  return { session: refreshed, history: kept, outcome: { compressed: true, beforeTokens, afterTokens, memorySaves } };
 }
 
 /**
@@ -144,5 +145,9 @@ export async function compressIfNeeded(
  * maintainer (its `rebuildPrompt` is needed here).
  */
 export function createCompressionMaintainer(deps: CompressionDeps | (() => CompressionDeps)): SessionMaintainer {
-  return async (session, ctx) => (await compressIfNeeded(typeof deps === 'function' ? deps() : deps, session, ctx)).session;
+  // The history read for the threshold check is the one the turn sends: handed on, not read again.
+  return async (session, ctx) => {
+    const { session: kept, history } = await compressIfNeeded(typeof deps === 'function' ? deps() : deps, session, ctx);
+    return { session: kept, history };
+  };
 }

@@ -244,6 +244,49 @@ export interface MemoryRepo {
   write(personKey: string, target: MemoryTarget, entries: readonly string[]): Promise<void>;
 }
 
+// ── retention ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What may go (epoch ms cutoffs; an absent one keeps that table). Only rows that are finished are
+ * ever removed: pending inbound events, pending or failed outbox rows and running cron runs stay.
+ */
+export interface PruneCutoffs {
+  /** Handled inbound journal rows received before this. */
+  inboundBefore?: number;
+  /** Outbox rows sent before this. */
+  outboxSentBefore?: number;
+  /** Finished cron run records (the job's watermark and last result live on the job). */
+  cronRunsBefore?: number;
+  /** Ended sessions (ended before this) with their messages and search index entries. */
+  sessionsBefore?: number;
+}
+
+/** Rows removed per table by one prune. */
+export interface PruneResult {
+  inbound: number;
+  outbox: number;
+  cronRuns: number;
+  sessions: number;
+  messages: number;
+}
+
+export interface TableSizes {
+  /** Rows per table, in a stable order. */
+  tables: Array<{ name: string; rows: number }>;
+  /** Database size on disk (main file and write-ahead log), bytes; null where unknown. */
+  bytes: number | null;
+}
+
+export interface RetentionRepo {
+  /**
+   * Removes at most `batch` rows per table whose cutoff passed (one short write each, so a big
+   * backlog never holds the database for long); call again while it returns any.
+   */
+  prune(cutoffs: PruneCutoffs, batch: number): Promise<PruneResult>;
+  /** Row counts and size, for `doctor` and the benchmark. */
+  tableSizes(): Promise<TableSizes>;
+}
+
 // ── the store ───────────────────────────────────────────────────────────────────────────────
 
 export interface Repositories {
@@ -259,6 +302,8 @@ export interface Repositories {
 export interface Store extends Repositories {
   /** `sqlite` or `postgres`, for `doctor` and the console. */
   readonly engine: string;
+  /** Pruning by the retention policy (src/core/retention.ts) and table sizes; outside transactions. */
+  readonly retention: RetentionRepo;
   /**
    * Runs `fn` in one transaction with repositories bound to it: everything it writes to the
    * database commits together or not at all. Use only `tx` inside (the store's own repositories

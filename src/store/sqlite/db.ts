@@ -112,16 +112,18 @@ export class Connection {
  */
 export interface Runner {
   readonly db: Db;
+  /** True for repositories bound to an open transaction (whose reads may still be rolled back). */
+  readonly bound: boolean;
   /** Awaited before each call: the end of another caller's transaction, or nothing. */
   ready(): Promise<void> | undefined;
 }
 
 export function freeRunner(connection: Connection): Runner {
-  return { db: connection.db, ready: () => connection.idle() };
+  return { db: connection.db, bound: false, ready: () => connection.idle() };
 }
 
 export function transactionRunner(connection: Connection): Runner {
-  return { db: connection.db, ready: () => undefined };
+  return { db: connection.db, bound: true, ready: () => undefined };
 }
 
 const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();

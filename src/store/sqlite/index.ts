@@ -5,18 +5,19 @@
 import { join } from 'node:path';
 import { Connection, freeRunner, openDatabase, schemaVersion, transactionRunner, type Runner } from './db.js';
 import { SqliteSessionRepo } from './sessions.js';
-import { SqliteMessageRepo } from './messages.js';
+import { HistoryCache, SqliteMessageRepo } from './messages.js';
 import { SqliteInboundRepo } from './inbound.js';
 import { SqliteOutboxRepo } from './outbox.js';
 import { SqliteCronRepo } from './cron.js';
 import { SqlitePairingRepo } from './pairing.js';
 import { FileMemoryRepo } from './memory-files.js';
+import { SqliteRetentionRepo } from './retention.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
-function repositories(run: Runner, memory: FileMemoryRepo): Repositories {
+function repositories(run: Runner, memory: FileMemoryRepo, history?: HistoryCache): Repositories {
   return {
     sessions: new SqliteSessionRepo(run),
-    messages: new SqliteMessageRepo(run),
+    messages: new SqliteMessageRepo(run, history),
     inbound: new SqliteInboundRepo(run),
     outbox: new SqliteOutboxRepo(run),
     cron: new SqliteCronRepo(run),
@@ -36,11 +37,12 @@ export interface SqliteStoreOptions {
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   const connection = new Connection(openDatabase(options.path, { readonly: options.readonly }));
   const memory = new FileMemoryRepo(options.home);
-  const free = repositories(freeRunner(connection), memory);
+  const free = repositories(freeRunner(connection), memory, new HistoryCache());
   const bound = repositories(transactionRunner(connection), memory);
   return {
     engine: 'sqlite',
     ...free,
+    retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path),
     transaction: (fn) => connection.transaction(() => fn(bound)),
     schemaVersion: async () => schemaVersion(connection.db),
     close: async () => {

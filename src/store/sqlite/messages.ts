@@ -26,8 +26,65 @@ export function toFtsQuery(text: string): string {
   return [...new Set(words.map((w) => w.toLowerCase()))].map((w) => `"${w}"`).join(' OR ');
 }
 
+interface CachedHistory {
+  /** Highest row id, rows in all and compressed rows of the session when it was read. */
+  last: number;
+  count: number;
+  folded: number;
+  summary: string | null;
+  /** The uncompressed rows, oldest first. */
+  rows: ChatMessage[];
+  chars: number;
+}
+
+/**
+ * Histories read before, per session, bounded by their total characters (least recently used go
+ * first). Every turn replays the whole history; with this, a turn reads only the rows added since
+ * the last one. Each use is checked against the table (highest id, row count, compressed count,
+ * summary), so rows written by another process or compression are never missed.
+ */
+export class HistoryCache {
+  private readonly entries = new Map<string, CachedHistory>();
+  private chars = 0;
+
+  constructor(private readonly maxChars = 2_000_000) {}
+
+  get(sessionId: string): CachedHistory | undefined {
+    const e = this.entries.get(sessionId);
+    if (e) {
+      this.entries.delete(sessionId);
+      this.entries.set(sessionId, e);
+    }
+    return e;
+  }
+
+  set(sessionId: string, entry: CachedHistory): void {
+    this.delete(sessionId);
+    if (entry.chars > this.maxChars) return;
+    this.entries.set(sessionId, entry);
+    this.chars += entry.chars;
+    for (const [key] of this.entries) {
+      if (this.chars <= this.maxChars) break;
+      this.delete(key);
+    }
+  }
+
+  delete(sessionId: string): void {
+    const e = this.entries.get(sessionId);
+    if (!e) return;
+    this.entries.delete(sessionId);
+    this.chars -= e.chars;
+  }
+}
+
+const charsOf = (rows: readonly ChatMessage[]) => rows.reduce((n, m) => n + m.content.length + 32, 0);
+
 export class SqliteMessageRepo implements MessageRepo {
-  constructor(private readonly run: Runner) {}
+  constructor(
+    private readonly run: Runner,
+    /** Shared by the store's repositories; used only outside transactions (committed rows only). */
+    private readonly cache?: HistoryCache,
+  ) {}
 
   private get db() {
     return this.run.db;
@@ -36,11 +93,35 @@ export class SqliteMessageRepo implements MessageRepo {
   /** The replayable history of a session: the compression summary (if any), then the kept rows, oldest first. */
   async history(sessionId: string): Promise<ChatMessage[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const summary = prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
-    const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
-      .all(sessionId) as Row[];
-    const out = rows.map(toChat);
-    return summary?.summary ? [{ role: 'user', content: summary.summary }, ...out] : out;
+    const summary = (prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined)?.summary ?? null;
+    const rows = this.cache && !this.run.bound && !this.db.inTransaction ? this.cachedRows(sessionId, summary, this.cache) : this.readRows(sessionId, 0);
+    return summary ? [{ role: 'user', content: summary }, ...rows] : rows.slice();
+  }
+
+  private readRows(sessionId: string, after: number): ChatMessage[] {
+    return (
+      prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 AND id > ? ORDER BY id')
+        .all(sessionId, after) as Row[]
+    ).map(toChat);
+  }
+
+  /** The uncompressed rows, from the cache plus what was added since, or read afresh when anything else changed. */
+  private cachedRows(sessionId: string, summary: string | null, cache: HistoryCache): ChatMessage[] {
+    const now = prepare(this.db, 'SELECT COALESCE(max(id), 0) AS last, count(*) AS count, total(compressed) AS folded FROM messages WHERE session_id = ?')
+      .get(sessionId) as { last: number; count: number; folded: number };
+    const known = cache.get(sessionId);
+    if (known && known.summary === summary && known.folded === now.folded && known.last <= now.last) {
+      if (known.last === now.last && known.count === now.count) return known.rows;
+      const added = this.readRows(sessionId, known.last);
+      if (known.count + added.length === now.count) {
+        const rows = known.rows.concat(added);
+        cache.set(sessionId, { ...now, summary, rows, chars: known.chars + charsOf(added) });
+        return rows;
+      }
+    }
+    const rows = this.readRows(sessionId, 0);
+    cache.set(sessionId, { ...now, summary, rows, chars: charsOf(rows) });
+    return rows;
   }
 
   /** Row ids with the history, for compression. */

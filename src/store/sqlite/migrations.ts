@@ -136,6 +136,13 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 2: addresses as columns (sessions, outbox, cron jobs) instead of strings parsed back
   migrateAddressColumns,
+  // 3: retention (src/core/retention.ts) finds what may go by time without scanning the tables
+  `
+  CREATE INDEX inbound_received ON inbound(received_at) WHERE status != 'pending';
+  CREATE INDEX outbox_sent ON outbox(sent_at) WHERE status = 'sent';
+  CREATE INDEX cron_runs_finished ON cron_runs(finished_at) WHERE status != 'running';
+  CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
+  `,
 ];
 
 /**

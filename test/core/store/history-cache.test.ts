@@ -1,0 +1,62 @@
+/**
+ * The SQLite engine keeps the histories it read and then reads only the rows added since: the result
+ * must always equal a fresh read — after appends, compression (also twice with the same summary),
+ * a rolled-back transaction, and rows written by another process on the same file.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
+import type { Store } from '../../../src/core/store/types.js';
+
+let home: string;
+let store: Store;
+let other: Store;
+beforeEach(async () => {
+  home = mkdtempSync(join(tmpdir(), 'sb-history-'));
+  store = openSqliteStore({ path: sqlitePath(home), home });
+  other = openSqliteStore({ path: sqlitePath(home), home });
+  await store.sessions.create({ id: 's1', address: { platform: 'telegram', chatId: '1', userId: '1' }, personKey: 'p', startedAt: 1, promptLayers: [], prompt: 'x', promptSha256: 'h', toolsSignature: '' });
+});
+afterEach(async () => {
+  await store.close();
+  await other.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+const say = (s: Store, text: string) => s.messages.append('s1', 'p', [{ role: 'user', content: text }, { role: 'assistant', content: `re ${text}` }], 2);
+const texts = async (s: Store) => (await s.messages.history('s1')).map((m) => m.content);
+
+describe('history cache', () => {
+  it('equals a fresh read after appends, other writers, compression and rollback', async () => {
+    await say(store, 'a');
+    expect(await texts(store)).toEqual(['a', 're a']);
+    await say(store, 'b');
+    expect(await texts(store)).toEqual(['a', 're a', 'b', 're b']);
+    // Another process appends: seen at once.
+    await say(other, 'c');
+    expect(await texts(store)).toEqual(['a', 're a', 'b', 're b', 'c', 're c']);
+    // The caller's copy is its own.
+    (await store.messages.history('s1')).push({ role: 'user', content: 'mine' });
+    expect(await texts(store)).toHaveLength(6);
+    // Compression twice with the same summary text.
+    const ids = (await store.messages.historyRows('s1')).map((r) => r.id);
+    await store.messages.compress('s1', ids.slice(0, 2), 'S');
+    expect(await texts(store)).toEqual(['S', 'b', 're b', 'c', 're c']);
+    await other.messages.compress('s1', ids.slice(2, 4), 'S');
+    expect(await texts(store)).toEqual(['S', 'c', 're c']);
+    // A rolled-back append leaves nothing behind, and the next row (which may reuse its id) is read.
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.messages.append('s1', 'p', [{ role: 'user', content: 'lost' }], 3);
+        expect((await tx.messages.history('s1')).map((m) => m.content)).toEqual(['S', 'c', 're c', 'lost']);
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await texts(store)).toEqual(['S', 'c', 're c']);
+    await say(other, 'd');
+    expect(await texts(store)).toEqual(['S', 'c', 're c', 'd', 're d']);
+    expect(await texts(store)).toEqual(await texts(other));
+  });
+});
