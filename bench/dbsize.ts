@@ -68,6 +68,7 @@ export async function benchDbSize(log: (line: string) => void = () => undefined,
     profile: PLATFORM_HINTS.telegram,
     start: async () => undefined,
     stop: async () => undefined,
+    close: async () => undefined,
     async deliver(d: Delivery) {
       for (let i = d.firstChunk; i < d.message.chunks.length; i++) await d.onChunkSent(i);
       delivered++;
