@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import { StorageError } from '../../core/errors.js';
+import { hidePassword } from '../../core/settings.js';
 
 export type Row = Record<string, unknown>;
 
@@ -73,15 +74,7 @@ const types = {
 };
 
 /** `postgres://user:***@host:port/db`: the URL as it may be shown (password hidden). */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
-  }
-}
+export const redactUrl = hidePassword;
 
 export function createPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, application_name: 'switchboard', types });
