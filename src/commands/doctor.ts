@@ -40,7 +40,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     }
     const waiting = counts.pending ? `, ${counts.pending} repl${counts.pending === 1 ? 'y' : 'ies'} waiting in the outbox` : '';
     const failed = counts.failed ? `, ${counts.failed} undeliverable` : '';
-    checks.push({ name: 'database', ok: true, detail: `${store.engine} schema ${version} at ${storeLocation(settings)}${waiting}${failed}` });
+    checks.push({ name: 'database', ok: true, detail: `${store.engine} schema ${version} at ${storeLocation(settings)}${settings.databaseUrl ? `, this instance ${settings.instanceId}` : ''}${waiting}${failed}` });
   } catch (error) {
     const fix = settings.databaseUrl ? 'check DATABASE_URL and that the server is reachable' : `make ${settings.home} writable or set SWITCHBOARD_HOME`;
     checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: ${fix}` });
