@@ -124,6 +124,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX cron_runs_running ON cron_runs(started_at) WHERE status = 'running';
 
   CREATE TABLE pairing_codes (
+    seq BIGSERIAL UNIQUE,
     code TEXT PRIMARY KEY,
     platform TEXT NOT NULL,
     user_id TEXT NOT NULL,

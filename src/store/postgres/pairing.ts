@@ -23,7 +23,7 @@ export class PgPairingRepo implements PairingRepo {
     return this.run.atomic(async (run): Promise<PairingRequest> => {
       await run.exec("SELECT pg_advisory_xact_lock(hashtext('switchboard:pairing:' || $1))", [platform]);
       const [mine] = await run.rows<{ code: string; created_at: number }>(
-        "SELECT code, created_at FROM pairing_codes WHERE platform = $1 AND user_id = $2 AND status = 'pending' AND expires_at > $3 ORDER BY created_at DESC LIMIT 1",
+        "SELECT code, created_at FROM pairing_codes WHERE platform = $1 AND user_id = $2 AND status = 'pending' AND expires_at > $3 ORDER BY created_at DESC, seq DESC LIMIT 1",
         [platform, userId, now],
       );
       if (mine && now - mine.created_at < REQUEST_EVERY_MS) return { status: 'recent', code: mine.code };
@@ -69,7 +69,7 @@ export class PgPairingRepo implements PairingRepo {
   async list(now: number): Promise<PendingPairing[]> {
     return this.run.rows<PendingPairing & { [column: string]: unknown }>(
       `SELECT code, platform, user_id AS "userId", expires_at AS "expiresAt" FROM pairing_codes
-       WHERE status = 'pending' AND expires_at > $1 ORDER BY created_at, code`,
+       WHERE status = 'pending' AND expires_at > $1 ORDER BY created_at, seq`,
       [now],
     );
   }

@@ -163,6 +163,11 @@ for (const engine of ENGINES) {
         expect((await store.messages.search('alice', 'invoice', { excludeSessionId: 'a1' })).map((h) => h.sessionId)).toEqual(['a2']);
         expect(await store.messages.search('alice', '  "; DROP TABLE messages; -- ')).toEqual([]);
         expect(await store.messages.search('alice', '?!')).toEqual([]);
+        // Odd input is words or nothing, never a query syntax error.
+        for (const odd of ["it's a-b c_d", 'x & y | !z <-> (w)', "'quoted' \\ back\\slash", 'Straße naïve café', 'مرحبا بالعالم', '🙂 emoji', 'e\u0301clair', 'OR AND NOT NEAR', '**invoice**:*', '1.5e10 0x1F']) {
+          expect(Array.isArray(await store.messages.search('alice', odd)), odd).toBe(true);
+        }
+        expect((await store.messages.search('alice', '**invoice**:*')).length).toBe(2);
       });
 
       it('finds words in text written without spaces (CJK)', async () => {
