@@ -193,7 +193,8 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
 
 /** `scheme://user:***@host…`: a URL as it may be shown in an error line. */
 export function hidePassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#]*@/i, '$1:***@');
+  // Up to the last '@': a password with an unencoded '/' or '@' is hidden whole (hiding more is safe).
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i, '$1:***@');
 }
 
 /**

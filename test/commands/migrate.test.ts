@@ -36,7 +36,7 @@ describe('DATABASE_URL in the settings', () => {
   });
 
   it('refuses anything else with one line naming DATABASE_URL, the password hidden', () => {
-    for (const bad of ['mysql://u:hunter22@db/sb', 'postgres://u:hunter22@/sb', 'postgres://u:hunter22@[bad/sb']) {
+    for (const bad of ['mysql://u:hunter22@db/sb', 'postgres://u:hunter22@/sb', 'postgres://u:hunter22@[bad/sb', 'postgres://u:hun/ter22@db/sb', 'postgres://u:hun@ter22@db:x/sb']) {
       let message = '';
       try {
         loadSettings({ SWITCHBOARD_HOME: freshHome(), DATABASE_URL: bad });
@@ -44,7 +44,7 @@ describe('DATABASE_URL in the settings', () => {
         message = (error as Error).message;
       }
       expect(message).toMatch(/^DATABASE_URL: /);
-      expect(message).not.toContain('hunter22');
+      expect(message).not.toMatch(/hun|ter22/);
       expect(message).not.toContain('\n');
     }
   });
