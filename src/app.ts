@@ -1,7 +1,8 @@
 /**
  * The composition root: the one place where Switchboard's parts are built and wired. `start`,
  * `chat`, `cron run`, the other commands, the tests and the benchmark all call `createApp` with what
- * they have (settings, a store, a provider, the adapters they run, a clock) and get the same wiring.
+ * they have (settings, a store opened with `openStore`, a provider, the adapters they run, a clock)
+ * and get the same wiring.
  *
  *   adapter ─▶ gateway (journal → authorize → command → turn) ─▶ agent ─▶ replies (render → outbox)
  *           ◀─ delivery (outbox → adapter.deliver)
@@ -28,7 +29,6 @@ import { createCronScheduler } from './core/cron/bridge.js';
 import type { CronScheduler } from './core/cron/scheduler.js';
 import { buildPrompt } from './core/prompt/builder.js';
 import { renderFor } from './render/index.js';
-import { openSqliteStore, sqlitePath } from './store/sqlite/index.js';
 import { Retention } from './core/retention.js';
 
 export interface AppOptions {
@@ -36,8 +36,8 @@ export interface AppOptions {
   logger: Logger;
   /** Workspace folder for context files (`--cwd`, else the current folder). */
   cwd: string;
-  /** The store; default: the engine the settings name (SQLite in $SWITCHBOARD_HOME). */
-  store?: Store;
+  /** The opened store (`openStore(settings)`: the engine the settings name). */
+  store: Store;
   /** The model provider; default: from the settings. */
   provider?: Provider;
   /** The doors this process runs (they are started by the caller with `app.gateway.handle`). */
@@ -76,15 +76,12 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** The store the settings name: embedded SQLite in $SWITCHBOARD_HOME. */
-export function openStore(settings: Settings): Store {
-  return openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
-}
+export { openStore, storeLocation } from './store/open.js';
 
 export function createApp(options: AppOptions): App {
   const { settings, logger, cwd } = options;
   const now = options.now ?? (() => new Date());
-  const store = options.store ?? openStore(settings);
+  const store = options.store;
   const provider = options.provider ?? createProvider(settings, logger);
   const doors = new Map<PlatformId, Adapter>((options.adapters ?? []).map((a) => [a.platform, a]));
   const adapter = (platform: PlatformId) => doors.get(platform);

@@ -19,6 +19,7 @@ const USAGE = `usage: switchboard <command>
   cron list | cron run ID       scheduled jobs
   sessions list | sessions search QUERY
   pairing list | pairing approve CODE | pairing deny CODE
+  migrate                       create or upgrade the database schema (SQLite, or PostgreSQL with DATABASE_URL)
   doctor                        check config, credentials, database and model`;
 
 const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   cron: () => import('./commands/cron-cli.js'),
   sessions: () => import('./commands/sessions.js'),
   pairing: () => import('./commands/pairing.js'),
+  migrate: () => import('./commands/migrate.js'),
   doctor: () => import('./commands/doctor.js'),
 };
 

@@ -4,6 +4,7 @@ import { loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { formatAddress } from '../platform/address.js';
 import { createApp, openStore, type App } from '../app.js';
+import type { Store } from '../core/store/types.js';
 import { createAdapters } from '../adapters/registry.js';
 import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
@@ -58,7 +59,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const logger = createLogger({ secrets: settings.secrets });
   if (argv[0] !== 'run') {
     // `list` only reads; an empty home still lists the config jobs (and is not created).
-    const store = existsSync(sqlitePath(settings.home)) ? openStore(settings) : openSqliteStore({ path: ':memory:', home: settings.home });
+    const store =
+      settings.databaseUrl || existsSync(sqlitePath(settings.home)) ? await openStore(settings) : openSqliteStore({ path: ':memory:', home: settings.home });
     try {
       return await runCronCommand(argv, io, { settings, store, runJobNow: () => Promise.reject(new Error('not available')) });
     } finally {
@@ -68,10 +70,18 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   // A bad schedule or zone is one line before anything is opened.
   validateCronJobs(settings.config.cron);
   const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
+  let store: Store;
+  try {
+    store = await openStore(settings);
+  } catch (error) {
+    await Promise.allSettled(adapters.map((a) => a.close()));
+    throw error;
+  }
   const app = createApp({
     settings,
     logger,
     cwd: io.cwd,
+    store,
     adapters,
     outbox: { backoffMs: (attempt) => RETRY_STEPS_MS[Math.min(attempt - 1, RETRY_STEPS_MS.length - 1)] },
   });

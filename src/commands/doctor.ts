@@ -3,7 +3,7 @@ import type { CommandIO } from './io.js';
 import { loadSettings, type Settings } from '../core/settings.js';
 import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
-import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
+import { openStore, storeLocation } from '../store/open.js';
 import type { OutboxStatus } from '../core/store/types.js';
 import { createProvider } from '../core/providers/index.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
@@ -30,21 +30,24 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   try {
     if (!existsSync(settings.home)) mkdirSync(settings.home, { recursive: true });
     accessSync(settings.home, constants.W_OK);
-    const store = openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
+    const store = await openStore(settings);
     let counts: Record<OutboxStatus, number>;
     let sizes = '';
+    let version: number;
     try {
       counts = await store.outbox.counts();
+      version = await store.schemaVersion();
       sizes = formatTableSizes(await store.retention.tableSizes());
     } finally {
       await store.close();
     }
     const waiting = counts.pending ? `, ${counts.pending} repl${counts.pending === 1 ? 'y' : 'ies'} waiting in the outbox` : '';
     const failed = counts.failed ? `, ${counts.failed} undeliverable` : '';
-    checks.push({ name: 'database', ok: true, detail: `${sqlitePath(settings.home)}${waiting}${failed}` });
+    checks.push({ name: 'database', ok: true, detail: `${store.engine} schema ${version} at ${storeLocation(settings)}${settings.databaseUrl ? `, this instance ${settings.instanceId}` : ''}${waiting}${failed}` });
     checks.push({ name: 'tables', ok: true, detail: sizes });
   } catch (error) {
-    checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: make ${settings.home} writable or set SWITCHBOARD_HOME` });
+    const fix = settings.databaseUrl ? 'check DATABASE_URL and that the server is reachable' : `make ${settings.home} writable or set SWITCHBOARD_HOME`;
+    checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: ${fix}` });
   }
 
   // Model

@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.js';
 import { personKey } from '../core/identity.js';
 import { cronSessionAddress, type SessionAddress } from '../platform/address.js';
 import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
+import { openStore } from '../store/open.js';
 import { buildPrompt } from '../core/prompt/builder.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
@@ -50,8 +51,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   // Inspect only: an existing database is read for the stored prompt, none is created. Otherwise
   // an empty in-memory database stands in for it, so the preview still reads the memory files.
   const path = sqlitePath(settings.home);
-  const readStored = !ignoreRules && existsSync(path);
-  const store = openSqliteStore({ path: readStored ? path : ':memory:', home: settings.home });
+  const readStored = !ignoreRules && (Boolean(settings.databaseUrl) || existsSync(path));
+  const store = readStored ? await openStore(settings) : openSqliteStore({ path: ':memory:', home: settings.home });
   let layers: PromptLayer[] | null = null;
   let text = '';
   try {

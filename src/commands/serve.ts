@@ -1,6 +1,7 @@
 import { loadSettings, type Settings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
-import { createApp, type App } from '../app.js';
+import { createApp, openStore, type App } from '../app.js';
+import type { Store } from '../core/store/types.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { createCliAdapter } from '../adapters/cli.js';
 import type { Adapter } from '../core/types.js';
@@ -33,7 +34,15 @@ export async function serve(options: ServeOptions): Promise<number> {
   const wantCli = mode === 'chat' || Boolean(io.stdin.isTTY) || platforms.length === 0;
   const cli = wantCli ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) }) : null;
   if (cli) adapters.push(cli);
-  const app = createApp({ settings, logger, cwd: options.cwd, adapters, terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR });
+  let store: Store;
+  try {
+    store = await openStore(settings);
+  } catch (error) {
+    // An unreachable database is one line; the doors made so far hold nothing open.
+    await Promise.allSettled(adapters.map((a) => a.close()));
+    throw error;
+  }
+  const app = createApp({ settings, logger, cwd: options.cwd, store, adapters, terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR });
 
   const started: Adapter[] = [];
   let stopping: Promise<number> | null = null;

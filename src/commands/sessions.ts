@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
-import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
+import { openStore, storeLocation } from '../store/open.js';
 import type { SessionRecord, Store } from '../core/store/types.js';
 import type { Usage } from '../core/messages.js';
 import { analyzeQuery } from '../core/search/query.js';
@@ -116,8 +116,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (action === 'search' && !query) throw new UsageError('sessions search: give the words to look for, e.g. switchboard sessions search invoice');
   const limit = positiveInt(values.limit, action === 'list' ? DEFAULT_LIST : DEFAULT_HITS, 'limit');
   const settings = loadSettings(io.env);
-  const path = sqlitePath(settings.home);
-  const store = openSqliteStore({ path, home: settings.home });
+  const path = storeLocation(settings);
+  const store = await openStore(settings);
   try {
     return action === 'list' ? await list(store, limit, values.person, io, path) : await search(store, query, limit, io, path);
   } finally {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { AppConfig } from './config.js';
 import { loadConfigFile, resolveConfigPath, resolveHome } from './config.js';
 import { ConfigError } from './errors.js';
@@ -69,6 +70,10 @@ export interface Settings {
   slack?: SlackSettings;
   discord?: DiscordSettings;
   email: EmailSettings;
+  /** DATABASE_URL when it names PostgreSQL (`postgres://…`); unset: embedded SQLite in `home` (DESIGN §9). */
+  databaseUrl?: string;
+  /** This instance's name in logs, leases and `doctor` (SWITCHBOARD_INSTANCE_ID, default `<hostname>-<pid>`). */
+  instanceId?: string;
   /** Secret values to redact from every log line. */
   secrets: string[];
 }
@@ -178,13 +183,44 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
   const smtp = email.smtpUrl ? safePassword(email.smtpUrl) : undefined;
   if (smtp) secrets.push(smtp);
+  const databaseUrl = databaseUrlOf(e);
+  const dbPassword = databaseUrl ? safePassword(databaseUrl) : undefined;
+  if (dbPassword) secrets.push(dbPassword);
+  const instanceId = env(e, 'SWITCHBOARD_INSTANCE_ID') ?? `${hostname()}-${process.pid}`;
 
-  return { home, configPath, config, model, telegram, slack, discord, email, secrets };
+  return { home, configPath, config, model, telegram, slack, discord, email, databaseUrl, instanceId, secrets };
 }
 
-function safePassword(smtpUrl: string): string | undefined {
+/** `scheme://user:***@host…`: a URL as it may be shown in an error line. */
+export function hidePassword(url: string): string {
+  // Up to the last '@': a password with an unencoded '/' or '@' is hidden whole (hiding more is safe).
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i, '$1:***@');
+}
+
+/**
+ * DATABASE_URL: unset (or empty) is the embedded SQLite; `postgres://` or `postgresql://` with a
+ * host is PostgreSQL; anything else is one ConfigError line (never silently SQLite).
+ */
+function databaseUrlOf(e: NodeJS.ProcessEnv): string | undefined {
+  const raw = env(e, 'DATABASE_URL');
+  if (raw === undefined) return undefined;
+  const shown = hidePassword(raw);
+  if (!/^postgres(ql)?:\/\//i.test(raw)) {
+    throw new ConfigError(`DATABASE_URL: '${shown}' is not a postgres:// URL (postgres://user:password@host:5432/database); unset it to use SQLite in SWITCHBOARD_HOME`);
+  }
+  let parsed: URL;
   try {
-    const p = decodeURIComponent(new URL(smtpUrl).password);
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`DATABASE_URL: '${shown}' is not a valid URL (postgres://user:password@host:5432/database; percent-encode special characters in the password)`);
+  }
+  if (!parsed.hostname) throw new ConfigError(`DATABASE_URL: '${shown}' names no host (postgres://user:password@host:5432/database)`);
+  return raw;
+}
+
+function safePassword(url: string): string | undefined {
+  try {
+    const p = decodeURIComponent(new URL(url).password);
     return p.length >= 4 ? p : undefined;
   } catch {
     return undefined;

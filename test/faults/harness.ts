@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadSettings, type Settings } from '../../src/core/settings.js';
 import type { Logger } from '../../src/core/logger.js';
 import Database from 'better-sqlite3';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, openStore, type App } from '../../src/app.js';
 import type { Adapter } from '../../src/core/types.js';
 import { cleanUp } from '../helpers/cli.js';
 
@@ -74,7 +74,7 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
     logger,
     async attach(...adapters) {
       const backoff = options.outboxBackoffMs;
-      app = createApp({ settings, logger, cwd, adapters, outbox: backoff === undefined ? undefined : { backoffMs: () => backoff } });
+      app = createApp({ settings, logger, cwd, store: await openStore(settings), adapters, outbox: backoff === undefined ? undefined : { backoffMs: () => backoff } });
       for (const a of adapters) {
         await a.start(app.gateway.handle);
         started.push(a);

@@ -306,8 +306,10 @@ export interface Store extends Repositories {
   readonly retention: RetentionRepo;
   /**
    * Runs `fn` in one transaction with repositories bound to it: everything it writes to the
-   * database commits together or not at all. Use only `tx` inside (the store's own repositories
-   * wait for it). Memory is not part of it where the engine keeps memory as files (SQLite).
+   * database commits together or not at all. Use only `tx` inside. Outside it, the store's own
+   * repositories never see its uncommitted writes: on SQLite (one connection) they wait for it to
+   * end; on PostgreSQL they run on other pooled connections, as another instance would, and see
+   * what is committed. Memory is not part of it where the engine keeps memory as files (SQLite).
    */
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Schema version applied (number of migrations). */

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,8 @@ import Database from 'better-sqlite3';
 import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import type { SessionAddress } from '../../../src/platform/address.js';
+import type { Store } from '../../../src/core/store/types.js';
+import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-store-'));
 const store = openSqliteStore({ path: sqlitePath(dir), home: dir });
@@ -14,22 +16,37 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function session(id: string, address: SessionAddress) {
-  return store.sessions.create({ id, address, personKey: 'p', startedAt: Date.now(), promptLayers: [], prompt: 'x', promptSha256: 'h', toolsSignature: 's' });
+reportSkips();
+
+for (const engine of ENGINES) {
+  describe.skipIf(Boolean(engine.skip))(`session store on ${engine.name}`, () => {
+    let db: EngineDb;
+    let open: Store;
+    beforeEach(async () => {
+      db = await engine.create();
+      open = await db.open();
+    });
+    afterEach(async () => {
+      await open.close();
+      await db.cleanup();
+    });
+    const session = (id: string, address: SessionAddress) =>
+      open.sessions.create({ id, address, personKey: 'p', startedAt: Date.now(), promptLayers: [], prompt: 'x', promptSha256: 'h', toolsSignature: 's' });
+
+    it('finds a user’s open sessions in any chat of one platform, and only theirs', async () => {
+      await session('a', { platform: 'discord', chatId: 'dm-1', userId: 'U1' });
+      await session('b', { platform: 'discord', chatId: 'dm-2', userId: 'U11' });
+      await session('c', { platform: 'slack', chatId: 'D1', userId: 'U1' });
+      await session('d', { platform: 'discord', chatId: 'c_1', threadId: 'thread', userId: 'U_1' });
+      expect((await open.sessions.findOpenForUser('discord', 'U1')).map((s) => s.id)).toEqual(['a']);
+      expect((await open.sessions.findOpenForUser('discord', 'U_1')).map((s) => s.id)).toEqual(['d']);
+      await open.sessions.end('a', 'new', Date.now());
+      expect(await open.sessions.findOpenForUser('discord', 'U1')).toEqual([]);
+    });
+  });
 }
 
-describe('session store', () => {
-  it('finds a user’s open sessions in any chat of one platform, and only theirs', async () => {
-    await session('a', { platform: 'discord', chatId: 'dm-1', userId: 'U1' });
-    await session('b', { platform: 'discord', chatId: 'dm-2', userId: 'U11' });
-    await session('c', { platform: 'slack', chatId: 'D1', userId: 'U1' });
-    await session('d', { platform: 'discord', chatId: 'c_1', threadId: 'thread', userId: 'U_1' });
-    expect((await store.sessions.findOpenForUser('discord', 'U1')).map((s) => s.id)).toEqual(['a']);
-    expect((await store.sessions.findOpenForUser('discord', 'U_1')).map((s) => s.id)).toEqual(['d']);
-    await store.sessions.end('a', 'new', Date.now());
-    expect(await store.sessions.findOpenForUser('discord', 'U1')).toEqual([]);
-  });
-
+describe('sqlite session store', () => {
   it('runs the database in WAL mode with versioned migrations', async () => {
     const db = new Database(sqlitePath(dir), { readonly: true });
     try {

@@ -1,7 +1,9 @@
 /**
- * The SQLite engine through the `Store` interface (src/core/store/types.ts): repositories, one
- * transaction at a time with everything it wrote committed together or not at all, callers outside
- * a transaction kept out of it, and the upgrade of a round-1 database to address columns.
+ * Both engines through the `Store` interface (src/core/store/types.ts): the same repository and
+ * transaction cases on SQLite and PostgreSQL (everything a transaction wrote commits together or
+ * not at all). SQLite only: its one connection keeps callers outside a transaction out of it, one
+ * transaction at a time, and the upgrade of a round-1 database to address columns. Cases only
+ * several instances on PostgreSQL have are in postgres.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,20 +13,11 @@ import Database from 'better-sqlite3';
 import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import type { NewSession, Repositories, Store } from '../../../src/core/store/types.js';
+import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
 import type { InboundMessage } from '../../../src/core/types.js';
 import { cronSessionAddress, formatSessionKey, type SessionAddress } from '../../../src/platform/address.js';
 
-let home: string;
-let store: Store;
-
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'sb-engine-'));
-  store = openSqliteStore({ path: sqlitePath(home), home });
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(home, { recursive: true, force: true });
-});
+reportSkips();
 
 const T0 = Date.parse('2025-03-10T10:00:00Z');
 
@@ -87,82 +80,238 @@ async function countAll(s: Store) {
 
 const NOTHING = { sessions: 0, messages: 0, inboundPending: 0, outbox: 0, cron: 0, pairing: 0 };
 
-describe('repositories', () => {
-  it('keeps a session’s address as given and finds it by that address only', async () => {
-    const threaded: SessionAddress = { platform: 'slack', chatId: 'C1', threadId: '1700000000.000100', userId: 'U1' };
-    const created = await store.sessions.create(newSession('s1', threaded));
-    expect(created.address).toEqual(threaded);
-    expect(created.key).toBe(formatSessionKey(threaded));
-    expect((await store.sessions.findOpen(threaded))?.id).toBe('s1');
-    expect(await store.sessions.findOpen({ ...threaded, userId: 'U2' })).toBeUndefined();
-    expect(await store.sessions.findOpen({ platform: 'slack', chatId: 'C1', userId: 'U1' })).toBeUndefined();
-    // Parts holding ':' do not collide with a longer address.
-    await store.sessions.create(newSession('s2', { platform: 'email', chatId: 'a:b', userId: 'c' }));
-    expect(await store.sessions.findOpen({ platform: 'email', chatId: 'a', threadId: 'b', userId: 'c' })).toBeUndefined();
-    expect((await store.sessions.findOpen({ platform: 'email', chatId: 'a:b', userId: 'c' }))?.id).toBe('s2');
-    expect((await store.sessions.findOpen(cronSessionAddress('daily'))) ?? null).toBeNull();
-  });
-
-  it('searches and reads only the owner’s messages', async () => {
-    await store.sessions.create(newSession('a1', { platform: 'telegram', chatId: '1', userId: '1' }, 'alice'));
-    await store.sessions.create(newSession('b1', { platform: 'telegram', chatId: '2', userId: '2' }, 'bob'));
-    await store.messages.append('a1', 'alice', [{ role: 'user', content: 'the cat is called Miso' }, { role: 'assistant', content: 'noted' }], T0);
-    await store.messages.append('b1', 'bob', [{ role: 'user', content: 'the cat is called Rex' }], T0);
-    expect((await store.messages.search('alice', 'cat')).map((h) => h.sessionId)).toEqual(['a1']);
-    expect(await store.messages.search('alice', 'Rex')).toEqual([]);
-    expect(await store.messages.transcript('b1', 'alice')).toEqual([]);
-    expect((await store.messages.transcript('a1', 'alice')).map((l) => l.content)).toEqual(['the cat is called Miso', 'noted']);
-    expect((await store.messages.searchAll('cat')).map((h) => h.personKey).sort()).toEqual(['alice', 'bob']);
-  });
-
-  it('keeps an outbox target’s address and details, ordered per chat', async () => {
-    const target = { platform: 'telegram' as const, chatId: '-100123', threadId: '42', replyToMessageId: '7' };
-    const first = await store.outbox.enqueue(target, { chunks: ['one'] }, T0, 'telegram:-100123:42:1001');
-    await store.outbox.enqueue(target, { chunks: ['two'] }, T0 + 1);
-    expect((await store.outbox.get(first))?.target).toEqual(target);
-    expect((await store.outbox.headOf({ platform: 'telegram', chatId: '-100123', threadId: '42' }))?.id).toBe(first);
-    expect(await store.outbox.headOf({ platform: 'telegram', chatId: '-100123' })).toBeUndefined();
-    expect((await store.outbox.heads()).map((i) => i.id)).toEqual([first]);
-  });
-
-  it('claims an inbound update once', async () => {
-    expect(await store.inbound.claim(inbound('u1'), null)).toBe(true);
-    expect(await store.inbound.claim(inbound('u1'), null)).toBe(false);
-    await store.inbound.mark('telegram', 'u1', 'done');
-    expect(await store.inbound.pending()).toEqual([]);
-  });
-
-  it('reads and writes memory per person and file', async () => {
-    await store.memory.write('alice', 'memory', ['Likes tea.']);
-    expect(await store.memory.read('alice', 'memory')).toEqual(['Likes tea.']);
-    expect(await store.memory.read('alice', 'user')).toEqual([]);
-    expect(await store.memory.read('bob', 'memory')).toEqual([]);
-  });
-});
-
-describe('transactions', () => {
-  it('commits everything a transaction wrote together', async () => {
-    const value = await store.transaction(async (tx) => {
-      await writeOneOfEach(tx);
-      return 'done';
+for (const engine of ENGINES) {
+  describe.skipIf(Boolean(engine.skip))(`${engine.name} engine`, () => {
+    let db: EngineDb;
+    let store: Store;
+    beforeEach(async () => {
+      db = await engine.create();
+      store = await db.open();
     });
-    expect(value).toBe('done');
-    expect(await countAll(store)).toEqual({ sessions: 1, messages: 1, inboundPending: 1, outbox: 1, cron: 1, pairing: 1 });
-  });
+    afterEach(async () => {
+      await store.close();
+      await db.cleanup();
+    });
 
-  it('rolls back everything a transaction wrote when it throws, and passes the error on', async () => {
-    const boom = new Error('boom');
-    await expect(
-      store.transaction(async (tx) => {
-        await writeOneOfEach(tx);
-        await settle();
-        throw boom;
-      }),
-    ).rejects.toBe(boom);
-    expect(await countAll(store)).toEqual(NOTHING);
-    // The store is usable afterwards.
-    await store.transaction(async (tx) => writeOneOfEach(tx));
-    expect((await countAll(store)).sessions).toBe(1);
+    it('names itself', () => {
+      expect(store.engine).toBe(engine.name);
+    });
+
+    describe('repositories', () => {
+      it('keeps a session’s address as given and finds it by that address only', async () => {
+        const threaded: SessionAddress = { platform: 'slack', chatId: 'C1', threadId: '1700000000.000100', userId: 'U1' };
+        const created = await store.sessions.create(newSession('s1', threaded));
+        expect(created.address).toEqual(threaded);
+        expect(created.key).toBe(formatSessionKey(threaded));
+        expect((await store.sessions.findOpen(threaded))?.id).toBe('s1');
+        expect(await store.sessions.findOpen({ ...threaded, userId: 'U2' })).toBeUndefined();
+        expect(await store.sessions.findOpen({ platform: 'slack', chatId: 'C1', userId: 'U1' })).toBeUndefined();
+        // Parts holding ':' do not collide with a longer address.
+        await store.sessions.create(newSession('s2', { platform: 'email', chatId: 'a:b', userId: 'c' }));
+        expect(await store.sessions.findOpen({ platform: 'email', chatId: 'a', threadId: 'b', userId: 'c' })).toBeUndefined();
+        expect((await store.sessions.findOpen({ platform: 'email', chatId: 'a:b', userId: 'c' }))?.id).toBe('s2');
+        expect((await store.sessions.findOpen(cronSessionAddress('daily'))) ?? null).toBeNull();
+      });
+
+      it('searches and reads only the owner’s messages', async () => {
+        await store.sessions.create(newSession('a1', { platform: 'telegram', chatId: '1', userId: '1' }, 'alice'));
+        await store.sessions.create(newSession('b1', { platform: 'telegram', chatId: '2', userId: '2' }, 'bob'));
+        await store.messages.append('a1', 'alice', [{ role: 'user', content: 'the cat is called Miso' }, { role: 'assistant', content: 'noted' }], T0);
+        await store.messages.append('b1', 'bob', [{ role: 'user', content: 'the cat is called Rex' }], T0);
+        expect((await store.messages.search('alice', 'cat')).map((h) => h.sessionId)).toEqual(['a1']);
+        expect(await store.messages.search('alice', 'Rex')).toEqual([]);
+        expect(await store.messages.transcript('b1', 'alice')).toEqual([]);
+        expect((await store.messages.transcript('a1', 'alice')).map((l) => l.content)).toEqual(['the cat is called Miso', 'noted']);
+        expect((await store.messages.searchAll('cat')).map((h) => h.personKey).sort()).toEqual(['alice', 'bob']);
+      });
+
+      it('keeps an outbox target’s address and details, ordered per chat', async () => {
+        const target = { platform: 'telegram' as const, chatId: '-100123', threadId: '42', replyToMessageId: '7' };
+        const first = await store.outbox.enqueue(target, { chunks: ['one'] }, T0, 'telegram:-100123:42:1001');
+        await store.outbox.enqueue(target, { chunks: ['two'] }, T0 + 1);
+        expect((await store.outbox.get(first))?.target).toEqual(target);
+        expect((await store.outbox.headOf({ platform: 'telegram', chatId: '-100123', threadId: '42' }))?.id).toBe(first);
+        expect(await store.outbox.headOf({ platform: 'telegram', chatId: '-100123' })).toBeUndefined();
+        expect((await store.outbox.heads()).map((i) => i.id)).toEqual([first]);
+      });
+
+      it('claims an inbound update once', async () => {
+        expect(await store.inbound.claim(inbound('u1'), null)).toBe(true);
+        expect(await store.inbound.claim(inbound('u1'), null)).toBe(false);
+        await store.inbound.mark('telegram', 'u1', 'done');
+        expect(await store.inbound.pending()).toEqual([]);
+      });
+
+      it('reads and writes memory per person and file', async () => {
+        await store.memory.write('alice', 'memory', ['Likes tea.']);
+        expect(await store.memory.read('alice', 'memory')).toEqual(['Likes tea.']);
+        expect(await store.memory.read('alice', 'user')).toEqual([]);
+        expect(await store.memory.read('bob', 'memory')).toEqual([]);
+      });
+
+      it('ranks hits best first with a marked snippet, leaving out the asking session', async () => {
+        await store.sessions.create(newSession('a1', { platform: 'telegram', chatId: '1', userId: '1' }, 'alice'));
+        await store.sessions.create(newSession('a2', { platform: 'slack', chatId: 'D1', userId: 'U1' }, 'alice'));
+        await store.messages.append('a1', 'alice', [{ role: 'user', content: 'the invoice for March is late, the invoice number is 4411' }], T0);
+        await store.messages.append('a2', 'alice', [{ role: 'user', content: 'lunch was fine, no invoice talk today please' }], T0 + 1);
+        await store.messages.append('a2', 'alice', [{ role: 'tool', toolCallId: 'c1', name: 'memory', content: 'invoice in a tool result' }], T0 + 2);
+        const hits = await store.messages.search('alice', 'invoice march');
+        expect(hits.map((h) => h.sessionId)).toEqual(['a1', 'a2']);
+        expect(hits[0].rank).toBeLessThan(hits[1].rank);
+        expect(hits[0].snippet).toContain('[invoice]');
+        expect(hits[0]).toMatchObject({ platform: 'telegram', sessionStartedAt: T0, createdAt: T0, role: 'user' });
+        expect((await store.messages.search('alice', 'invoice', { excludeSessionId: 'a1' })).map((h) => h.sessionId)).toEqual(['a2']);
+        expect(await store.messages.search('alice', '  "; DROP TABLE messages; -- ')).toEqual([]);
+        expect(await store.messages.search('alice', '?!')).toEqual([]);
+        // Odd input is words or nothing, never a query syntax error.
+        for (const odd of ["it's a-b c_d", 'x & y | !z <-> (w)', "'quoted' \\ back\\slash", 'Straße naïve café', 'مرحبا بالعالم', '🙂 emoji', 'e\u0301clair', 'OR AND NOT NEAR', '**invoice**:*', '1.5e10 0x1F']) {
+          expect(Array.isArray(await store.messages.search('alice', odd)), odd).toBe(true);
+        }
+        expect((await store.messages.search('alice', '**invoice**:*')).length).toBe(2);
+      });
+
+      it('finds words in text written without spaces (CJK)', async () => {
+        await store.sessions.create(newSession('j1', { platform: 'telegram', chatId: '1', userId: '1' }, 'alice'));
+        await store.sessions.create(newSession('j2', { platform: 'telegram', chatId: '2', userId: '2' }, 'bob'));
+        await store.messages.append('j1', 'alice', [{ role: 'user', content: '猫の名前はミソです' }], T0);
+        await store.messages.append('j2', 'bob', [{ role: 'user', content: '猫の名前はレックスです' }], T0);
+        const hits = await store.messages.search('alice', '猫の名前はミソです');
+        expect(hits.map((h) => h.sessionId)).toEqual(['j1']);
+        if (engine.name === 'postgres') {
+          // PostgreSQL also finds a part of an unspaced run, marked in the snippet.
+          const part = await store.messages.search('alice', 'ミソ');
+          expect(part.map((h) => h.sessionId)).toEqual(['j1']);
+          expect(part[0].snippet).toContain('[ミソ]');
+        }
+      });
+
+      it('keeps history, compression and usage per session', async () => {
+        await store.sessions.create(newSession('h1', { platform: 'telegram', chatId: '1', userId: '1' }));
+        await store.messages.append('h1', 'alice', [
+          { role: 'user', content: 'q1' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'memory', arguments: '{}' }] },
+          { role: 'tool', toolCallId: 'c1', name: 'memory', content: 'ok' },
+          { role: 'assistant', content: 'a1' },
+        ], T0, { inputTokens: 10, outputTokens: 5, cachedTokens: 2, cacheWriteTokens: 0 });
+        const rows = await store.messages.historyRows('h1');
+        expect(rows.map((r) => r.message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+        expect(rows[1].message).toEqual({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'memory', arguments: '{}' }] });
+        await store.messages.compress('h1', rows.slice(0, 3).map((r) => r.id), 'summary of q1');
+        expect(await store.messages.history('h1')).toEqual([{ role: 'user', content: 'summary of q1' }, { role: 'assistant', content: 'a1' }]);
+        expect(await store.messages.summary('h1')).toBe('summary of q1');
+        expect(await store.messages.count('h1')).toBe(4);
+        await store.sessions.recordTurn('h1', T0 + 5, { inputTokens: 10, outputTokens: 5, cachedTokens: 2, cacheWriteTokens: 1 }, 2);
+        await store.sessions.addUsage('h1', { inputTokens: 1, outputTokens: 1, cachedTokens: 0, cacheWriteTokens: 0 }, 1);
+        const s = await store.sessions.get('h1');
+        expect(s).toMatchObject({ lastActiveAt: T0 + 5, requests: 3, usage: { inputTokens: 11, outputTokens: 6, cachedTokens: 2, cacheWriteTokens: 1 } });
+        expect(await store.sessions.usageByPerson('alice')).toEqual({ sessions: 1, requests: 3, inputTokens: 11, outputTokens: 6, cachedTokens: 2, cacheWriteTokens: 1 });
+        expect(await store.sessions.usageByPeople()).toEqual([{ personKey: 'alice', sessions: 1, requests: 3, inputTokens: 11, outputTokens: 6, cachedTokens: 2, cacheWriteTokens: 1 }]);
+        await store.sessions.end('h1', 'new', T0 + 9);
+        expect(await store.sessions.findOpen({ platform: 'telegram', chatId: '1', userId: '1' })).toBeUndefined();
+        expect((await store.sessions.list({ personKey: 'alice' }))[0]).toMatchObject({ endedAt: T0 + 9, endReason: 'new' });
+      });
+
+      it('takes an outbox item once per lease and keeps its progress', async () => {
+        const id = await store.outbox.enqueue({ platform: 'telegram', chatId: '1' }, { chunks: ['a', 'b'] }, T0);
+        expect(await store.outbox.take(id, T0, 30_000)).toBe(true);
+        expect(await store.outbox.take(id, T0 + 1, 30_000)).toBe(false);
+        await store.outbox.chunkSent(id, 0);
+        await store.outbox.retryLater(id, 'HTTP 500', T0 + 5);
+        expect(await store.outbox.get(id)).toMatchObject({ nextChunk: 1, attempts: 1, lastError: 'HTTP 500', nextAttemptAt: T0 + 5, status: 'pending' });
+        expect(await store.outbox.take(id, T0 + 5, 30_000)).toBe(true);
+        await store.outbox.sent(id, T0 + 6);
+        expect(await store.outbox.counts()).toEqual({ pending: 0, sent: 1, failed: 0 });
+        expect(await store.outbox.take(id, T0 + 60_000, 30_000)).toBe(false);
+      });
+
+      it('claims a cron slot once, records a busy slot as skipped, and finishes runs', async () => {
+        await store.cron.insertChatJob({ id: 'j', owner: 'alice', schedule: '0 9 * * *', timezone: 'Europe/Berlin', prompt: 'p', deliver: { platform: 'telegram', chatId: '1', threadId: '7' } }, T0);
+        const claimed = await store.cron.claim('j', T0 + 1000, T0 + 1000, false);
+        expect(claimed.kind).toBe('claimed');
+        expect(await store.cron.claim('j', T0 + 1000, T0 + 1001, false)).toEqual({ kind: 'taken' });
+        expect(await store.cron.claim('j', T0 + 2000, T0 + 2000, true)).toEqual({ kind: 'busy' });
+        if (claimed.kind === 'claimed') await store.cron.finish(claimed.runId, 'j', 'ok', 'Report sent', T0 + 3000);
+        expect(await store.cron.skip('j', T0 + 5000, T0 + 6000, 'too late')).toBe(true);
+        expect(await store.cron.skip('j', T0 + 5000, T0 + 6000, 'too late')).toBe(false);
+        const job = await store.cron.get('j');
+        expect(job).toMatchObject({ paused: false, lastSlot: T0 + 5000, lastStatus: 'skipped', deliver: { platform: 'telegram', chatId: '1', threadId: '7' } });
+        expect((await store.cron.runs('j')).map((r) => [r.slot, r.status])).toEqual([[T0 + 5000, 'skipped'], [T0 + 2000, 'skipped'], [T0 + 1000, 'ok']]);
+        await store.cron.setPaused('j', true, T0);
+        expect((await store.cron.get('j'))?.paused).toBe(true);
+        await store.cron.setPaused('j', false, T0 + 9000);
+        expect((await store.cron.get('j'))?.lastSlot).toBe(T0 + 9000);
+        const r2 = await store.cron.claim('j', T0 + 10_000, T0 + 10_000, false);
+        expect(r2.kind).toBe('claimed');
+        expect(await store.cron.closeInterrupted(T0 + 20_000, T0 + 20_000)).toBe(1);
+        expect(await store.cron.listByOwner('alice')).toHaveLength(1);
+        expect(await store.cron.remove('j')).toBe(true);
+        expect(await store.cron.runs('j')).toEqual([]);
+      });
+
+      it('syncs config jobs, keeping chat jobs', async () => {
+        await store.cron.insertChatJob({ id: 'mine', owner: 'alice', schedule: '0 9 * * *', timezone: null, prompt: 'p', deliver: { platform: 'telegram', chatId: '1' } }, T0);
+        const job = (id: string, enabled = true) => ({ id, schedule: '0 8 * * *', prompt: 'r', deliver: { platform: 'email' as const, chatId: 'a@example.com' }, enabled });
+        expect(await store.cron.syncConfig([job('daily'), job('weekly')] as never, T0)).toEqual({ added: ['daily', 'weekly'], removed: [], replacedChatJobs: [] });
+        expect(await store.cron.syncConfig([job('daily', false)] as never, T0 + 1)).toEqual({ added: [], removed: ['weekly'], replacedChatJobs: [] });
+        expect((await store.cron.get('daily'))?.paused).toBe(true);
+        expect((await store.cron.list()).map((j) => j.id)).toEqual(['daily', 'mine']);
+      });
+
+      it('issues, limits, approves and denies pairing codes', async () => {
+        const first = await store.pairing.request('telegram', 'u1', 'c1', T0);
+        expect(first.status).toBe('issued');
+        expect(await store.pairing.request('telegram', 'u1', 'c1', T0 + 1000)).toEqual({ status: 'recent', code: (first as { code: string }).code });
+        expect((await store.pairing.request('telegram', 'u2', 'c2', T0)).status).toBe('issued');
+        const third = await store.pairing.request('telegram', 'u3', 'c3', T0);
+        expect((await store.pairing.request('telegram', 'u4', 'c4', T0)).status).toBe('full');
+        expect((await store.pairing.list(T0)).map((p) => p.userId)).toEqual(['u1', 'u2', 'u3']);
+        expect(await store.pairing.approve((first as { code: string }).code.toLowerCase(), T0 + 2000)).toEqual({ platform: 'telegram', userId: 'u1' });
+        expect(await store.pairing.isPaired('telegram', 'u1')).toBe(true);
+        expect(await store.pairing.deny((third as { code: string }).code)).toBe(true);
+        expect(await store.pairing.deny((third as { code: string }).code)).toBe(false);
+        expect(await store.pairing.approve((third as { code: string }).code, T0 + 2000)).toBeNull();
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits everything a transaction wrote together', async () => {
+        const value = await store.transaction(async (tx) => {
+          await writeOneOfEach(tx);
+          return 'done';
+        });
+        expect(value).toBe('done');
+        expect(await countAll(store)).toEqual({ sessions: 1, messages: 1, inboundPending: 1, outbox: 1, cron: 1, pairing: 1 });
+      });
+
+      it('rolls back everything a transaction wrote when it throws, and passes the error on', async () => {
+        const boom = new Error('boom');
+        await expect(
+          store.transaction(async (tx) => {
+            await writeOneOfEach(tx);
+            await settle();
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        expect(await countAll(store)).toEqual(NOTHING);
+        // The store is usable afterwards.
+        await store.transaction(async (tx) => writeOneOfEach(tx));
+        expect((await countAll(store)).sessions).toBe(1);
+      });
+
+    });
+  });
+}
+
+describe('sqlite: one connection', () => {
+  let home: string;
+  let store: Store;
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'sb-engine-'));
+    store = openSqliteStore({ path: sqlitePath(home), home });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('makes a call on the store wait while a transaction is open, then see all of it', async () => {

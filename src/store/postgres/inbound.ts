@@ -1,0 +1,36 @@
+import type { Runner } from './db.js';
+import type { InboundMessage } from '../../core/types.js';
+import type { PlatformId } from '../../platform/ids.js';
+import type { InboundRepo, InboundStatus } from '../../core/store/types.js';
+
+/**
+ * The inbound journal, keyed by (platform, update id). `ON CONFLICT DO NOTHING` makes the claim
+ * exactly-once across instances: of two that receive the same redelivered update, one inserts it.
+ */
+export class PgInboundRepo implements InboundRepo {
+  constructor(private readonly run: Runner) {}
+
+  async claim(message: InboundMessage, sessionKey: string | null): Promise<boolean> {
+    const n = await this.run.exec(
+      `INSERT INTO inbound (platform, update_id, received_at, session_key, payload) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (platform, update_id) DO NOTHING`,
+      [message.platform, message.updateId, message.receivedAt.getTime(), sessionKey, JSON.stringify(message)],
+    );
+    return n === 1;
+  }
+
+  async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<void> {
+    await this.run.exec('UPDATE inbound SET status = $1 WHERE platform = $2 AND update_id = $3', [status, platform, updateId]);
+  }
+
+  async pending(platforms?: readonly PlatformId[]): Promise<InboundMessage[]> {
+    const rows = await this.run.rows<{ payload: string }>(
+      "SELECT payload FROM inbound WHERE status = 'pending' AND ($1::text[] IS NULL OR platform = ANY($1::text[])) ORDER BY received_at, seq",
+      [platforms ? [...platforms] : null],
+    );
+    return rows.map((r) => {
+      const m = JSON.parse(r.payload) as InboundMessage & { receivedAt: string };
+      return { ...m, receivedAt: new Date(m.receivedAt) };
+    });
+  }
+}

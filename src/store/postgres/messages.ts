@@ -1,0 +1,187 @@
+import type { Runner } from './db.js';
+import type { ChatMessage, ToolCall, Usage } from '../../core/messages.js';
+import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+
+interface MessageRow {
+  [column: string]: unknown;
+  id: number;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+}
+
+function toChat(r: MessageRow): ChatMessage {
+  if (r.role === 'tool') return { role: 'tool', toolCallId: r.tool_call_id ?? '', name: r.tool_name ?? '', content: r.content };
+  if (r.role === 'assistant') {
+    const calls = r.tool_calls ? (JSON.parse(r.tool_calls) as ToolCall[]) : undefined;
+    return calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
+  }
+  return { role: 'user', content: r.content };
+}
+
+/** Scripts written without spaces between words: the 'simple' parser sees a whole run as one word. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+export interface PgSearchQuery {
+  /** `to_tsquery` text: the words OR-joined (each word only letters, digits, `_`, so nothing to escape). */
+  tsquery: string;
+  /** ILIKE patterns for words in unspaced scripts, matched as substrings. */
+  substrings: string[];
+}
+
+/** Free text → the query: spaced words to the full-text index, CJK (and Thai) words as substrings. */
+export function toPgQuery(text: string): PgSearchQuery {
+  const words = [...new Set((text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((w) => w.toLowerCase()))];
+  const spaced = words.filter((w) => !UNSPACED.test(w)).flatMap((w) => w.split('_').filter(Boolean));
+  const unspaced = words.filter((w) => UNSPACED.test(w));
+  return { tsquery: spaced.join(' | '), substrings: unspaced.map((w) => `%${w}%`) };
+}
+
+/** A snippet around the first substring match, marked like ts_headline's: `…before [match] after…`. */
+function substringSnippet(content: string, substrings: readonly string[]): string {
+  const lower = content.toLowerCase();
+  for (const pattern of substrings) {
+    const word = pattern.slice(1, -1);
+    const at = lower.indexOf(word);
+    if (at < 0) continue;
+    const start = Math.max(0, at - 24);
+    const end = Math.min(content.length, at + word.length + 24);
+    return `${start > 0 ? '…' : ''}${content.slice(start, at)}[${content.slice(at, at + word.length)}]${content.slice(at + word.length, end)}${end < content.length ? '…' : ''}`;
+  }
+  return content.slice(0, 60);
+}
+
+const HEADLINE = `'StartSel=[, StopSel=], MaxWords=14, MinWords=6, ShortWord=1, MaxFragments=1, FragmentDelimiter=…'`;
+
+/**
+ * One search statement for both the person-scoped tool and the operator's search. Ranked by
+ * ts_rank (higher is better), returned as its negative so that lower is better, as with FTS5's bm25.
+ * A substring-only hit (CJK) ranks below a word hit of the same message.
+ */
+function searchSql(personScoped: boolean): string {
+  return `
+    WITH q AS (SELECT CASE WHEN $1 = '' THEN NULL ELSE to_tsquery('simple', $1) || to_tsquery('english', $1) END AS query)
+    SELECT m.id AS "messageId", m.session_id AS "sessionId", m.person_key AS "personKey", s.platform, s.started_at AS "sessionStartedAt",
+           m.created_at AS "createdAt", m.role, m.content,
+           COALESCE(m.tsv @@ q.query, false) AS "wordHit",
+           CASE WHEN m.tsv @@ q.query THEN ts_headline('simple', m.content, q.query, ${HEADLINE}) END AS snippet,
+           COALESCE(ts_rank(m.tsv, q.query), 0) + CASE WHEN m.content ILIKE ANY($2::text[]) THEN 0.05 ELSE 0 END AS score
+    FROM q, messages m JOIN sessions s ON s.id = m.session_id
+    WHERE m.role IN ('user','assistant')
+      AND (m.tsv @@ q.query OR (cardinality($2::text[]) > 0 AND m.content ILIKE ANY($2::text[])))
+      ${personScoped ? 'AND m.person_key = $4 AND m.session_id <> $5' : ''}
+    ORDER BY score DESC, m.id DESC
+    LIMIT $3`;
+}
+
+interface HitRow extends SearchHit {
+  [column: string]: unknown;
+  personKey: string;
+  content: string;
+  wordHit: boolean;
+  score: number;
+  snippet: string;
+}
+
+function toHit(r: HitRow, substrings: readonly string[]): SearchHit & { personKey: string } {
+  return {
+    messageId: r.messageId,
+    sessionId: r.sessionId,
+    personKey: r.personKey,
+    platform: r.platform,
+    sessionStartedAt: r.sessionStartedAt,
+    createdAt: r.createdAt,
+    role: r.role,
+    snippet: r.wordHit ? r.snippet : substringSnippet(r.content, substrings),
+    rank: -r.score,
+  };
+}
+
+export class PgMessageRepo implements MessageRepo {
+  constructor(private readonly run: Runner) {}
+
+  async history(sessionId: string): Promise<ChatMessage[]> {
+    const [session] = await this.run.rows<{ summary: string | null }>('SELECT summary FROM sessions WHERE id = $1', [sessionId]);
+    const out = (await this.rowsOf(sessionId)).map(toChat);
+    return session?.summary ? [{ role: 'user', content: session.summary }, ...out] : out;
+  }
+
+  async historyRows(sessionId: string): Promise<Array<{ id: number; message: ChatMessage }>> {
+    return (await this.rowsOf(sessionId)).map((r) => ({ id: r.id, message: toChat(r) }));
+  }
+
+  private rowsOf(sessionId: string): Promise<MessageRow[]> {
+    return this.run.rows<MessageRow>(
+      'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = $1 AND NOT compressed ORDER BY id',
+      [sessionId],
+    );
+  }
+
+  /** All rows of one append in one statement (one round trip, and atomic). */
+  async append(sessionId: string, personKey: string, messages: readonly ChatMessage[], at: number, usage?: Usage): Promise<void> {
+    if (!messages.length) return;
+    const values: unknown[] = [];
+    const tuples = messages.map((m, i) => {
+      const last = i === messages.length - 1 && m.role === 'assistant' && usage;
+      const row =
+        m.role === 'tool'
+          ? ['tool', m.content, null, m.toolCallId, m.name, null, null, null]
+          : m.role === 'assistant'
+            ? ['assistant', m.content, m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null, null, null,
+               last ? usage.inputTokens : null, last ? usage.outputTokens : null, last ? usage.cachedTokens : null]
+            : ['user', m.content, null, null, null, null, null, null];
+      const base = values.length;
+      values.push(...row);
+      return `($1, $2, ${row.map((_, k) => `$${base + k + 4}`).join(', ')}, $3)`;
+    });
+    await this.run.exec(
+      `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, cached_tokens, created_at)
+       VALUES ${tuples.join(', ')}`,
+      [sessionId, personKey, at, ...values],
+    );
+  }
+
+  async compress(sessionId: string, rowIds: readonly number[], summary: string): Promise<void> {
+    await this.run.atomic(async (run) => {
+      await run.exec('UPDATE messages SET compressed = TRUE WHERE session_id = $1 AND id = ANY($2::bigint[])', [sessionId, rowIds]);
+      await run.exec('UPDATE sessions SET summary = $1 WHERE id = $2', [summary, sessionId]);
+    });
+  }
+
+  async summary(sessionId: string): Promise<string | null> {
+    const [row] = await this.run.rows<{ summary: string | null }>('SELECT summary FROM sessions WHERE id = $1', [sessionId]);
+    return row?.summary ?? null;
+  }
+
+  async transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]> {
+    return this.run.rows<TranscriptLine & { [column: string]: unknown }>(
+      `SELECT id, role, content, created_at AS "createdAt" FROM messages
+       WHERE session_id = $1 AND person_key = $2 AND role IN ('user','assistant') AND content <> '' ORDER BY id`,
+      [sessionId, personKey],
+    );
+  }
+
+  async count(sessionId: string): Promise<number> {
+    const [r] = await this.run.rows<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE session_id = $1', [sessionId]);
+    return r.n;
+  }
+
+  async search(personKey: string, query: string, options: { excludeSessionId?: string; limit?: number } = {}): Promise<SearchHit[]> {
+    const q = toPgQuery(query);
+    if (!q.tsquery && !q.substrings.length) return [];
+    const rows = await this.run.rows<HitRow>(searchSql(true), [q.tsquery, q.substrings, options.limit ?? 20, personKey, options.excludeSessionId ?? '']);
+    return rows.map((r) => {
+      const { personKey: _owner, ...hit } = toHit(r, q.substrings);
+      return hit;
+    });
+  }
+
+  async searchAll(query: string, limit = 20): Promise<Array<SearchHit & { personKey: string }>> {
+    const q = toPgQuery(query);
+    if (!q.tsquery && !q.substrings.length) return [];
+    const rows = await this.run.rows<HitRow>(searchSql(false), [q.tsquery, q.substrings, limit]);
+    return rows.map((r) => toHit(r, q.substrings));
+  }
+}

@@ -1,0 +1,194 @@
+import type pg from 'pg';
+import { StorageError } from '../../core/errors.js';
+
+/**
+ * Versioned schema migrations of the PostgreSQL engine. Append only: never edit a released step,
+ * add a new one. `switchboard_schema` holds one row per applied step. Times are epoch
+ * milliseconds (BIGINT), as on SQLite, so both engines hand the same values to core.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the initial schema (the SQLite schema at its version 2, in PostgreSQL's own types)
+  `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    key TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    chat_id TEXT NOT NULL,
+    thread_id TEXT,
+    user_id TEXT NOT NULL,
+    person_key TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    last_active_at BIGINT NOT NULL,
+    ended_at BIGINT,
+    end_reason TEXT,
+    prompt TEXT NOT NULL,
+    prompt_sha256 TEXT NOT NULL,
+    prompt_layers TEXT NOT NULL,
+    tools_signature TEXT NOT NULL DEFAULT '',
+    summary TEXT,
+    prompt_rebuilds INTEGER NOT NULL DEFAULT 0,
+    requests BIGINT NOT NULL DEFAULT 0,
+    input_tokens BIGINT NOT NULL DEFAULT 0,
+    output_tokens BIGINT NOT NULL DEFAULT 0,
+    cached_tokens BIGINT NOT NULL DEFAULT 0,
+    cache_write_tokens BIGINT NOT NULL DEFAULT 0
+  );
+  CREATE INDEX sessions_open ON sessions(key) WHERE ended_at IS NULL;
+  CREATE INDEX sessions_user ON sessions(platform, user_id) WHERE ended_at IS NULL;
+  CREATE INDEX sessions_person ON sessions(person_key, started_at);
+  CREATE INDEX sessions_active ON sessions(last_active_at);
+
+  CREATE TABLE messages (
+    id BIGSERIAL PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    person_key TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('user','assistant','tool')),
+    content TEXT NOT NULL,
+    tool_calls TEXT,
+    tool_call_id TEXT,
+    tool_name TEXT,
+    created_at BIGINT NOT NULL,
+    input_tokens BIGINT,
+    output_tokens BIGINT,
+    cached_tokens BIGINT,
+    compressed BOOLEAN NOT NULL DEFAULT FALSE,
+    -- Full-text search (session_search): words as written ('simple') and English stems, so both
+    -- "invoices" and "invoice" find "invoice", and names or other languages still match exactly.
+    tsv tsvector GENERATED ALWAYS AS (
+      CASE WHEN role IN ('user','assistant') THEN to_tsvector('simple', content) || to_tsvector('english', content) END
+    ) STORED
+  );
+  CREATE INDEX messages_session ON messages(session_id, id);
+  CREATE INDEX messages_person ON messages(person_key, id);
+  CREATE INDEX messages_tsv ON messages USING GIN (tsv);
+
+  CREATE TABLE inbound (
+    seq BIGSERIAL UNIQUE,
+    platform TEXT NOT NULL,
+    update_id TEXT NOT NULL,
+    received_at BIGINT NOT NULL,
+    session_key TEXT,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    PRIMARY KEY (platform, update_id)
+  );
+  CREATE INDEX inbound_pending ON inbound(received_at, seq) WHERE status = 'pending';
+
+  CREATE TABLE outbox (
+    id BIGSERIAL PRIMARY KEY,
+    session_key TEXT,
+    chat_key TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    chat_id TEXT NOT NULL,
+    thread_id TEXT,
+    target TEXT NOT NULL,
+    message TEXT NOT NULL,
+    next_chunk INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    status TEXT NOT NULL DEFAULT 'pending',
+    created_at BIGINT NOT NULL,
+    next_attempt_at BIGINT NOT NULL,
+    sent_at BIGINT
+  );
+  CREATE INDEX outbox_pending ON outbox(chat_key, id) WHERE status = 'pending';
+
+  CREATE TABLE cron_jobs (
+    id TEXT PRIMARY KEY,
+    source TEXT NOT NULL CHECK (source IN ('config','chat')),
+    owner TEXT,
+    schedule TEXT NOT NULL,
+    timezone TEXT,
+    prompt TEXT NOT NULL,
+    deliver_platform TEXT NOT NULL,
+    deliver_chat TEXT NOT NULL,
+    deliver_thread TEXT,
+    paused BOOLEAN NOT NULL DEFAULT FALSE,
+    created_at BIGINT NOT NULL,
+    last_slot BIGINT,
+    last_run_at BIGINT,
+    last_status TEXT,
+    last_result TEXT
+  );
+
+  CREATE TABLE cron_runs (
+    id BIGSERIAL PRIMARY KEY,
+    job_id TEXT NOT NULL,
+    slot BIGINT NOT NULL,
+    started_at BIGINT NOT NULL,
+    finished_at BIGINT,
+    status TEXT NOT NULL,
+    detail TEXT,
+    UNIQUE (job_id, slot)
+  );
+  CREATE INDEX cron_runs_running ON cron_runs(started_at) WHERE status = 'running';
+
+  CREATE TABLE pairing_codes (
+    seq BIGSERIAL UNIQUE,
+    code TEXT PRIMARY KEY,
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    chat_id TEXT,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending'
+  );
+  CREATE INDEX pairing_pending ON pairing_codes(platform, user_id) WHERE status = 'pending';
+  CREATE TABLE paired_users (
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    approved_at BIGINT NOT NULL,
+    PRIMARY KEY (platform, user_id)
+  );
+
+  -- MEMORY.md / USER.md of each person (files on SQLite): every instance sees the same.
+  CREATE TABLE memory (
+    person_key TEXT NOT NULL,
+    target TEXT NOT NULL CHECK (target IN ('memory','user')),
+    entries TEXT[] NOT NULL,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (person_key, target)
+  );
+  `,
+  // 2: retention picks its victims through these, so a pass costs what it deletes
+  `
+  CREATE INDEX inbound_done ON inbound(received_at) WHERE status != 'pending';
+  CREATE INDEX outbox_sent ON outbox(sent_at) WHERE status = 'sent';
+  CREATE INDEX cron_runs_finished ON cron_runs(finished_at) WHERE status != 'running';
+  CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
+  `,
+];
+
+/** Any fixed number: the key of the advisory lock that keeps two starting instances from migrating at once. */
+const MIGRATION_LOCK = 7_110_415_001;
+
+/**
+ * Applies the pending steps in one transaction under `pg_advisory_xact_lock`: of several instances
+ * starting at once, one migrates and the others wait for it, then find nothing left to do. The lock
+ * ends with the transaction, also when the process dies.
+ */
+export async function migrate(client: pg.PoolClient): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS switchboard_schema (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+    const current = await readVersion(client);
+    if (current > MIGRATIONS.length) {
+      throw new StorageError(`database schema version ${current} is newer than this Switchboard (${MIGRATIONS.length}); upgrade Switchboard`);
+    }
+    for (let v = current; v < MIGRATIONS.length; v++) {
+      await client.query(MIGRATIONS[v]);
+      await client.query('INSERT INTO switchboard_schema (version, applied_at) VALUES ($1, $2)', [v + 1, Date.now()]);
+    }
+    await client.query('COMMIT');
+    return MIGRATIONS.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function readVersion(q: Pick<pg.PoolClient, 'query'>): Promise<number> {
+  const r = await q.query<{ v: number | null }>('SELECT MAX(version) AS v FROM switchboard_schema');
+  return r.rows[0]?.v ?? 0;
+}

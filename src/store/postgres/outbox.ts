@@ -1,0 +1,115 @@
+import type { Runner } from './db.js';
+import type { DeliveryTarget, OutboundMessage } from '../../core/types.js';
+import type { PlatformId } from '../../platform/ids.js';
+import { formatAddress, type Address } from '../../platform/address.js';
+import type { OutboxItem, OutboxRepo, OutboxStatus } from '../../core/store/types.js';
+
+interface OutboxRow {
+  [column: string]: unknown;
+  id: number;
+  session_key: string | null;
+  platform: PlatformId;
+  chat_id: string;
+  thread_id: string | null;
+  target: string;
+  message: string;
+  next_chunk: number;
+  attempts: number;
+  last_error: string | null;
+  status: OutboxStatus;
+  created_at: number;
+  next_attempt_at: number;
+}
+
+function fromRow(r: OutboxRow): OutboxItem {
+  const details = JSON.parse(r.target) as Omit<DeliveryTarget, 'platform' | 'chatId' | 'threadId'>;
+  const target: DeliveryTarget = { ...details, platform: r.platform, chatId: r.chat_id, ...(r.thread_id ? { threadId: r.thread_id } : {}) };
+  return {
+    id: r.id,
+    sessionKey: r.session_key,
+    target,
+    message: JSON.parse(r.message) as OutboundMessage,
+    nextChunk: r.next_chunk,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    status: r.status,
+    createdAt: r.created_at,
+    nextAttemptAt: r.next_attempt_at,
+  };
+}
+
+/** Replies on their way out, shared by every instance on the database. */
+export class PgOutboxRepo implements OutboxRepo {
+  constructor(private readonly run: Runner) {}
+
+  async enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null): Promise<number> {
+    const { platform, chatId, threadId, ...details } = target;
+    const [r] = await this.run.rows<{ id: number }>(
+      `INSERT INTO outbox (session_key, chat_key, platform, chat_id, thread_id, target, message, created_at, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`,
+      [sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at],
+    );
+    return r.id;
+  }
+
+  async get(id: number): Promise<OutboxItem | undefined> {
+    const [row] = await this.run.rows<OutboxRow>('SELECT * FROM outbox WHERE id = $1', [id]);
+    return row && fromRow(row);
+  }
+
+  async heads(): Promise<OutboxItem[]> {
+    const rows = await this.run.rows<OutboxRow>(
+      "SELECT DISTINCT ON (chat_key) * FROM outbox WHERE status = 'pending' ORDER BY chat_key, id",
+    );
+    return rows.map(fromRow).sort((a, b) => a.id - b.id);
+  }
+
+  async headOf(chat: Address): Promise<OutboxItem | undefined> {
+    const [row] = await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'pending' AND chat_key = $1 ORDER BY id LIMIT 1", [formatAddress(chat)]);
+    return row && fromRow(row);
+  }
+
+  async pending(): Promise<OutboxItem[]> {
+    return (await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id")).map(fromRow);
+  }
+
+  /**
+   * A conditional UPDATE: of two instances taking the same item at once, the second waits for the
+   * first's row lock, re-checks the condition on the row the first wrote (its lease now ahead of
+   * `now`) and changes nothing — exactly one wins.
+   */
+  async take(id: number, now: number, leaseMs: number): Promise<boolean> {
+    const n = await this.run.exec(
+      "UPDATE outbox SET next_attempt_at = $1 WHERE id = $2 AND status = 'pending' AND next_attempt_at <= $3",
+      [now + leaseMs, id, now],
+    );
+    return n === 1;
+  }
+
+  async extendLease(id: number, until: number): Promise<void> {
+    await this.run.exec("UPDATE outbox SET next_attempt_at = GREATEST(next_attempt_at, $1) WHERE id = $2 AND status = 'pending'", [until, id]);
+  }
+
+  async chunkSent(id: number, index: number): Promise<void> {
+    await this.run.exec('UPDATE outbox SET next_chunk = GREATEST(next_chunk, $1) WHERE id = $2', [index + 1, id]);
+  }
+
+  async sent(id: number, at: number): Promise<void> {
+    await this.run.exec("UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL WHERE id = $2", [at, id]);
+  }
+
+  async retryLater(id: number, error: string, nextAttemptAt: number): Promise<void> {
+    await this.run.exec('UPDATE outbox SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE id = $3', [error, nextAttemptAt, id]);
+  }
+
+  async failed(id: number, error: string): Promise<void> {
+    await this.run.exec("UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = $1 WHERE id = $2", [error, id]);
+  }
+
+  async counts(): Promise<Record<OutboxStatus, number>> {
+    const rows = await this.run.rows<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM outbox GROUP BY status');
+    const out: Record<OutboxStatus, number> = { pending: 0, sent: 0, failed: 0 };
+    for (const r of rows) if (r.status in out) out[r.status as OutboxStatus] = r.n;
+    return out;
+  }
+}
