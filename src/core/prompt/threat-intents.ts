@@ -174,7 +174,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     lang: 'en',
     // A Markdown image or link whose query carries a placeholder to fill in (?d=DATA, ?k=API_KEY, ?q={…}).
     regex: /!?\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^\s)]*?[?&#][\w.-]{0,40}=(?:[A-Z][A-Z0-9_]{2,}|\{[^}\s]{1,40}\}|\[[^\]\s]{1,40}\]|<[^>\s]{1,40}>|\$\{?\w+\}?|\.\.\.|X{3,}|_{3,})(?=[&#)\s>])/g,
-    prose: false,
+    prose: true, // a security doc showing the attack's shape next to the word "attack" is no attack
   },
   {
     id: 'en-covert',

@@ -216,9 +216,12 @@ function excerptOf(s: string): string {
 export function scanText(text: string, options: ScanOptions): ScanResult {
   const body = stripBom(text);
   const found = scanBody(body, options.scope, 1, true);
-  // A hit seen both in the text and in a derived view of the same line is one match.
+  // A hit seen both in the text and in a derived view of the same line is one match; an
+  // INTENT_PATTERNS hit on a line where the English table already found that category adds nothing.
   const unique = new Map<string, ThreatMatch>();
+  const tableHit = new Set(found.filter((m) => TABLE_IDS.has(m.pattern)).map((m) => `${m.category}\0${m.line}`));
   for (const m of found) {
+    if (!TABLE_IDS.has(m.pattern) && tableHit.has(`${m.category}\0${m.line}`)) continue;
     const key = `${m.pattern}\0${m.line}`;
     if (!unique.has(key)) unique.set(key, m);
   }
@@ -239,6 +242,7 @@ interface AnyPattern {
 }
 
 const ALL_PATTERNS: readonly AnyPattern[] = [...THREAT_PATTERNS, ...INTENT_PATTERNS];
+const TABLE_IDS = new Set(THREAT_PATTERNS.map((p) => p.id));
 const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
 const LETTER = /[\p{L}\p{M}]/u;
 
