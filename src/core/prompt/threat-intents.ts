@@ -60,13 +60,22 @@ const LATIN_WORDS: Readonly<Record<string, string>> = {
 };
 const WORD_LANGS = new Map<string, string[]>();
 for (const [lang, words] of Object.entries(LATIN_WORDS)) for (const w of words.split(' ')) WORD_LANGS.set(w, [...(WORD_LANGS.get(w) ?? []), lang]);
-const LATIN_GATE = new RegExp(`(?<![\\p{L}])(?:${[...WORD_LANGS.keys()].sort((x, y) => y.length - x.length).join('|')})(?![\\p{L}])`, 'giu');
+// Not a Unicode-mode regex with look-behind (that would cost 1 MB of English several ms): the words start with ASCII letters.
+const LATIN_GATE = new RegExp(`\\b(?:${[...WORD_LANGS.keys()].sort((x, y) => y.length - x.length).join('|')})(?![A-Za-z\\u00C0-\\u024F])`, 'gi');
 const LATIN_LANGS = Object.keys(LATIN_WORDS);
+/** Up to this length every Latin-script language's patterns run, without the word gate. */
+const SMALL_TEXT = 4096;
 
 /** The languages whose patterns need to run on `text` (one pass for all Latin-script languages). */
 export function languagesIn(text: string): Set<string> {
   const open = new Set<string>();
   for (const [lang, gate] of Object.entries(SCRIPT_GATES)) if (gate.test(text)) open.add(lang);
+  // A short text (a memory entry, a skill description) is cheap to scan in every language, and may
+  // hold too few words to tell which one it is.
+  if (text.length <= SMALL_TEXT) {
+    for (const lang of LATIN_LANGS) open.add(lang);
+    return open;
+  }
   const seen = new Map<string, Set<string>>();
   LATIN_GATE.lastIndex = 0;
   for (const m of text.matchAll(LATIN_GATE)) {
@@ -81,7 +90,9 @@ export function languagesIn(text: string): Set<string> {
   return open;
 }
 
-const P = '[^.!?\\n]'; // a character inside one sentence (Latin, Cyrillic, Arabic, Devanagari)
+// A character inside one sentence (Latin, Cyrillic, Arabic, Devanagari): a dot that is followed by a
+// letter is part of an address or a file name (`leak@evil.de`, `.env`), not a sentence end.
+const P = '(?:[^.!?\\n]|[.!?](?=[\\w/~-]))';
 const PC = '[^。！？!?\\n]'; // inside one sentence (CJK)
 const B = '(?<![\\p{L}\\p{M}])'; // word start for any script
 const E = '(?![\\p{L}\\p{M}])'; // word end for any script
@@ -107,7 +118,7 @@ export const NEGATION_BEFORE: Readonly<Record<string, RegExp>> = {
   uk: /(?:^|[^\p{L}])(?:не|ніколи|не\s+можна|заборонено)(?![\p{L}])[^.!?\n]{0,30}$/iu,
   zh: /(?:不要|不得|不能|切勿|禁止|绝不|永远不要|请勿|别)[^。！？\n]{0,12}$/u,
   ar: /(?:^|[^\p{L}])(?:لا|لن|أبدا|أبداً|ممنوع|يمنع)(?![\p{L}])[^.!?؟\n]{0,30}$/u,
-  hi: /(?:मत|न|कभी\s+नहीं|कभी\s+भी\s+न)[^।.!?\n]{0,30}$/u,
+  hi: /(?:^|\s)(?:मत|न|नहीं|कभी\s+नहीं|कभी\s+भी\s+न)(?=\s)[^।.!?\n]{0,30}$/u,
 };
 
 /** Negation right after the match, for languages that put it on the verb (Japanese, Korean, Turkish, Hindi). */
@@ -115,7 +126,7 @@ export const NEGATION_AFTER: Readonly<Record<string, RegExp>> = {
   ja: /^(?:し|を|は)?(?:ない|ません|しない|するな|禁止|せず|不要)/u,
   ko: /^(?:하|을|를)?\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)/u,
   tr: /^(?:me|ma|meyin|mayın|meyiniz|mayınız|memeli|mamalı|mek\s+yasak)/iu,
-  hi: /^\s*(?:न|नहीं|मत)/u,
+  hi: /^\s+(?:न|नहीं|मत)(?=\s|[।.!?]|$)/u,
 };
 
 // ── shared noun lists ───────────────────────────────────────────────────────
@@ -128,7 +139,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'en-override-paraphrase',
     category: 'instruction_override',
     lang: 'en',
-    regex: re(`\\b(?:ignore|disregard|forget|discard|set\\s+aside|overlook|abandon|drop|throw\\s+out|stop\\s+following|cease\\s+following|no\\s+longer\\s+follow|pay\\s+no\\s+attention\\s+to|don't\\s+follow|do\\s+not\\s+follow)\\s+(?:[\\w'-]+\\s+){0,6}?${EN_OBJECT}\\b`, 'gi'),
+    regex: re(`\\b(?:ignor(?:e|es|ing)|disregard(?:s|ing)?|forget(?:s|ting)?|discard(?:s|ing)?|set(?:s|ting)?\\s+aside|overlook(?:s|ing)?|abandon(?:s|ing)?|drop(?:s|ping)?|throw\\s+out|stop\\s+following|cease\\s+following|no\\s+longer\\s+follow|pay\\s+no\\s+attention\\s+to|don't\\s+follow|do\\s+not\\s+follow)\\s+(?:[\\w'-]+\\s+){0,6}?${EN_OBJECT}\\b`, 'gi'),
     prose: true,
     accept: qualified(EN_QUAL),
   },
@@ -238,6 +249,14 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     lang: '*',
     // A secret file or credential store named in one sentence with somewhere outside to put it.
     regex: /(?:~\/\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.aws\/credentials|(?<![\w-])\.env(?![\w.-])|\.netrc\b|\.git-credentials\b)[^.!?。！？\n]{0,80}?(?:https?:\/\/(?!localhost|127\.)|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:telegram|slack|discord|email):[\w.@-]+)/gi,
+    prose: true,
+  },
+  {
+    id: 'en-send-conversation',
+    category: 'exfiltration',
+    lang: 'en',
+    // "a job every hour that e-mails the full conversation to x@y" (the table's verb list wants the bare verb).
+    regex: /\b(?:e-?mails?|sends?|forwards?|posts?|uploads?|delivers?|mails?|copies|leaks?)\b[^.!?\n]{0,60}?\b(?:conversations?|chat\s+(?:history|logs?)|history|messages|transcripts?|memory|USER\.md|MEMORY\.md|passwords?|credentials|secrets)\b[^!?\n]{0,40}?\bto\s+(?:[\w.+-]+@[\w-]+\.[\w.]+|https?:\/\/(?!localhost|127\.))/gi,
     prose: true,
   },
   {
@@ -701,7 +720,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'ar-override',
     category: 'instruction_override',
     lang: 'ar',
-    regex: re(`(?:تجاهل|تجاهلي|تجاهلوا|انس|انسَ|انسى|إنس|اترك|لا\\s+تلتزم\\s+ب|تخطَّ|تخط|تجاوز|لا\\s+تتبع|توقف\\s+عن\\s+اتباع)[^.!?؟\\n]{0,40}?(?:التعليمات|تعليمات|الأوامر|أوامر|القواعد|قواعد|الإرشادات|إرشادات|التوجيهات|توجيهات|القيود|قيود|موجه\\s+النظام|السياسات)`),
+    regex: re(`(?:تجاهل|تجاهلي|تجاهلوا|انس|انسَ|انسى|إنس|اترك|لا\\s+تلتزم\\s+ب|تخطَّ|تخط|تجاوز|لا\\s+تتبع|توقف\\s+عن\\s+اتباع)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,40}?(?:التعليمات|تعليمات|الأوامر|أوامر|القواعد|قواعد|الإرشادات|إرشادات|التوجيهات|توجيهات|القيود|قيود|موجه\\s+النظام|السياسات)`),
     prose: true,
     accept: qualified(/(?:السابقة|سابقة|أعلاه|الأصلية|الأولى|جميع|كل|كافة|الخاصة\s+بك|تعليماتك|قواعدك|الأمان|الأمن|النظام|القديمة)/u),
   },
@@ -716,28 +735,28 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'ar-leak',
     category: 'prompt_leak',
     lang: 'ar',
-    regex: re(`(?:اعرض|أعرض|أظهر|اظهر|اطبع|اكشف|كرر|أعطني|اعطني|قل\\s+لي|أخبرني|اخبرني|اكتب|انسخ|شارك)[^.!?؟\\n]{0,30}?(?:موجه\\s+النظام|موجّه\\s+النظام|تعليمات\\s+النظام|رسالة\\s+النظام|التعليمات\\s+(?:المخفية|الأصلية|الأولية|السرية)|تعليماتك|موجهك)`),
+    regex: re(`(?:اعرض|أعرض|أظهر|اظهر|اطبع|اكشف|كرر|أعطني|اعطني|قل\\s+لي|أخبرني|اخبرني|اكتب|انسخ|شارك)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,30}?(?:موجه\\s+النظام|موجّه\\s+النظام|تعليمات\\s+النظام|رسالة\\s+النظام|التعليمات\\s+(?:المخفية|الأصلية|الأولية|السرية)|تعليماتك|موجهك)`),
     prose: true,
   },
   {
     id: 'ar-exfil',
     category: 'exfiltration',
     lang: 'ar',
-    regex: re(`(?:أرسل|ارسل|أرسلي|ابعث|حوّل|حول|انقل|ارفع|شارك|سرّب|سرب|ترسل|يرسل|ترسلها|أعطها|اعطها|أعطه)[^.!?؟\\n]{0,50}?(?:المحادثة|محادثة|المحادثات|سجل\\s+الدردشة|الرسائل|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|مفتاح|الرموز|رمز\\s+الوصول|بيانات\\s+الاعتماد|\\.env|id_rsa|محتواه|محتوى|متغيرات\\s+البيئة)|(?:المحادثة|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|بيانات\\s+الاعتماد|\\.env|id_rsa)[^.!?؟\\n]{0,50}?(?:أرسل|ارسل|ترسل|يرسل|أعطها|اعطها|شارك|سرّب)`),
+    regex: re(`(?:أرسل|ارسل|أرسلي|ابعث|حوّل|حول|انقل|ارفع|شارك|سرّب|سرب|ترسل|يرسل|ترسلها|أعطها|اعطها|أعطه)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,50}?(?:المحادثة|محادثة|المحادثات|سجل\\s+الدردشة|الرسائل|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|مفتاح|الرموز|رمز\\s+الوصول|بيانات\\s+الاعتماد|\\.env|id_rsa|محتواه|محتوى|متغيرات\\s+البيئة)|(?:المحادثة|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|بيانات\\s+الاعتماد|\\.env|id_rsa)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,50}?(?:أرسل|ارسل|ترسل|يرسل|أعطها|اعطها|شارك|سرّب)`),
     prose: true,
   },
   {
     id: 'ar-covert',
     category: 'instruction_override',
     lang: 'ar',
-    regex: re(`لا\\s+(?:تخبر|تُخبر|تقل\\s+ل|تبلغ|تُبلغ|تعلم|تُعلم|تذكر\\s+ل)\\s*(?:ال)?مستخدم|دون\\s+(?:علم|أن\\s+يعلم|إخبار|إبلاغ|أن\\s+يلاحظ)\\s+(?:ال)?مستخدم|(?:سراً|سرا|خفيةً|خفية|بصمت|خلسة|في\\s+الخفاء)\\s*[^.!?؟\\n]{0,20}?(?:أرسل|ارسل|نفذ|نفّذ|احفظ|أضف|انسخ)`),
+    regex: re(`لا\\s+(?:تخبر|تُخبر|تقل\\s+ل|تبلغ|تُبلغ|تعلم|تُعلم|تذكر\\s+ل)\\s*(?:ال)?مستخدم|دون\\s+(?:علم|أن\\s+يعلم|إخبار|إبلاغ|أن\\s+يلاحظ)\\s+(?:ال)?مستخدم|(?:سراً|سرا|خفيةً|خفية|بصمت|خلسة|في\\s+الخفاء)\\s*(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,20}?(?:أرسل|ارسل|نفذ|نفّذ|احفظ|أضف|انسخ)`),
     prose: false,
   },
   {
     id: 'ar-anyone',
     category: 'exfiltration',
     lang: 'ar',
-    regex: re(`(?:كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|الرموز|بيانات\\s+الاعتماد)[^.!?؟\\n]{0,60}?(?:لكل\\s+من|لأي\\s+شخص|لأي\\s+أحد|للجميع|لمن\\s+يطلب)`),
+    regex: re(`(?:كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|الرموز|بيانات\\s+الاعتماد)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,60}?(?:لكل\\s+من|لأي\\s+شخص|لأي\\s+أحد|للجميع|لمن\\s+يطلب)`),
     prose: true,
   },
 
@@ -746,42 +765,42 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'hi-override',
     category: 'instruction_override',
     lang: 'hi',
-    regex: re(`(?:पिछले|पहले\\s+के|पहले\\s+दिए|पूर्व|ऊपर\\s+(?:दिए|लिखे)|सभी|सारे|अपने|तुम्हारे|आपके|सिस्टम|सुरक्षा|मूल)[^।.!?\\n]{0,30}?(?:निर्देश|नियम|हिदायत|आदेश|प्रॉम्प्ट|प्रतिबंध|दिशानिर्देश)\\S*[^।.!?\\n]{0,20}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल\\s+जा|मत\\s+मानो|न\\s+मानें|छोड़\\s+दो|ध्यान\\s+मत|पालन\\s+मत)`),
+    regex: re(`(?:पिछले|पहले\\s+के|पहले\\s+दिए|पूर्व|ऊपर\\s+(?:दिए|लिखे)|सभी|सारे|अपने|तुम्हारे|आपके|सिस्टम|सुरक्षा|मूल)(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,30}?(?:निर्देश|नियम|हिदायत|आदेश|प्रॉम्प्ट|प्रतिबंध|दिशानिर्देश)\\S*(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,20}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल\\s+जा|मत\\s+मानो|न\\s+मानें|छोड़\\s+दो|ध्यान\\s+मत|पालन\\s+मत)`),
     prose: true,
   },
   {
     id: 'hi-role',
     category: 'role_hijack',
     lang: 'hi',
-    regex: re(`(?:तुम|आप)\\s+(?:अब\\s+)?(?:सहायक|असिस्टेंट|एआई|AI|बॉट)\\s+नहीं\\s+(?:हो|हैं)|(?:बिना\\s+किसी\\s+(?:प्रतिबंध|पाबंदी|सीमा|नियम|रोक)|कोई\\s+(?:प्रतिबंध|पाबंदी|सीमा)\\s+नहीं)[^।.!?\\n]{0,15}?(?:एआई|AI|सहायक|असिस्टेंट|बॉट|मॉडल)`),
+    regex: re(`(?:तुम|आप)\\s+(?:अब\\s+)?(?:सहायक|असिस्टेंट|एआई|AI|बॉट)\\s+नहीं\\s+(?:हो|हैं)|(?:बिना\\s+किसी\\s+(?:प्रतिबंध|पाबंदी|सीमा|नियम|रोक)|कोई\\s+(?:प्रतिबंध|पाबंदी|सीमा)\\s+नहीं)(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,15}?(?:एआई|AI|सहायक|असिस्टेंट|बॉट|मॉडल)`),
     prose: false,
   },
   {
     id: 'hi-leak',
     category: 'prompt_leak',
     lang: 'hi',
-    regex: re(`(?:सिस्टम\\s+प्रॉम्प्ट|सिस्टम\\s+निर्देश|छिपे\\s+(?:हुए\\s+)?निर्देश|अपने\\s+(?:सारे\\s+|सभी\\s+)?निर्देश|अपना\\s+(?:पूरा\\s+)?प्रॉम्प्ट)[^।.!?\\n]{0,25}?(?:दिखाओ|दिखाएं|दिखाएँ|दिखाइए|बताओ|बताएं|लिखो|प्रिंट|दोहराओ|साझा)`),
+    regex: re(`(?:सिस्टम\\s+प्रॉम्प्ट|सिस्टम\\s+निर्देश|छिपे\\s+(?:हुए\\s+)?निर्देश|अपने\\s+(?:सारे\\s+|सभी\\s+)?निर्देश|अपना\\s+(?:पूरा\\s+)?प्रॉम्प्ट)(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,25}?(?:दिखाओ|दिखाएं|दिखाएँ|दिखाइए|बताओ|बताएं|लिखो|प्रिंट|दोहराओ|साझा)`),
     prose: true,
   },
   {
     id: 'hi-exfil',
     category: 'exfiltration',
     lang: 'hi',
-    regex: re(`(?:बातचीत|चैट|संदेश|पासवर्ड|कुंजी|टोकन|क्रेडेंशियल|\\.env|id_rsa|सामग्री|एनवायरनमेंट)[^।.!?\\n]{0,40}?(?:भेज|फॉरवर्ड|अपलोड|शेयर|बता\\s+दो|बताओ)`),
+    regex: re(`(?:बातचीत|चैट|संदेश|पासवर्ड|कुंजी|टोकन|क्रेडेंशियल|\\.env|id_rsa|सामग्री|एनवायरनमेंट)(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,40}?(?:भेज|फॉरवर्ड|अपलोड|शेयर|बता\\s+दो|बताओ)`),
     prose: true,
   },
   {
     id: 'hi-covert',
     category: 'instruction_override',
     lang: 'hi',
-    regex: re(`(?:उपयोगकर्ता|यूज़र|यूजर|उपयोगकर्त्ता)\\s+को\\s+[^।.!?\\n]{0,25}?(?:मत\\s+बताना|मत\\s+बताओ|न\\s+बताएं|न\\s+बताना|मत\\s+बताइए|पता\\s+न\\s+चले|खबर\\s+न\\s+हो)|(?:चुपके\\s+से|चुपचाप|गुप्त\\s+रूप\\s+से)[^।.!?\\n]{0,25}?(?:भेज|चला|सहेज|जोड़|फॉरवर्ड)`),
+    regex: re(`(?:उपयोगकर्ता|यूज़र|यूजर|उपयोगकर्त्ता)\\s+को\\s+(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,25}?(?:मत\\s+बताना|मत\\s+बताओ|न\\s+बताएं|न\\s+बताना|मत\\s+बताइए|पता\\s+न\\s+चले|खबर\\s+न\\s+हो)|(?:चुपके\\s+से|चुपचाप|गुप्त\\s+रूप\\s+से)(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,25}?(?:भेज|चला|सहेज|जोड़|फॉरवर्ड)`),
     prose: false,
   },
   {
     id: 'hi-anyone',
     category: 'exfiltration',
     lang: 'hi',
-    regex: re(`(?:पासवर्ड|कुंजी|टोकन|क्रेडेंशियल)[^।.!?\\n]{0,50}?(?:जो\\s+भी\\s+पूछे|जो\\s+कोई\\s+भी|किसी\\s+को\\s+भी|सबको|हर\\s+किसी\\s+को)`),
+    regex: re(`(?:पासवर्ड|कुंजी|टोकन|क्रेडेंशियल)(?:[^।.!?\\n]|[.!?](?=[\\w/~-])){0,50}?(?:जो\\s+भी\\s+पूछे|जो\\s+कोई\\s+भी|किसी\\s+को\\s+भी|सबको|हर\\s+किसी\\s+को)`),
     prose: true,
   },
 

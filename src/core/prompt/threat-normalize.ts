@@ -113,7 +113,7 @@ function readable(bytes: Buffer): boolean {
 }
 
 const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
-const HEX_RUN = /(?:[0-9A-Fa-f]{2}){10,}|(?:\\x[0-9A-Fa-f]{2}){6,}/g;
+const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
 /** rot13 of very common English words and of the words injections use. */
 const ROT13_HINT = /\b(?:gur|naq|lbhe|lbh|nyy|vtaber|cerivbhf|vafgehpgvbaf|flfgrz|cebzcg|erirny|fraq|cnffjbeq|frperg|sbetrg|qvfertneq|ehyrf|hfre)\b/gi;
@@ -145,17 +145,26 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
   const add = (index: number, decoded: string, how: string) => {
     if (views.length < MAX_DECODED) views.push({ text: decoded, line: lineAt(starts, index), how });
   };
+  // One pass finds both: a hex run is also a run of base64 characters.
   for (const m of text.matchAll(BASE64_RUN)) {
     if (views.length >= MAX_DECODED) break;
     const token = m[0].replace(/=+$/, '');
-    if (token.length > 16_384 || !/[a-z]/.test(token) || !/[A-Z0-9]/.test(token)) continue;
+    if (token.length > 16_384) continue;
+    if (token.length >= 20 && token.length % 2 === 0 && /^[0-9A-Fa-f]+$/.test(token)) {
+      const bytes = Buffer.from(token, 'hex');
+      if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'hex');
+      continue;
+    }
+    if (!/[a-z]/.test(token) || !/[A-Z0-9]/.test(token)) continue;
     const bytes = Buffer.from(token.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'base64');
   }
-  for (const m of text.matchAll(HEX_RUN)) {
-    if (views.length >= MAX_DECODED) break;
-    const bytes = Buffer.from(m[0].replace(/\\x/g, ''), 'hex');
-    if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'hex');
+  if (text.includes('\\x')) {
+    for (const m of text.matchAll(ESCAPED_HEX_RUN)) {
+      if (views.length >= MAX_DECODED) break;
+      const bytes = Buffer.from(m[0].replace(/\\x/g, ''), 'hex');
+      if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'hex');
+    }
   }
   if (text.includes('%')) {
     for (const m of text.matchAll(PERCENT_RUN)) {
