@@ -243,6 +243,24 @@ interface AnyPattern {
 
 const ALL_PATTERNS: readonly AnyPattern[] = [...THREAT_PATTERNS, ...INTENT_PATTERNS];
 const TABLE_IDS = new Set(THREAT_PATTERNS.map((p) => p.id));
+
+/**
+ * Words a pattern cannot match without. A pattern whose word is nowhere in the text is skipped:
+ * one cheap test instead of a full regex pass over a large file.
+ */
+const NEEDS: Readonly<Record<string, RegExp>> = {
+  'exfil-env-var': /KEY|TOKEN|SECRET|PASSW|PAT|CREDENTIAL/,
+  'en-env-in-reply': /KEY|TOKEN|SECRET|PASS|PAT/,
+  'en-override-paraphrase': /instruction|guideline|guidance|directive|direction|prompt|programming|rules|polic|constraint|restriction|identity|persona|safeguard|guardrail|system\s+message/i,
+  'en-grant-yourself': /yourself|\bact\s+as|\bpose\s+as|pretend/i,
+  'en-fake-tool': /tool|function|approved|authori[sz]ed/i,
+  'en-give-to-anyone': /anyone|anybody|whoever|everyone|everybody|any\s+(?:user|person|one)|all\s+users|other\s+users|people\s+who/i,
+  'en-conditional-trigger': /rm\s+-|curl\s|wget\s|@[\w-]+\.|https?:\/\/|USER\.md|MEMORY\.md|\.env|other\s+chats|credentials|password|files\s+to/i,
+  'en-upload-home': /~\/|\$HOME|home\s+(?:directory|folder)|\.switchboard|\.ssh|\.aws|\.config/i,
+  'en-deliver-elsewhere': /(?:telegram|slack|discord|email):/i,
+  'en-take-precedence': /priority|precedence|system\s+(?:message|prompt)|author|this\s+(?:file|note|skill|document)/i,
+  'en-override-outdated': /outdated|obsolete|wrong|void|cancelled|superseded|fake|a\s+test/i,
+};
 const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
 const LETTER = /[\p{L}\p{M}]/u;
 
@@ -271,6 +289,8 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   const open = (lang: string | undefined): boolean => lang === undefined || lang === 'en' || lang === '*' || languages.has(lang);
   for (const pattern of ALL_PATTERNS) {
     if (!open(pattern.lang)) continue;
+    const needs = NEEDS[pattern.id];
+    if (needs && !views.some((v) => needs.test(v.text))) continue;
     const seen = new Set<number>();
     const foreign = pattern.lang !== undefined && pattern.lang !== 'en' && pattern.lang !== '*';
     scan: for (const [i, view] of views.entries()) {
