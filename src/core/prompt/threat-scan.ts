@@ -1,19 +1,25 @@
 /**
- * Threat scan (DESIGN §5): every file that enters the system prompt and every memory entry the
- * `memory` tool writes is checked against THREAT_PATTERNS (threat-patterns.ts, the one published
- * table). A hit replaces the whole file with one `[BLOCKED: …]` line and logs each match with its
- * line number.
+ * Threat scan (DESIGN §5): every text that enters the system prompt, every time it enters —
+ * SOUL.md, context files, skill descriptions (index) and bodies (`skill_view`), memory and profile
+ * when read — and every memory entry the `memory` tool writes is checked against two tables:
+ * THREAT_PATTERNS (threat-patterns.ts, English wordings) and INTENT_PATTERNS (threat-intents.ts,
+ * the main intents in 13 more languages, paraphrase, chat templates, fake tool calls, data URLs,
+ * covert and delayed triggers). A hit replaces the whole file with one `[BLOCKED: …]` line and logs
+ * each match with its line number.
  *
  * Scopes: `system` (SOUL.md, skill descriptions and bodies), `context` (project context files) and
- * `memory` (entries written by the memory tool). In `system` and `context` a prose pattern whose
- * sentence frames it as a discussion of attacks ("attackers write 'ignore previous
- * instructions'") is not a hit, since such files legitimately document security. Memory entries are
- * written by the model, possibly on a user's request, so there the discussion exemption is off;
- * negation ("never print API keys") is honoured in every scope.
+ * `memory` (memory entries and files). In `system` and `context` a prose pattern whose sentence
+ * frames it as a discussion of attacks ("attackers write 'ignore previous instructions'") is not a
+ * hit, since such files legitimately document security. Memory entries are written by the model,
+ * possibly on a user's request, so there the discussion exemption is off; negation ("never print
+ * API keys", "no compartas contraseñas") is honoured in every scope.
  *
- * Obfuscation: prose patterns also run on a folded copy of the changed lines (homoglyphs, leet
- * digits, fullwidth letters, Markdown emphasis undone; see `foldForScan`). Look-around windows and a
- * per-pattern match cap keep a hostile 1 MB file linear.
+ * Obfuscation: the patterns also run on a folded copy of the changed lines (homoglyphs, leet
+ * digits, fullwidth letters, Markdown emphasis undone; see `foldForScan`), on the normalised view
+ * (NFKC, Unicode confusables, invisibles removed, hyphen breaks re-joined, letter spacing
+ * collapsed) and on decoded base64 / hex / percent / rot13 runs (threat-normalize.ts). Look-around
+ * windows, bounded gaps, per-language gates and a per-pattern match cap keep a hostile 1 MB file
+ * linear.
  */
 import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
