@@ -117,6 +117,8 @@ const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
 /** rot13 of very common English words and of the words injections use. */
 const ROT13_HINT = /\b(?:gur|naq|lbhe|lbh|nyy|vtaber|cerivbhf|vafgehpgvbaf|flfgrz|cebzcg|erirny|fraq|cnffjbeq|frperg|sbetrg|qvfertneq|ehyrf|hfre)\b/gi;
+/** Characters of one run decoded at most. */
+const MAX_TOKEN = 4096;
 /** Decoded runs read per file, so a hostile file full of blobs costs bounded time. */
 const MAX_DECODED = 200;
 
@@ -148,15 +150,17 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
   // One pass finds both: a hex run is also a run of base64 characters.
   for (const m of text.matchAll(BASE64_RUN)) {
     if (views.length >= MAX_DECODED) break;
-    const token = m[0].replace(/=+$/, '');
-    if (token.length > 16_384) continue;
-    if (token.length >= 20 && token.length % 2 === 0 && /^[0-9A-Fa-f]+$/.test(token)) {
-      const bytes = Buffer.from(token, 'hex');
+    // A long run is read from its start (where a hidden instruction begins); one repeated
+    // character ("aaaa…", "----") encodes nothing.
+    const token = m[0].replace(/=+$/, '').slice(0, MAX_TOKEN);
+    if (/^(.)\1*$/.test(token.slice(0, 32))) continue;
+    if (token.length >= 20 && /^[0-9A-Fa-f]+$/.test(token)) {
+      const bytes = Buffer.from(token.slice(0, token.length & ~1), 'hex');
       if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'hex');
       continue;
     }
     if (!/[a-z]/.test(token) || !/[A-Z0-9]/.test(token)) continue;
-    const bytes = Buffer.from(token.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    const bytes = Buffer.from(token.slice(0, token.length & ~3).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'base64');
   }
   if (text.includes('\\x')) {
