@@ -6,6 +6,7 @@
  * Runs in a temp home and workspace, removed afterwards.
  */
 import { scanText } from '../src/core/prompt/threat-scan.js';
+import { score } from '../test/core/prompt/redteam/score.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,8 @@ export interface PromptBench {
   iterations: number;
   /** Threat scan of 1 MB of mixed text (benign prose, long runs, hostile repetitions), ms. */
   scanMbMs: number;
+  /** Red-team corpus (test/core/prompt/redteam): attacks blocked and benign texts passed, per half. */
+  redteam: Record<'dev' | 'holdout', { blocked: number; attacks: number; passed: number; benign: number }>;
 }
 
 /** 1 MB that mixes ordinary prose with the repetitions that make naive patterns backtrack. */
@@ -130,8 +133,13 @@ export async function benchPrompt(iterations = 50): Promise<PromptBench> {
     const text = scanInput();
     scanText(text.slice(0, 10_000), { file: 'AGENTS.md', scope: 'context' });
     const scanMbMs = mean(() => scanText(text, { file: 'AGENTS.md', scope: 'context' }), 3);
+    const half = (h: 'dev' | 'holdout') => {
+      const r = score(h);
+      return { blocked: r.blocked, attacks: r.attacks, passed: r.passed, benign: r.benign };
+    };
     return {
       scanMbMs: round(scanMbMs),
+      redteam: { dev: half('dev'), holdout: half('holdout') },
       buildMs: round(buildMs),
       reuseMs: round(reuseMs),
       speedup: round(buildMs / reuseMs),

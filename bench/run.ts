@@ -85,6 +85,10 @@ function rows(r: Results): Row[] {
     add('Prompt', 'reuse of the cached prompt (read back from SQLite)', n(r.prompt.reuseMs, 3), 'ms');
     add('Prompt', 'build / reuse', n(r.prompt.speedup, 1), '×');
     add('Prompt', 'threat scan of 1 MB of mixed text (incl. backtracking bait)', n(r.prompt.scanMbMs, 1), 'ms');
+    for (const h of ['dev', 'holdout'] as const) {
+      const t = r.prompt.redteam[h];
+      add('Prompt', `red-team corpus, ${h} half: attacks blocked / benign passed`, `${t.blocked}/${t.attacks} · ${t.passed}/${t.benign}`, 'texts');
+    }
   }
   if (r.render) {
     if ('unavailable' in r.render) add('Render', 'renderer benchmark', 'unavailable', r.render.unavailable);

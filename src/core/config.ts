@@ -78,6 +78,11 @@ export const configSchema = z.strictObject({
     .prefault({}),
   people: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'person names use letters, digits, _ . -'), z.array(platformRef)).default({}),
   cron: z.array(cronJobSchema).default([]),
+  /**
+   * Extra places the `cron` tool may deliver to, beyond the asking person's own (the chat it was
+   * asked from, their linked ids in `people:`): addresses such as `slack:C0TEAM`, or `"*"` for any.
+   */
+  cron_targets: z.array(z.union([z.literal('*'), deliverableAddress])).default([]),
   telegram: z
     .strictObject({
       /** Public HTTPS URL for webhook mode; long polling when unset. */

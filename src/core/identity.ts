@@ -1,9 +1,15 @@
 import type { AppConfig } from './config.js';
 import type { PlatformId } from '../platform/ids.js';
 
-/** Folder-safe form of an id (user ids can hold `@`, `.`, `+` in e-mail addresses). */
-function safe(id: string): string {
-  return id.replace(/[^A-Za-z0-9@._+-]/g, '_');
+/**
+ * Folder-safe form of an id, injective so that two senders never share a folder: characters outside
+ * [A-Za-z0-9@._+-] (and `%` itself, and the second dot of `..`) become `%XX` per UTF-8 byte. Plain
+ * ids keep their names (`telegram-1001`, `email-bob@example.com`).
+ */
+export function folderSafe(id: string): string {
+  return id.replace(/[^A-Za-z0-9@._+-]|(?<=\.)\./gu, (c) =>
+    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }
 
 /**
@@ -15,5 +21,5 @@ export function personKey(config: Pick<AppConfig, 'people'>, platform: PlatformI
   for (const [name, refs] of Object.entries(config.people)) {
     if (refs.some((r) => r === ref || (platform === 'email' && r.toLowerCase() === ref.toLowerCase()))) return name;
   }
-  return safe(`${platform}-${userId}`);
+  return folderSafe(`${platform}-${userId}`);
 }

@@ -81,11 +81,14 @@ describe('Slack HTTP receiver', () => {
     expect(JSON.parse(res.text)).toEqual({ challenge: 'chal-123' });
   });
 
-  it('refuses a bad signature and a stale timestamp with 401 before anything else', async () => {
+  it('refuses a bad signature and a timestamp over 5 minutes off (past or future) with 401 before anything else', async () => {
     const dm = eventBody({ type: 'message', channel: 'D0001', channel_type: 'im', user: 'U1001', text: 'forged', ts: '1700000001.000100' });
     expect((await post(dm, { signWith: 'not-the-secret' })).status).toBe(401);
     const staleTs = Math.floor(Date.now() / 1000) - 6 * 60;
     expect((await post(dm, { timestamp: staleTs })).status).toBe(401);
+    // Slack's window is 5 minutes either way: a timestamp 6 minutes ahead is refused as well.
+    const futureTs = Math.floor(Date.now() / 1000) + 6 * 60;
+    expect((await post(dm, { timestamp: futureTs })).status).toBe(401);
     // Without any signature headers at all.
     const bare = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: dm });
     expect(bare.status).toBe(401);

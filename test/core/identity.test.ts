@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { personKey } from '../../src/core/identity.js';
+import { memoryDir } from '../../src/core/memory/entries.js';
 import { cronSessionAddress, formatSessionKey } from '../../src/platform/address.js';
 
 const config = parseConfig(
@@ -52,17 +53,37 @@ describe('personKey', () => {
     }
   });
 
-  // Known bug, src/core/identity.ts:18-19,31: safe() maps every character outside [A-Za-z0-9@._+-] to
-  // '_', so two different addresses can share one memory folder and search history: o'brien@ and
-  // o_brien@ (an apostrophe is legal, and common, in an address), a/b@ and a_b@. DESIGN §7: one user's
-  // memory, profile and search never show another user's data. Remove `.fails` once the folder-safe
-  // form is injective (e.g. percent-escaping instead of '_').
-  it.fails('never gives two different senders the same key', () => {
+  // DESIGN §7: one user's memory, profile and search never show another user's data, so the
+  // folder-safe form must be injective (percent-escaping, not '_').
+  it('never gives two different senders the same key', () => {
     const pairs = [
       ["o'brien@example.com", 'o_brien@example.com'],
       ['a/b@example.com', 'a_b@example.com'],
+      ['john!doe@example.com', 'john#doe@example.com'],
+      ['john doe@example.com', 'john_doe@example.com'],
+      ['john%21doe@example.com', 'john!doe@example.com'],
+      ['a..b@example.com', 'a.%2Eb@example.com'],
+      ['jöhn@example.com', 'john@example.com'],
     ];
     for (const [a, b] of pairs) expect(personKey(nobodyLinked, 'email', a), `${a} vs ${b}`).not.toBe(personKey(nobodyLinked, 'email', b));
+  });
+
+  it('gives distinct folders to many made-up addresses that differ only in unsafe characters', () => {
+    const specials = [..."!#$%&'*/=?^`{|}~ \\\"(),:;<>[]_.", 'é', '€', '😀', '%25'];
+    const ids = new Set<string>();
+    for (const a of specials) for (const b of specials) ids.add(`j${a}${b}d@example.com`);
+    const keys = new Map<string, string>();
+    for (const id of ids) {
+      const key = personKey(nobodyLinked, 'email', id);
+      expect(keys.get(key), `${id} vs ${keys.get(key)}`).toBeUndefined();
+      keys.set(key, id);
+      expect(() => memoryDir('/home/sb', key), id).not.toThrow();
+    }
+  });
+
+  it('keeps the folder names of plain ids', () => {
+    expect(personKey(nobodyLinked, 'email', 'bob+tag@mail.example.com')).toBe('email-bob+tag@mail.example.com');
+    expect(personKey(nobodyLinked, 'discord', '300000000000000002')).toBe('discord-300000000000000002');
   });
 });
 

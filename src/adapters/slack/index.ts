@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver } from '@slack/bolt';
+import { refuseFutureTimestamps } from './timestamp.js';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import type { SlackSettings } from '../../core/settings.js';
@@ -111,7 +112,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         : new App({
             ...common,
             // processBeforeResponse false: Bolt answers 200 (events) and ack() (commands) before any slow work.
-            receiver: new HTTPReceiver({
+            receiver: refuseFutureTimestamps(new HTTPReceiver({
               signingSecret: settings.signingSecret ?? '',
               endpoints: SLACK_EVENTS_PATH,
               logger: bolt,
@@ -133,7 +134,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
                   response.end();
                 }
               },
-            }),
+            }), now),
           });
 
     const ctx = () => ({ botUserId: identity.botUserId, botId: identity.botId, now: now() });

@@ -13,6 +13,7 @@ import type { MemoryRepo, MemoryTarget } from '../store/types.js';
 import { reportScan, scanText } from '../prompt/threat-scan.js';
 import { charLength, normalizeNewlines } from '../prompt/text.js';
 import { ENTRY_SEPARATOR, MEMORY_FILES, serializeEntries } from './entries.js';
+import { secretKind } from './secrets.js';
 
 export type MemoryAction = 'add' | 'replace' | 'remove';
 
@@ -106,6 +107,15 @@ export async function applyMemoryEdit(ctx: MemoryEditContext, edit: MemoryEdit):
     if (!content) return { ok: false, status: 'invalid', message: `${edit.action} needs a non-empty content; nothing changed.` };
     if (/^[ \t]*§[ \t]*$/m.test(content)) {
       return { ok: false, status: 'invalid', message: 'content may not contain a line holding only "§" (it separates entries); nothing changed.' };
+    }
+    const secret = secretKind(content);
+    if (secret) {
+      ctx.logger.warn('memory', `${ctx.personKey}/${file}: refused an entry that looks like ${secret}`);
+      return {
+        ok: false,
+        status: 'blocked',
+        message: `Refused: the entry looks like ${secret}; nothing was stored. Memory is shown in every later conversation, so credentials never go there: tell the person to keep them in a password manager.`,
+      };
     }
     const scan = scanText(content, { file: `${file} entry`, scope: 'memory' });
     if (scan.blocked) {

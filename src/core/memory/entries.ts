@@ -26,8 +26,11 @@ export const MEMORY_FILES: Readonly<Record<MemoryTarget, string>> = { memory: 'M
 export const ENTRY_SEPARATOR = '\n§\n';
 const SEPARATOR_LINE = /\n[ \t]*§[ \t]*\n/;
 
-/** Person keys are folder names: `telegram-1001`, `alice`, `email-bob@example.com`. */
-const PERSON_KEY = /^[A-Za-z0-9@_+-][A-Za-z0-9@._+-]{0,199}$/;
+/**
+ * Person keys are folder names: `telegram-1001`, `alice`, `email-bob@example.com`, with any other
+ * character percent-escaped by `personKey` (`email-o%27brien@example.com`).
+ */
+const PERSON_KEY = /^[A-Za-z0-9@_+%-][A-Za-z0-9@._+%-]{0,199}$/;
 
 /**
  * The memory folder of a person. Throws UsageError for a key that could leave `memories/`

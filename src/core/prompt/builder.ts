@@ -34,13 +34,13 @@ import type { Logger } from '../logger.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { PromptLayer } from '../providers/provider.js';
 import type { MemoryRepo } from '../store/types.js';
-import { cutToLimit } from '../memory/entries.js';
+import { cutToLimit, type MemoryFile } from '../memory/entries.js';
 import { loadContextFiles } from './context-files.js';
 import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from './defaults.js';
 import { PLATFORM_HINTS, type PlatformHint } from './hints.js';
 import { listSkills } from './skills.js';
-import { normalizeNewlines, stripBom } from './text.js';
-import { guardText } from './threat-scan.js';
+import { charLength, normalizeNewlines, stripBom } from './text.js';
+import { blockedLine, guardText, reportScan, scanText } from './threat-scan.js';
 
 /** Layer names, in prompt order. */
 export const LAYER_NAMES = [
@@ -163,11 +163,23 @@ export function platformHintLayer(platform: PlatformId, ignoreRules: boolean): s
   return section(ignoreRules ? platformFacts(entry) : entry.hint);
 }
 
-/** Layers 7 and 8: this person's memory and profile, cut to their limits, frozen now. */
-export async function memoryLayers(repo: MemoryRepo, personKey: string, config: AppConfig): Promise<{ memory: string; user: string }> {
+/**
+ * Layers 7 and 8: this person's memory and profile, cut to their limits, frozen now. Both are
+ * threat-scanned when read (scope `memory`), not only when the memory tool writes them: a file
+ * edited on disk or written before a pattern existed must not reach the prompt unchecked.
+ */
+export async function memoryLayers(repo: MemoryRepo, personKey: string, config: AppConfig, logger?: Logger): Promise<{ memory: string; user: string }> {
   const [memoryEntries, userEntries] = await Promise.all([repo.read(personKey, 'memory'), repo.read(personKey, 'user')]);
-  const mem = cutToLimit(memoryEntries, config.limits.memory_chars);
-  const user = cutToLimit(userEntries, config.limits.user_chars);
+  const guard = (file: MemoryFile, name: string): MemoryFile => {
+    if (!file.text) return file;
+    const scan = scanText(file.text, { file: name, scope: 'memory' });
+    if (!scan.blocked) return file;
+    if (logger) reportScan(scan, { file: `${personKey}/${name}`, scope: 'memory', logger });
+    const text = blockedLine(name, scan.categories);
+    return { ...file, text, chars: charLength(text) };
+  };
+  const mem = guard(cutToLimit(memoryEntries, config.limits.memory_chars), 'MEMORY.md');
+  const user = guard(cutToLimit(userEntries, config.limits.user_chars), 'USER.md');
   const head = (title: string, what: string, chars: number, limit: number) =>
     `# ${title}\n\n${what} (${chars}/${limit} chars; entries separated by §). Frozen when this conversation started: changes you make with the memory tool show in the next one.\n\n`;
   return {
@@ -195,7 +207,7 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   const { home, config, platform, personKey, logger } = input;
   const ignore = input.ignoreRules === true;
   const systemMessage = normalizeNewlines(config.system_message ?? '').trim();
-  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config);
+  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config, logger);
   const texts: Record<LayerName, string> = {
     identity: identityLayer(home, logger),
     tool_guidance: section(TOOL_GUIDANCE),

@@ -358,10 +358,12 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
   },
   {
     id: 'exfil-read-secret-file',
+    // The verb comes first and the look-behind checks what precedes it: a regex that opens with a
+    // look-behind loses V8's fast scan for its first character.
     category: 'exfiltration',
     description: 'an imperative to read / cat / print .env, SSH keys or credential files',
     regex:
-      /(?<=^|[.!?;:]\s+|^\s*(?:[-*+]|\d+[.)])\s+|\b(?:then|and|also|first|please|now|just|you\s+(?:must|should|will))\s*,?\s+|\b(?:forget|remember|sure|need|have|want\s+you|going)\s+to\s+|[`"'(]\s*)(?:read|cat|less|print|dump|output|display|show|reveal|echo|base64|xxd|upload|send|exfiltrate)\s+(?:out\s+)?(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:contents?\s+of\s+)?(?:the\s+|your\s+|my\s+|all\s+)?(?:files?\s+)?(?:[\w~.$/-]*\/)?(?:\.env(?![\w.-])|id_(?:rsa|ed25519|ecdsa|dsa)(?!\.pub\b)|\.ssh(?:\/(?!(?:[\w.-]+\.pub|known_hosts|authorized_keys|config)\b)|(?![\w/.-]))|\.aws\/credentials|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|\/etc\/(?:shadow|passwd|sudoers)\b|credentials\.json)/gim,
+      /(?:read|cat|less|print|dump|output|display|show|reveal|echo|base64|xxd|upload|send|exfiltrate)(?<=(?:^|[.!?;:]\s+|^\s*(?:[-*+]|\d+[.)])\s+|\b(?:then|and|also|first|please|now|just|you\s+(?:must|should|will))\s*,?\s+|\b(?:forget|remember|sure|need|have|want\s+you|going)\s+to\s+|[`"'(]\s*)(?:read|cat|less|print|dump|output|display|show|reveal|echo|base64|xxd|upload|send|exfiltrate))\s+(?:out\s+)?(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:contents?\s+of\s+)?(?:the\s+|your\s+|my\s+|all\s+)?(?:files?\s+)?(?:[\w~.$/-]*\/)?(?:\.env(?![\w.-])|id_(?:rsa|ed25519|ecdsa|dsa)(?!\.pub\b)|\.ssh(?:\/(?!(?:[\w.-]+\.pub|known_hosts|authorized_keys|config)\b)|(?![\w/.-]))|\.aws\/credentials|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|\/etc\/(?:shadow|passwd|sudoers)\b|credentials\.json)/gim,
     prose: true,
   },
   {

@@ -1,23 +1,31 @@
 /**
- * Threat scan (DESIGN §5): every file that enters the system prompt and every memory entry the
- * `memory` tool writes is checked against THREAT_PATTERNS (threat-patterns.ts, the one published
- * table). A hit replaces the whole file with one `[BLOCKED: …]` line and logs each match with its
- * line number.
+ * Threat scan (DESIGN §5): every text that enters the system prompt, every time it enters —
+ * SOUL.md, context files, skill descriptions (index) and bodies (`skill_view`), memory and profile
+ * when read — and every memory entry the `memory` tool writes is checked against two tables:
+ * THREAT_PATTERNS (threat-patterns.ts, English wordings) and INTENT_PATTERNS (threat-intents.ts,
+ * the main intents in 13 more languages, paraphrase, chat templates, fake tool calls, data URLs,
+ * covert and delayed triggers). A hit replaces the whole file with one `[BLOCKED: …]` line and logs
+ * each match with its line number.
  *
  * Scopes: `system` (SOUL.md, skill descriptions and bodies), `context` (project context files) and
- * `memory` (entries written by the memory tool). In `system` and `context` a prose pattern whose
- * sentence frames it as a discussion of attacks ("attackers write 'ignore previous
- * instructions'") is not a hit, since such files legitimately document security. Memory entries are
- * written by the model, possibly on a user's request, so there the discussion exemption is off;
- * negation ("never print API keys") is honoured in every scope.
+ * `memory` (memory entries and files). In `system` and `context` a prose pattern whose sentence
+ * frames it as a discussion of attacks ("attackers write 'ignore previous instructions'") is not a
+ * hit, since such files legitimately document security. Memory entries are written by the model,
+ * possibly on a user's request, so there the discussion exemption is off; negation ("never print
+ * API keys", "no compartas contraseñas") is honoured in every scope.
  *
- * Obfuscation: prose patterns also run on a folded copy of the changed lines (homoglyphs, leet
- * digits, fullwidth letters, Markdown emphasis undone; see `foldForScan`). Look-around windows and a
- * per-pattern match cap keep a hostile 1 MB file linear.
+ * Obfuscation: the patterns also run on a folded copy of the changed lines (homoglyphs, leet
+ * digits, fullwidth letters, Markdown emphasis undone; see `foldForScan`), on the normalised view
+ * (NFKC, Unicode confusables, invisibles removed, hyphen breaks re-joined, letter spacing
+ * collapsed) and on decoded base64 / hex / percent / rot13 runs (threat-normalize.ts). Look-around
+ * windows, bounded gaps, per-language gates and a per-pattern match cap keep a hostile 1 MB file
+ * linear.
  */
 import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
+import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
+import { decodedViews, normalizedViews } from './threat-normalize.js';
 
 export { THREAT_CATEGORIES, THREAT_PATTERNS, isPublicIpv4, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 
@@ -180,7 +188,7 @@ function sentenceAfter(text: string, index: number, lineEnd: number): string {
   return m ? after.slice(0, m.index) : after;
 }
 
-function isExempt(pattern: ThreatPattern, text: string, starts: readonly number[], index: number, length: number, scope: ScanScope): boolean {
+function isExempt(pattern: Pick<ThreatPattern, 'prose'>, text: string, starts: readonly number[], index: number, length: number, scope: ScanScope): boolean {
   if (!pattern.prose) return false;
   const { start, end } = lineOf(text, starts, index);
   const sentence = sentenceBefore(text, index, start);
@@ -210,9 +218,71 @@ function excerptOf(s: string): string {
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }
 
-/** Scans `text` with THREAT_PATTERNS. Pure: logging is left to `guardText`. */
+/** Scans `text` with THREAT_PATTERNS and INTENT_PATTERNS, also on its normalised and decoded forms. Pure: logging is left to `guardText`. */
 export function scanText(text: string, options: ScanOptions): ScanResult {
   const body = stripBom(text);
+  const found = scanBody(body, options.scope, 1, true);
+  // A hit seen both in the text and in a derived view of the same line is one match; an
+  // INTENT_PATTERNS hit on a line where the English table already found that category adds nothing.
+  const unique = new Map<string, ThreatMatch>();
+  const tableHit = new Set(found.filter((m) => TABLE_IDS.has(m.pattern)).map((m) => `${m.category}\0${m.line}`));
+  for (const m of found) {
+    if (!TABLE_IDS.has(m.pattern) && tableHit.has(`${m.category}\0${m.line}`)) continue;
+    const key = `${m.pattern}\0${m.line}`;
+    if (!unique.has(key)) unique.set(key, m);
+  }
+  const matches = [...unique.values()].sort((a, b) => a.line - b.line);
+  const hit = new Set(matches.map((m) => m.category));
+  const categories = THREAT_CATEGORIES.filter((c) => hit.has(c));
+  return { blocked: matches.length > 0, categories, matches };
+}
+
+/** One pattern of either table, as the scan loop sees it. */
+interface AnyPattern {
+  id: string;
+  category: ThreatCategory;
+  regex: RegExp;
+  prose: boolean;
+  lang?: string;
+  accept?: (match: RegExpExecArray, text: string) => boolean;
+}
+
+const ALL_PATTERNS: readonly AnyPattern[] = [...THREAT_PATTERNS, ...INTENT_PATTERNS];
+const TABLE_IDS = new Set(THREAT_PATTERNS.map((p) => p.id));
+
+/**
+ * Words a pattern cannot match without. A pattern whose word is nowhere in the text is skipped:
+ * one cheap test instead of a full regex pass over a large file.
+ */
+const NEEDS: Readonly<Record<string, RegExp>> = {
+  'exfil-env-var': /KEY|TOKEN|SECRET|PASSW|PAT|CREDENTIAL/,
+  'en-env-in-reply': /KEY|TOKEN|SECRET|PASS|PAT/,
+  'en-override-paraphrase': /instruction|guideline|guidance|directive|direction|prompt|programming|rules|polic|constraint|restriction|identity|persona|safeguard|guardrail|system\s+message/i,
+  'en-grant-yourself': /yourself|\bact\s+as|\bpose\s+as|pretend/i,
+  'en-fake-tool': /tool|function|approved|authori[sz]ed/i,
+  'en-give-to-anyone': /anyone|anybody|whoever|everyone|everybody|any\s+(?:user|person|one)|all\s+users|other\s+users|people\s+who/i,
+  'en-conditional-trigger': /rm\s+-|curl\s|wget\s|@[\w-]+\.|https?:\/\/|USER\.md|MEMORY\.md|\.env|other\s+chats|credentials|password|files\s+to/i,
+  'en-upload-home': /~\/|\$HOME|home\s+(?:directory|folder)|\.switchboard|\.ssh|\.aws|\.config/i,
+  'en-deliver-elsewhere': /(?:telegram|slack|discord|email):/i,
+  'en-take-precedence': /priority|precedence|system\s+(?:message|prompt)|author|this\s+(?:file|note|skill|document)/i,
+  'en-override-outdated': /outdated|obsolete|wrong|void|cancelled|superseded|fake|a\s+test/i,
+};
+const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
+const LETTER = /[\p{L}\p{M}]/u;
+
+/** A prose pattern in another language is exempt when that language negates it ("no compartas …"). */
+function isNegatedIntent(lang: string, text: string, index: number, length: number, lineStart: number): boolean {
+  const before = NEGATION_BEFORE[lang];
+  if (before && before.test(text.slice(Math.max(lineStart, index - 40), index))) return true;
+  const after = NEGATION_AFTER[lang];
+  return after !== undefined && after.test(text.slice(index + length, index + length + 12));
+}
+
+/**
+ * Matches in `body`, with line numbers counted from `firstLine`. With `derive`, the normalised and
+ * decoded views of `body` are scanned too (once: a view's own views are not).
+ */
+function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boolean, how = ''): ThreatMatch[] {
   const starts = lineStarts(body);
   const matches: ThreatMatch[] = [];
   // Patterns run on the text as written and, when it differs, on its folded copy; exemptions are
@@ -221,26 +291,44 @@ export function scanText(text: string, options: ScanOptions): ScanResult {
   // Only the lines the folding changed (with a line of context each side) are scanned again.
   const views: { text: string; offset: number }[] = [{ text: body, offset: 0 }];
   for (const [from, to] of changedRegions(body, folded, starts)) views.push({ text: folded.slice(from, to), offset: from });
-  for (const pattern of THREAT_PATTERNS) {
+  const languages = languagesIn(body);
+  const open = (lang: string | undefined): boolean => lang === undefined || lang === 'en' || lang === '*' || languages.has(lang);
+  for (const pattern of ALL_PATTERNS) {
+    if (!open(pattern.lang)) continue;
+    const needs = NEEDS[pattern.id];
+    if (needs && !views.some((v) => needs.test(v.text))) continue;
     const seen = new Set<number>();
+    const foreign = pattern.lang !== undefined && pattern.lang !== 'en' && pattern.lang !== '*';
     scan: for (const [i, view] of views.entries()) {
       if (i > 0 && !pattern.prose) break; // folding undoes wording tricks; only prose patterns read wording
       pattern.regex.lastIndex = 0;
       for (const m of view.text.matchAll(pattern.regex)) {
         const index = (m.index ?? 0) + view.offset;
         if (seen.has(index)) continue;
+        // Patterns of space-separated languages start at a word start (checked here, not with a
+        // leading look-behind, which would cost every regex its fast first-character scan).
+        if (foreign && WORD_START_LANGS.has(pattern.lang!) && m.index > 0 && LETTER.test(view.text[m.index - 1])) continue;
         if (pattern.accept && !pattern.accept(m as RegExpExecArray, view.text)) continue;
-        if (isExempt(pattern, body, starts, index, m[0].length, options.scope)) continue;
+        if (foreign) {
+          if (pattern.prose && isNegatedIntent(pattern.lang!, body, index, m[0].length, lineOf(body, starts, index).start)) continue;
+        } else if (isExempt(pattern, body, starts, index, m[0].length, scope)) continue;
         seen.add(index);
         if (seen.size > MAX_MATCHES_PER_PATTERN) break scan;
-        matches.push({ category: pattern.category, pattern: pattern.id, line: lineOf(body, starts, index).line, excerpt: excerptOf(body.slice(index, index + m[0].length)) });
+        matches.push({
+          category: pattern.category,
+          pattern: pattern.id,
+          line: lineOf(body, starts, index).line + firstLine - 1,
+          excerpt: how + excerptOf(body.slice(index, index + m[0].length)),
+        });
       }
     }
   }
-  matches.sort((a, b) => a.line - b.line);
-  const hit = new Set(matches.map((m) => m.category));
-  const categories = THREAT_CATEGORIES.filter((c) => hit.has(c));
-  return { blocked: matches.length > 0, categories, matches };
+  if (derive) {
+    for (const view of [...normalizedViews(body), ...decodedViews(body, starts)]) {
+      matches.push(...scanBody(view.text, scope, firstLine + view.line - 1, false, `(${view.how}) `));
+    }
+  }
+  return matches;
 }
 
 /** The line that replaces a blocked file in the prompt. */

@@ -127,6 +127,29 @@ export function deliverTarget(given: string | null | undefined, replyAddress: Ad
   }
 }
 
+/**
+ * Least privilege for `deliver`, whatever the wording of the request (DESIGN §7b): a job reports
+ * only to the person who asked — the chat it was asked from, their own id on that platform, their
+ * linked ids in config `people:` — unless the operator's `cron_targets` names the target (or is "*").
+ * So a hijacked turn cannot schedule the conversation to someone else's chat or inbox.
+ */
+export function mayDeliverTo(target: DeliverableAddress, ctx: Pick<ToolContext, 'settings' | 'replyAddress' | 'session' | 'personKey'>): boolean {
+  const same = (a: Address) => a.platform === target.platform && canonicalChat(a) === target.chatId;
+  if (same(ctx.replyAddress)) return true;
+  const own: Address[] = [{ platform: ctx.session.platform, chatId: ctx.session.userId }];
+  const { people, cron_targets: allowed } = ctx.settings.config;
+  for (const ref of people[ctx.personKey] ?? []) {
+    const colon = ref.indexOf(':');
+    own.push({ platform: ref.slice(0, colon) as Address['platform'], chatId: ref.slice(colon + 1) });
+  }
+  if (own.some(same)) return true;
+  return allowed.some((a) => a === '*' || (a.platform === target.platform && a.chatId === target.chatId));
+}
+
+function canonicalChat(a: Address): string {
+  return a.platform === 'email' ? a.chatId.toLowerCase() : a.chatId;
+}
+
 export interface CronToolOptions {
   /** Called after a job is created, paused, resumed or removed (e.g. the scheduler's refresh()). */
   onChange?: () => void;
@@ -160,6 +183,9 @@ export function createCronTool(options: CronToolOptions = {}): Tool {
     if (timezone && !isValidTimeZone(timezone)) return `Error: unknown time zone '${timezone}'; use an IANA name such as Europe/Berlin or UTC.`;
     const deliver = deliverTarget(args.deliver, ctx.replyAddress);
     if (typeof deliver === 'string') return deliver;
+    if (!mayDeliverTo(deliver, ctx)) {
+      return `Error: a job may deliver only to you: this chat or your own linked addresses; ${formatAddress(deliver)} is someone else's, and the operator's config (cron_targets) does not allow it. Leave "deliver" out to report here.`;
+    }
     const requestedId = args.id?.trim();
     if (requestedId && (!ID_PATTERN.test(requestedId) || requestedId.length > ID_MAX)) {
       return `Error: job ids use a-z, 0-9 and - (at most ${ID_MAX} characters); '${requestedId}' does not.`;

@@ -12,6 +12,7 @@ import { ModelError, oneLine } from '../errors.js';
 import type { SearchHit } from '../store/types.js';
 import type { Tool, ToolContext } from './types.js';
 import { parseToolArgs } from './args.js';
+import { asData } from './data.js';
 
 export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 20;
@@ -84,9 +85,10 @@ export function createSessionSearchTool(options: SessionSearchToolOptions = {}):
           ? `No earlier session mentions ${result.terms.map((t) => `"${t}"`).join(' or ')}.`
           : 'There are no earlier sessions with this person yet.';
       }
+      // Hits quote what people wrote earlier: framed as data, so a quoted instruction carries no authority.
       const list = result.recent.length
         ? ['Most recent earlier sessions:', ...result.recent.map((s, i) => `${i + 1}. ${when(s.startedAt)} · session ${s.sessionId} (${s.platform})`)].join('\n')
-        : hitList(result);
+        : asData('earlier sessions', hitList(result));
       if (!result.broad || !summarise) return list;
       try {
         const summary = await summariseSessions({
@@ -100,7 +102,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions = {}):
         });
         // The summary request is spent on this session: count it, so /usage covers every model call.
         await ctx.store.sessions.addUsage(ctx.sessionId, summary.usage, 1);
-        return summary.text ? `Summary of the most relevant earlier sessions:\n${summary.text}\n\n${list}` : list;
+        return summary.text ? `${asData('a summary of earlier sessions', `Summary of the most relevant earlier sessions:\n${summary.text}`)}\n\n${list}` : list;
       } catch (error) {
         if (ctx.signal.aborted) throw new ModelError('the turn was stopped');
         ctx.logger.warn('session_search', `summary failed: ${oneLine(error)}`);

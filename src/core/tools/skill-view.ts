@@ -2,7 +2,7 @@
  * The `skill_view` tool (DESIGN §7b): the body of a skill from the index (SKILL.md without its
  * frontmatter). Skills are looked up in the index by name, never by joining the argument into a
  * path, so `../` in a name cannot reach other files. The body is threat-scanned (scope `system`)
- * like every other text that reaches the model from the home folder.
+ * like every other text that reaches the model from the home folder, and framed as data.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -10,6 +10,7 @@ import { findSkill, listSkills, parseSkillFile } from '../prompt/skills.js';
 import { guardText } from '../prompt/threat-scan.js';
 import type { Tool, ToolContext } from './types.js';
 import { parseToolArgs } from './args.js';
+import { asData } from './data.js';
 
 const argsSchema = z.object({ name: z.string().trim().min(1, 'give the name of a skill from the Skills list').max(200) });
 
@@ -38,6 +39,7 @@ export const skillViewTool: Tool = {
       return `Error: skill "${skill.name}" could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`;
     }
     if (!body) return `Skill "${skill.name}" has no body; its description is: ${skill.description || '(none)'}`;
-    return guardText(body, { file: `skills/${skill.folder}/SKILL.md`, scope: 'system', logger: ctx.logger });
+    const file = `skills/${skill.folder}/SKILL.md`;
+    return asData(file, guardText(body, { file, scope: 'system', logger: ctx.logger }));
   },
 };

@@ -22,9 +22,15 @@ const provider: Provider = {
   check: () => Promise.resolve(null),
 };
 
+let extraConfig: string[] = [];
+
 function settings(): Settings {
   const config = parseConfig(
-    'cron:\n  - id: daily-report\n    schedule: "0 9 * * 1-5"\n    prompt: "Summarise"\n    deliver: email:ops@example.com\n',
+    [
+      'cron:\n  - id: daily-report\n    schedule: "0 9 * * 1-5"\n    prompt: "Summarise"\n    deliver: email:ops@example.com',
+      'people:\n  alice: [telegram:1001, email:alice@example.com]\n  local: [cli:local, telegram:2002]',
+      ...extraConfig,
+    ].join('\n'),
     'test.yaml',
   );
   return {
@@ -57,6 +63,7 @@ function ctx(personKey: string, replyAddress: Address = { platform: 'telegram', 
 }
 
 beforeEach(() => {
+  extraConfig = [];
   dir = mkdtempSync(join(tmpdir(), 'sb-crontool-'));
   store = openSqliteStore({ path: join(dir, 'state.db'), home: dir });
 });
@@ -126,14 +133,34 @@ describe('cron tool', () => {
     expect((await store.cron.listByOwner('alice'))[0].deliver).toEqual({ platform: 'email', chatId: 'alice@example.com' });
   });
 
+  it('delivers only to the asking person (this chat, their own or linked ids) unless config cron_targets allows more', async () => {
+    const create = (c: ToolContext, deliver: string) => cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Digest', deliver }, c);
+    const alice = ctx('alice');
+    for (const other of ['email:mallory@evil.example', 'telegram:99887766', 'slack:C0EVIL123', 'telegram:2002']) {
+      expect(await create(alice, other), other).toMatch(/^Error: a job may deliver only to you/);
+    }
+    expect(await store.cron.listByOwner('alice')).toEqual([]);
+    expect(await create(alice, 'telegram:1001')).toContain('delivers to telegram:1001');
+    expect(await create(alice, 'email:ALICE@example.com')).toContain('delivers to email:alice@example.com');
+    // Someone config does not link may still send to their own id on the platform they wrote from.
+    const carol = { ...ctx('telegram-3003', { platform: 'telegram', chatId: '-100555' }), session: { platform: 'telegram' as const, chatId: '-100555', userId: '3003' } };
+    expect(await create(carol, 'telegram:3003')).toContain('delivers to telegram:3003');
+    expect(await create(carol, 'telegram:1001')).toMatch(/^Error: a job may deliver only to you/);
+    extraConfig = ['cron_targets: [slack:C0TEAM]'];
+    expect(await create(ctx('alice'), 'slack:C0TEAM')).toContain('delivers to slack:C0TEAM');
+    expect(await create(ctx('alice'), 'slack:C0EVIL123')).toMatch(/^Error/);
+    extraConfig = ['cron_targets: ["*"]'];
+    expect(await create(ctx('alice'), 'slack:C0EVIL123')).toContain('delivers to slack:C0EVIL123');
+  });
+
   it('refuses to default to a chat that cannot receive reports (the terminal), saying what to give instead', async () => {
     const terminal = ctx('local', { platform: 'cli', chatId: 'local' });
     expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Digest' }, terminal)).toBe(
       `Error: this chat (cli:local, the terminal) cannot receive scheduled reports; give "deliver" as one of ${DELIVERABLE_FORMS}.`,
     );
     expect(await store.cron.listByOwner('local')).toEqual([]);
-    expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Digest', deliver: 'telegram:1001' }, terminal)).toContain(
-      'delivers to telegram:1001',
+    expect(await cronTool.run({ action: 'create', schedule: '0 9 * * *', prompt: 'Digest', deliver: 'telegram:2002' }, terminal)).toContain(
+      'delivers to telegram:2002',
     );
   });
 

@@ -82,6 +82,14 @@ describe('memory tool', () => {
     expect(file('alice', 'memory')).toBe('Likes tea.\n');
   });
 
+  it('refuses an entry that looks like a secret (key, token, password) and stores nothing', async () => {
+    for (const content of ['My API key is sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234', 'Bank password: Tr0ub4dor&3']) {
+      expect(await memoryTool.run({ action: 'add', target: 'user', content }, alice), content).toMatch(/^Refused: the entry looks like/);
+    }
+    expect(file('alice', 'user')).toBeNull();
+    expect(await memoryTool.run({ action: 'add', target: 'user', content: 'Keeps passwords in 1Password.' }, alice)).toContain('Saved');
+  });
+
   it('replaces and removes the one entry matching old_text', async () => {
     for (const c of ['Cat: Miso.', 'Dog: Rex.', 'Lives in Lyon.']) await memoryTool.run({ action: 'add', target: 'memory', content: c }, alice);
     expect(await memoryTool.run({ action: 'replace', target: 'memory', old_text: 'Lyon', content: 'Lives in Porto.' }, alice)).toContain(

@@ -1,0 +1,196 @@
+/**
+ * Normalisation for the threat scan (DESIGN §5): the patterns read wording, so wording tricks are
+ * undone first and the scan also runs on what comes out. Each *derived view* is a piece of text
+ * plus the line of the scanned file it came from, so a hit is still logged with its line.
+ *
+ * - `normalizedView`: Unicode tag characters decoded to the ASCII they hide; NFKC (fullwidth,
+ *   ligatures, compatibility forms); invisible and bidi characters removed; words that mix Latin
+ *   letters with look-alikes from other scripts folded with Unicode's confusables table
+ *   (`unhomoglyph`, generated from confusables.txt); words re-joined across hyphenated line
+ *   breaks; letter-spaced runs ("i g n o r e") collapsed. Line breaks are kept, so only the lines
+ *   that changed (and one line each side) are scanned again.
+ * - `decodedViews`: base64, hex, percent-encoded and rot13 runs, decoded when the result is
+ *   readable text.
+ *
+ * Every step is one linear regex pass (or is skipped by a cheap test), so a 1 MB file stays fast.
+ */
+import unhomoglyph from 'unhomoglyph';
+
+export interface DerivedView {
+  text: string;
+  /** 1-based line of the scanned text where `text` begins. */
+  line: number;
+  /** What was undone, for the log. */
+  how: string;
+}
+
+const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
+const TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
+/** Characters that render as nothing (or reorder text); removed in the normalised view. */
+const INVISIBLE =
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|[\u{E0100}-\u{E01EF}]/gu;
+const NON_ASCII = /[^\x00-\x7F]/;
+/** Letters of scripts with Latin look-alikes (Greek, Cyrillic, Armenian, Cherokee, letterlike symbols, IPA). */
+const LOOKALIKE = '\\u0250-\\u02AF\\u0370-\\u058F\\u13A0-\\u13FF\\u1D00-\\u1DBF\\u2100-\\u214F\\uA640-\\uA69F\\uAB70-\\uABBF';
+/** Where a Latin letter and a look-alike letter touch: the word around it may be disguised. */
+const JUNCTION = new RegExp(`[A-Za-z][${LOOKALIKE}]|[${LOOKALIKE}][A-Za-z]`, 'g');
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+/** Characters NFKC changes in practice: compatibility letters, fullwidth forms, ligatures, math alphanumerics. */
+const COMPAT = /[\u00A0\u00AA\u00B2-\u00BA\u00BC-\u00BE\u0132-\u0133\u013F-\u0140\u017F\u01C4-\u01CC\u02B0-\u02B8\u1D2C-\u1DBF\u2000-\u20CF\u2100-\u24FF\u2C7C-\u2C7D\u3000\u3131-\u318E\u3200-\u33FF\uFB00-\uFB4F\uFE30-\uFE6F\uFF00-\uFFEF]|\uD835[\uDC00-\uDFFF]|\uD83C[\uDD00-\uDD9A]/;
+
+/** Folds every word that holds a Latin/look-alike junction with Unicode's confusables table. */
+function foldLookalikes(text: string): string {
+  JUNCTION.lastIndex = 0;
+  if (!JUNCTION.test(text)) return text;
+  JUNCTION.lastIndex = 0;
+  let out = '';
+  let done = 0;
+  for (const m of text.matchAll(JUNCTION)) {
+    if (m.index < done) continue;
+    let from = m.index;
+    while (from > done && WORD_CHAR.test(text[from - 1])) from--;
+    let to = m.index + 2;
+    while (to < text.length && WORD_CHAR.test(text[to])) to++;
+    out += text.slice(done, from) + unhomoglyph(text.slice(from, to));
+    done = to;
+  }
+  return out + text.slice(done);
+}
+
+const HYPHEN_BREAK = /(\p{L})-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu;
+const SPACED_CHAR = 'A-Za-z0-9\\u00C0-\\u024F\\u0370-\\u1FFF\\u3040-\\u9FFF\\uAC00-\\uD7AF';
+const LETTER_SPACED = new RegExp(`(?:[${SPACED_CHAR}][ \\t]){2,}[${SPACED_CHAR}](?![${SPACED_CHAR}])`, 'g');
+const WORD_BEFORE = new RegExp(`[${SPACED_CHAR}]`);
+
+/**
+ * The text with wording tricks undone, line breaks kept (so line numbers stay valid). Returns
+ * `text` itself when nothing applied.
+ */
+export function normalizeForScan(text: string): string {
+  let out = text;
+  if (TAG_CHARS.test(out)) out = out.replace(TAG_RUN, (run) => ` ${[...run].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join('')} `);
+  if (NON_ASCII.test(out)) {
+    if (COMPAT.test(out)) out = out.normalize('NFKC');
+    out = foldLookalikes(out.replace(INVISIBLE, ''));
+  }
+  if (out.includes('-')) out = out.replace(HYPHEN_BREAK, '$1$2\n');
+  out = out.replace(LETTER_SPACED, (run: string, at: number, all: string) => (at > 0 && WORD_BEFORE.test(all[at - 1]) ? run : run.replace(/[ \t]/g, '')));
+  return out;
+}
+
+/** Pieces of `normalizeForScan(text)` on the lines that differ from `text`, with a line of context each side. */
+export function normalizedViews(text: string): DerivedView[] {
+  const normal = normalizeForScan(text);
+  if (normal === text) return [];
+  const a = text.split('\n');
+  const b = normal.split('\n');
+  if (a.length !== b.length) return [{ text: normal, line: 1, how: 'normalised' }];
+  const views: DerivedView[] = [];
+  let i = 0;
+  while (i < a.length) {
+    if (a[i] === b[i]) {
+      i++;
+      continue;
+    }
+    const from = Math.max(0, i - 1);
+    let to = i;
+    while (to + 1 < a.length && (a[to + 1] !== b[to + 1] || (to + 2 < a.length && a[to + 2] !== b[to + 2]))) to++;
+    to = Math.min(a.length - 1, to + 1);
+    views.push({ text: b.slice(from, to + 1).join('\n'), line: from + 1, how: 'normalised' });
+    i = to + 1;
+  }
+  return views;
+}
+
+/** Share of bytes that are printable ASCII or common whitespace. */
+function readable(bytes: Buffer): boolean {
+  if (bytes.length < 8) return false;
+  let printable = 0;
+  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d || b >= 0x80) printable++;
+  if (printable / bytes.length < 0.95) return false;
+  const text = bytes.toString('utf8');
+  return !text.includes('\uFFFD') && /\p{L}{3}/u.test(text) && /\s/.test(text);
+}
+
+const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
+const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
+/** rot13 of very common English words and of the words injections use. */
+const ROT13_HINT = /\b(?:gur|naq|lbhe|lbh|nyy|vtaber|cerivbhf|vafgehpgvbaf|flfgrz|cebzcg|erirny|fraq|cnffjbeq|frperg|sbetrg|qvfertneq|ehyrf|hfre)\b/gi;
+/** Characters of one run decoded at most. */
+const MAX_TOKEN = 4096;
+/** Decoded runs read per file, so a hostile file full of blobs costs bounded time. */
+const MAX_DECODED = 200;
+
+function rot13(s: string): string {
+  return s.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+/** Start offsets of lines, for turning an offset into a line number. */
+function lineAt(starts: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/** Encoded runs (base64, hex, percent, rot13) decoded to readable text, each with its line. */
+export function decodedViews(text: string, starts: readonly number[]): DerivedView[] {
+  const views: DerivedView[] = [];
+  const add = (index: number, decoded: string, how: string) => {
+    if (views.length < MAX_DECODED) views.push({ text: decoded, line: lineAt(starts, index), how });
+  };
+  // One pass finds both: a hex run is also a run of base64 characters.
+  for (const m of text.matchAll(BASE64_RUN)) {
+    if (views.length >= MAX_DECODED) break;
+    // A long run is read from its start (where a hidden instruction begins); one repeated
+    // character ("aaaa…", "----") encodes nothing.
+    const token = m[0].replace(/=+$/, '').slice(0, MAX_TOKEN);
+    if (/^(.)\1*$/.test(token.slice(0, 32))) continue;
+    if (token.length >= 20 && /^[0-9A-Fa-f]+$/.test(token)) {
+      const bytes = Buffer.from(token.slice(0, token.length & ~1), 'hex');
+      if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'hex');
+      continue;
+    }
+    if (!/[a-z]/.test(token) || !/[A-Z0-9]/.test(token)) continue;
+    const bytes = Buffer.from(token.slice(0, token.length & ~3).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'base64');
+  }
+  if (text.includes('\\x')) {
+    for (const m of text.matchAll(ESCAPED_HEX_RUN)) {
+      if (views.length >= MAX_DECODED) break;
+      const bytes = Buffer.from(m[0].replace(/\\x/g, ''), 'hex');
+      if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'hex');
+    }
+  }
+  if (text.includes('%')) {
+    for (const m of text.matchAll(PERCENT_RUN)) {
+      if (views.length >= MAX_DECODED) break;
+      try {
+        const decoded = decodeURIComponent(m[0].replace(/\+/g, ' '));
+        if (decoded !== m[0] && /\s/.test(decoded)) add(m.index, decoded, 'percent-encoding');
+      } catch {
+        // not valid percent-encoding: nothing hidden to read
+      }
+    }
+  }
+  const hinted = new Map<number, number>();
+  for (const m of text.matchAll(ROT13_HINT)) {
+    const line = lineAt(starts, m.index);
+    hinted.set(line, (hinted.get(line) ?? 0) + 1);
+    if (hinted.size > MAX_DECODED) break;
+  }
+  for (const [line, hits] of hinted) {
+    if (hits < 2 || views.length >= MAX_DECODED) continue;
+    const end = line < starts.length ? starts[line] - 1 : text.length;
+    add(starts[line - 1], rot13(text.slice(starts[line - 1], Math.min(end, starts[line - 1] + 4000))), 'rot13');
+  }
+  return views;
+}
