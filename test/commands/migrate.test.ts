@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { cleanEnv, removeDir, runCli } from '../helpers/cli.js';
 import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
 import { loadSettings } from '../../src/core/settings.js';
+import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 reportSkips();
@@ -55,7 +57,7 @@ describe('switchboard migrate', () => {
     const home = freshHome();
     const res = await runCli(['migrate'], { env: cleanEnv({ SWITCHBOARD_HOME: home }) });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toBe(`sqlite: schema version 2 (${join(home, 'state.db')})\n`);
+    expect(res.stdout).toBe(`sqlite: schema version ${SQLITE_MIGRATIONS.length} (${join(home, 'state.db')})\n`);
   });
 
   it('with an unreachable DATABASE_URL: one line, exit 1, password hidden, no stack', async () => {
@@ -76,7 +78,7 @@ describe('switchboard migrate', () => {
     const [first, second] = await Promise.all([runCli(['migrate'], { env }), runCli(['migrate'], { env })]);
     for (const res of [first, second]) {
       expect(res.code, res.stderr).toBe(0);
-      expect(res.stdout).toBe(`postgres: schema version 1 (${shown})\n`);
+      expect(res.stdout).toBe(`postgres: schema version ${POSTGRES_MIGRATIONS.length} (${shown})\n`);
     }
     const store = await db.open();
     try {
@@ -88,6 +90,6 @@ describe('switchboard migrate', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('s1');
     const doctor = await runCli(['doctor'], { env });
-    expect(doctor.stdout).toMatch(/✓ database: postgres schema 1 at postgres:\/\/switchboard:\*\*\*@/);
+    expect(doctor.stdout).toMatch(new RegExp(`✓ database: postgres schema ${POSTGRES_MIGRATIONS.length} at postgres://switchboard:\\*\\*\\*@`));
   });
 });
