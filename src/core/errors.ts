@@ -77,12 +77,22 @@ export class PlatformApiError extends SwitchboardError {
   }
 }
 
+/**
+ * What went wrong with a model call, for the one short line a chat user gets (the message, with
+ * the endpoint and the fix, is for the log): `unconfigured` no model set up, `timeout` no answer
+ * in time, `unavailable` unreachable / 429 / 5xx, `refused` the provider refused the key or the
+ * model (401, 403, 404), `failed` anything else (a malformed answer, a cut connection).
+ */
+export type ModelErrorKind = 'unconfigured' | 'timeout' | 'unavailable' | 'refused' | 'cancelled' | 'failed';
+
 export class ModelError extends SwitchboardError {
   readonly status?: number;
-  constructor(message: string, options?: { status?: number; cause?: unknown }) {
+  readonly kind: ModelErrorKind;
+  constructor(message: string, options?: { status?: number; kind?: ModelErrorKind; cause?: unknown }) {
     super('model', message, { cause: options?.cause });
     this.name = 'ModelError';
     this.status = options?.status;
+    this.kind = options?.kind ?? 'failed';
   }
 }
 

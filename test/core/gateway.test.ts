@@ -124,6 +124,33 @@ describe('gateway', () => {
     cleanup(core.home);
   });
 
+  it('a model error reaches the chat as a short apology; the endpoint and the advice stay in the log', async () => {
+    const core = makeCore({ modelUrl: model.openaiUrl });
+    model.queue({ status: 401 });
+    await core.gateway.handle(inbound('hi', { user: '778' }));
+    await until(() => core.door.sent.length === 1);
+    const text = core.door.sent[0].text;
+    expect(text).toBe(
+      'Sorry, I could not answer that: the model is not available to me right now. Your message is kept; please try again in a moment. The operator can see the details in the log.',
+    );
+    expect(text).not.toMatch(/127\.0\.0\.1|key|HTTP/);
+    await core.close();
+    cleanup(core.home);
+  });
+
+  it('when the failed message could not be kept, the apology says so instead of "kept"', async () => {
+    const core = makeCore({ modelUrl: model.openaiUrl });
+    model.queue({ status: 500 });
+    core.agent.keepFailedTurn = async () => false;
+    await core.gateway.handle(inbound('hi', { user: '779' }));
+    await until(() => core.door.sent.length === 1);
+    expect(core.door.sent[0].text).toBe(
+      'Sorry, I could not answer that: the model cannot be reached right now. Your message could not be stored either; please send it again in a moment.',
+    );
+    await core.close();
+    cleanup(core.home);
+  });
+
   it('collects messages sent during a turn into one follow-up turn, in arrival order', async () => {
     model.setScript((req) => ({ text: `got: ${lastUserText(req)}`, delayMs: 150 }));
     const core = makeCore({ modelUrl: model.openaiUrl });

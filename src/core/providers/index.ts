@@ -57,7 +57,7 @@ function createAutoProvider(baseURL: string, model: string, settings: Settings, 
     name: 'unconfigured',
     async complete(request: ModelRequest): Promise<ModelResponse> {
       const p = await probe();
-      if (!p) throw new ModelError(HOW_TO_CONFIGURE_MODEL);
+      if (!p) throw new ModelError(HOW_TO_CONFIGURE_MODEL, { kind: 'unconfigured' });
       return p.complete(request);
     },
     async check(): Promise<string | null> {
