@@ -9,6 +9,7 @@ import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.j
 import { ToolRegistry } from './tools/registry.js';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError } from './errors.js';
+import { chatConfigFor } from './chats.js';
 
 export type { PromptFactory } from './session-prompts.js';
 
@@ -79,6 +80,11 @@ export class Agent {
 
   get settings(): Settings {
     return this.deps.settings;
+  }
+
+  /** The model for a conversation: its chat's `model` from `chats:` (DESIGN §13), else the global one. */
+  modelFor(address: SessionAddress): string {
+    return chatConfigFor(this.deps.settings.config, address)?.model ?? this.deps.settings.model.name;
   }
 
   /** The open session at an address, started (with its prompt built and stored) when there is none or it expired. */
@@ -161,7 +167,7 @@ export class Agent {
       const lastChance = i === maxIterations;
       const tail = lastChance ? [input.tail, TOOL_BUDGET_TAIL].filter(Boolean).join('\n\n') : input.tail;
       const response = await provider.complete({
-        model: settings.model.name,
+        model: this.modelFor(input.session),
         system: session.promptLayers,
         messages,
         tail,

@@ -124,6 +124,26 @@ describe('gateway', () => {
     cleanup(core.home);
   });
 
+  it("chats: a group with require_mention: false is answered without a mention, with the chat's model; other groups still need one", async () => {
+    const yaml = 'chats:\n  "telegram:-200":\n    require_mention: false\n    model: group-model\n';
+    const core = makeCore({ modelUrl: model.openaiUrl, yaml });
+    model.setScript((req) => ({ text: `ok: ${lastUserText(req)}` }));
+    const before = model.completions().length;
+    await core.gateway.handle(inbound('no mention here', { user: '31', chat: '-200', direct: false, mention: false }));
+    await until(() => core.door.sent.length === 1);
+    expect(core.door.sent[0]).toMatchObject({ chatId: '-200', text: 'ok: no mention here' });
+    expect(model.completions().at(-1)!.body.model).toBe('group-model');
+    await core.gateway.handle(inbound('chatter', { user: '31', chat: '-300', direct: false, mention: false }));
+    await core.gateway.handle(inbound('in a DM', { user: '31' }));
+    await until(() => core.door.sent.length === 2);
+    await core.gateway.idle();
+    expect(core.door.sent.map((m) => m.text)).toEqual(['ok: no mention here', 'ok: in a DM']);
+    expect(model.completions().at(-1)!.body.model).toBe('fake-model');
+    expect(model.completions().length - before).toBe(2);
+    await core.close();
+    cleanup(core.home);
+  });
+
   it('a model error reaches the chat as a short apology; the endpoint and the advice stay in the log', async () => {
     const core = makeCore({ modelUrl: model.openaiUrl });
     model.queue({ status: 401 });

@@ -16,6 +16,7 @@ import type { PlatformId } from '../../platform/ids.js';
 import { formatSessionKey } from '../../platform/address.js';
 import { personKey } from '../identity.js';
 import { parseCommand } from '../commands.js';
+import { chatConfigFor } from '../chats.js';
 import { compose, type IntakeContext, type Step } from './pipeline.js';
 import { Access } from './access.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
@@ -77,9 +78,13 @@ export class Gateway {
 
   // ── the steps ──────────────────────────────────────────────────────────────────────────────
 
-  /** In groups and channels the bot answers only when addressed; empty messages are not answered. */
+  /**
+   * In groups and channels the bot answers only when addressed, unless the chat's `chats:` entry
+   * says `require_mention: false`; empty messages are not answered.
+   */
   private readonly addressed: Step = async ({ message }, next) => {
-    if (!message.isDirect && !message.mentionsBot) return 'ignored';
+    const mentionNeeded = chatConfigFor(this.deps.settings.config, message)?.require_mention ?? true;
+    if (!message.isDirect && !message.mentionsBot && mentionNeeded) return 'ignored';
     if (!message.text.trim()) return 'ignored';
     return next();
   };
