@@ -82,8 +82,13 @@ export class Agent {
     return this.deps.settings;
   }
 
-  /** The model for a conversation: its chat's `model` from `chats:` (DESIGN §13), else the global one. */
-  modelFor(address: SessionAddress): string {
+  /**
+   * The model of a conversation: the one its session was started with (its chat's `model` from
+   * `chats:` at that time, DESIGN §13), else, for a session not started yet, its chat's current one;
+   * else the global model.
+   */
+  modelFor(address: SessionAddress, session?: Pick<SessionRecord, 'model'>): string {
+    if (session) return session.model ?? this.deps.settings.model.name;
     return chatConfigFor(this.deps.settings.config, address)?.model ?? this.deps.settings.model.name;
   }
 
@@ -113,6 +118,7 @@ export class Agent {
         prompt: built.text,
         promptSha256: built.sha256,
         toolsSignature,
+        model: chatConfigFor(this.deps.settings.config, address)?.model,
       });
     }
     if (session.toolsSignature !== toolsSignature) {
@@ -167,7 +173,7 @@ export class Agent {
       const lastChance = i === maxIterations;
       const tail = lastChance ? [input.tail, TOOL_BUDGET_TAIL].filter(Boolean).join('\n\n') : input.tail;
       const response = await provider.complete({
-        model: this.modelFor(input.session),
+        model: this.modelFor(input.session, session),
         system: session.promptLayers,
         messages,
         tail,

@@ -144,6 +144,26 @@ describe('gateway', () => {
     cleanup(core.home);
   });
 
+  it("chats: a chat's model is fixed for the session; a changed config shows from the next session (/new)", async () => {
+    model.setScript((req) => ({ text: `ok: ${lastUserText(req)}` }));
+    const first = makeCore({ modelUrl: model.openaiUrl, yaml: 'chats:\n  "telegram:41": { model: model-a }\n' });
+    await first.gateway.handle(inbound('one', { user: '41' }));
+    await until(() => first.door.sent.length === 1);
+    expect(model.completions().at(-1)!.body.model).toBe('model-a');
+    await first.close();
+    // restarted with another model for the chat: the open session keeps its own
+    const second = makeCore({ home: first.home, modelUrl: model.openaiUrl, yaml: 'chats:\n  "telegram:41": { model: model-b }\n' });
+    await second.gateway.handle(inbound('two', { user: '41' }));
+    await until(() => second.door.sent.length === 1);
+    expect(model.completions().at(-1)!.body.model).toBe('model-a');
+    await second.gateway.handle(inbound('/new', { user: '41' }));
+    await second.gateway.handle(inbound('three', { user: '41' }));
+    await until(() => second.door.sent.length === 3);
+    expect(model.completions().at(-1)!.body.model).toBe('model-b');
+    await second.close();
+    cleanup(first.home);
+  });
+
   it('a model error reaches the chat as a short apology; the endpoint and the advice stay in the log', async () => {
     const core = makeCore({ modelUrl: model.openaiUrl });
     model.queue({ status: 401 });

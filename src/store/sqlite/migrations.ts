@@ -136,6 +136,8 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 2: addresses as columns (sessions, outbox, cron jobs) instead of strings parsed back
   migrateAddressColumns,
+  // 3: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
+  `ALTER TABLE sessions ADD COLUMN model TEXT;`,
 ];
 
 /**

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
+import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import type { SessionAddress } from '../../../src/platform/address.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-store-'));
@@ -33,11 +34,11 @@ describe('session store', () => {
     const db = new Database(sqlitePath(dir), { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     } finally {
       db.close();
     }
     expect(store.engine).toBe('sqlite');
-    expect(await store.schemaVersion()).toBe(2);
+    expect(await store.schemaVersion()).toBe(MIGRATIONS.length);
   });
 });
