@@ -5,7 +5,8 @@ import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { createCliAdapter } from '../adapters/cli.js';
 import type { Adapter } from '../core/types.js';
 import type { PlatformId } from '../platform/ids.js';
-import { oneLine, SwitchboardError } from '../core/errors.js';
+import { NO_MODEL, oneLine, SwitchboardError } from '../core/errors.js';
+import { HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import type { CommandIO } from './io.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 
@@ -54,7 +55,10 @@ export async function serve(options: ServeOptions): Promise<number> {
   app.delivery.start();
   await app.gateway.recover(started.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli'));
   if (mode === 'start') app.scheduler.start().catch((error: unknown) => logger.error('cron', `scheduler failed to start: ${oneLine(error)}`));
-  logger.info('switchboard', readyLine(settings, started, app, mode));
+  const model = await app.agent.modelStatus();
+  logger.info('switchboard', readyLine(settings, started, app, mode, model.label));
+  // How to configure a model, once: the terminal says it in its answer, the log says it for other doors.
+  if (!model.ok && started.some((a) => a.platform !== 'cli' && a.platform !== 'email')) logger.warn('model', HOW_TO_CONFIGURE_MODEL);
 
   const signalled = new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -77,10 +81,10 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
 }
 
-function readyLine(settings: Settings, started: Adapter[], app: App, mode: string): string {
+function readyLine(settings: Settings, started: Adapter[], app: App, mode: string, model: string): string {
   const doors = started.map((a) => a.platform).join(', ');
   const jobs = mode === 'start' ? `, cron: ${app.scheduler.nextRuns().size || settings.config.cron.length} job(s)` : '';
-  return `ready (${doors}${jobs}; model ${settings.model.name} via ${settings.model.provider}; data in ${settings.home})`;
+  return `ready (${doors}${jobs}; ${model === NO_MODEL ? model : `model ${model}`}; data in ${settings.home})`;
 }
 
 async function shutdown(app: App, started: Adapter[], mode: string, reason: string): Promise<number> {

@@ -102,3 +102,11 @@ export function oneLine(error: unknown): string {
   if (error instanceof Error) return error.message.split('\n')[0];
   return String(error);
 }
+
+/** How the log names a missing model (the fix, HOW_TO_CONFIGURE_MODEL, is printed once, not per failure). */
+export const NO_MODEL = 'no model configured or reachable';
+
+/** One line for a log: as oneLine, but a missing model is named short (its fix is shown once elsewhere). */
+export function logLine(error: unknown): string {
+  return error instanceof ModelError && error.kind === 'unconfigured' ? NO_MODEL : oneLine(error);
+}

@@ -12,7 +12,7 @@
  * run it twice. Claims are asynchronous: a run is registered in `running` before the claim's first
  * await, so a second fire of the same job in this process sees it as busy, never as free.
  */
-import { oneLine, SwitchboardError, UsageError } from '../errors.js';
+import { logLine, oneLine, SwitchboardError, UsageError } from '../errors.js';
 import type { CronJobConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { ClaimOutcome, CronRepo } from '../store/types.js';
@@ -413,7 +413,9 @@ export class CronScheduler {
     } catch (error) {
       status = 'error';
       detail = error instanceof SwitchboardError || error instanceof Error ? oneLine(error) : String(error);
-      this.logger.error('cron', `job '${job.id}': ${detail}`);
+      // One line per failure, and a missing model by name only: its fix is printed once elsewhere.
+      this.logger.error('cron', `job '${job.id}': ${logLine(error)}`);
+      return { ...base, status, answer, detail };
     }
     this.logger.info('cron', `job '${job.id}': ${status}${detail ? ` — ${detail}` : ''}`);
     return { ...base, status, answer, detail };

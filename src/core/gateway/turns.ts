@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, InboundMessage } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
-import { ModelError, oneLine, type ModelErrorKind } from '../errors.js';
+import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
 import { formatBatch } from '../user-content.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
@@ -152,7 +152,7 @@ export class TurnRunner {
     } catch (error) {
       if (signal.aborted && this.stopping) return; // journaled; answered after restart
       const stopped = signal.aborted;
-      if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${oneLine(error)}`);
+      if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
       const kept = await agent.keepFailedTurn(input);
       const text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
       await replies.commit(ctx.sessionKey, async (tx, reply) => {
