@@ -1,12 +1,14 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import type { CommandIO } from './io.js';
-import { loadSettings, type Settings } from '../core/settings.js';
+import { ensureHome, loadSettings, type Settings } from '../core/settings.js';
 import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
 import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
 import type { OutboxStatus } from '../core/store/types.js';
-import { createProvider } from '../core/providers/index.js';
+import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
+
+/** An unreachable model (a dropped packet, a dead host) is reported within this, not after the SDK's own timeouts. */
+const MODEL_CHECK_SECONDS = 3;
 
 interface Check {
   name: string;
@@ -18,6 +20,7 @@ interface Check {
 export async function run(_argv: string[], io: CommandIO): Promise<number> {
   const checks: Check[] = [];
   let settings: Settings;
+  let homeOk = false;
   try {
     settings = loadSettings(io.env);
     checks.push({ name: 'config', ok: true, detail: settings.configPath });
@@ -27,8 +30,8 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   }
   // Database
   try {
-    if (!existsSync(settings.home)) mkdirSync(settings.home, { recursive: true });
-    accessSync(settings.home, constants.W_OK);
+    ensureHome(settings.home);
+    homeOk = true;
     const store = openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
     let counts: Record<OutboxStatus, number>;
     try {
@@ -40,15 +43,16 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     const failed = counts.failed ? `, ${counts.failed} undeliverable` : '';
     checks.push({ name: 'database', ok: true, detail: `${sqlitePath(settings.home)}${waiting}${failed}` });
   } catch (error) {
-    checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: make ${settings.home} writable or set SWITCHBOARD_HOME` });
+    // The error already says what to do (move a damaged file aside, free a lock, pick a writable folder).
+    checks.push({ name: 'database', ok: false, detail: oneLine(error) });
   }
 
   // Model
   const provider = createProvider(settings, silentLogger);
-  const modelProblem = await provider.check();
+  const modelProblem = await provider.check({ timeoutMs: MODEL_CHECK_SECONDS * 1000 });
   checks.push(
     modelProblem
-      ? { name: 'model', ok: false, detail: `${modelProblem} — fix: check OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and MODEL` }
+      ? { name: 'model', ok: false, detail: modelProblem === HOW_TO_CONFIGURE_MODEL ? modelProblem : `${modelProblem} — fix: check OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and MODEL` }
       : { name: 'model', ok: true, detail: `${settings.model.name} via ${settings.model.provider}${'baseURL' in settings.model && settings.model.baseURL ? ` at ${settings.model.baseURL}` : ''}` },
   );
 
@@ -59,6 +63,10 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   }
   for (const adapter of await createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
     if (!adapter.diagnose) continue;
+    if (adapter.platform === 'email' && !settings.email.smtpUrl && !homeOk) {
+      checks.push({ name: 'email', ok: false, detail: `no SMTP_URL, and mail cannot be written to ${settings.home}/outbox (see database above)` });
+      continue;
+    }
     let problems: string[];
     try {
       problems = await adapter.diagnose();

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { CommandIO } from './io.js';
+import { workspace, type CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { isPlatformId, PLATFORM_IDS } from '../platform/ids.js';
@@ -52,7 +51,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (!user) throw new UsageError('prompt: --user is required');
   const settings = loadSettings(io.env);
   const logger = createLogger({ secrets: settings.secrets, level: 'warn' });
-  const cwd = values.cwd ? resolve(values.cwd) : io.cwd;
+  const cwd = workspace(values.cwd, io.cwd);
   const ignoreRules = values['ignore-rules'] ?? false;
   const person = personKey(settings.config, platform, user);
   const address: SessionAddress =

@@ -1,4 +1,4 @@
-import { loadSettings, type Settings } from '../core/settings.js';
+import { ensureHome, loadSettings, type Settings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { createApp, type App } from '../app.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
@@ -27,6 +27,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   const { io, mode } = options;
   const settings = loadSettings(io.env);
   validateCronJobs(settings.config.cron);
+  ensureHome(settings.home);
   const logger = createLogger({ secrets: settings.secrets });
   const deps = { config: settings.config, logger, home: settings.home };
   const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);

@@ -169,7 +169,8 @@ export function parseConfig(text: string, file: string): AppConfig {
   try {
     raw = parseYaml(text) ?? {};
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // The yaml library's first line ends with ':' before a code excerpt; the error ends at its position.
+    const message = (error instanceof Error ? error.message.split('\n')[0] : String(error)).replace(/:\s*$/, '');
     throw new ConfigError(`${file}: not valid YAML: ${message}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

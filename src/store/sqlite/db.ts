@@ -8,7 +8,9 @@ export type Db = Database.Database;
 
 function describe(error: unknown): string {
   const e = error as { code?: string; message?: string };
-  return `${e.code ?? 'error'}: ${(e.message ?? String(error)).split('\n')[0]}`;
+  const message = (e.message ?? String(error)).split('\n')[0];
+  // fs errors already start with their code ("ENOENT: no such file …"): not twice.
+  return e.code && !message.startsWith(e.code) ? `${e.code}: ${message}` : message;
 }
 
 /**
