@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeDirs } from './fs.js';
 import type { AppConfig } from './config.js';
 import { loadConfigFile, resolveConfigPath, resolveHome } from './config.js';
 import { ConfigError } from './errors.js';
@@ -206,22 +207,16 @@ function safePassword(smtpUrl: string): string | undefined {
 
 /**
  * Creates the data folder if needed and checks that a folder can be made in it, for the commands
- * that write there (start, chat, cron run, doctor). One folder at a time: Node's recursive mkdir
- * never returns for a path under /proc (it retries ENOENT), so a SWITCHBOARD_HOME where mkdir
- * cannot work would hang instead of failing.
+ * that write there (start, chat, cron run, doctor), with one line naming SWITCHBOARD_HOME when that
+ * cannot work (see makeDirs: under /proc it would otherwise hang).
  */
 export function ensureHome(home: string): void {
   const fail = (what: string, error: unknown): never => {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new ConfigError(`SWITCHBOARD_HOME: ${what} ${home} (${code}); set SWITCHBOARD_HOME to a folder you can write`);
   };
-  const missing: string[] = [];
-  for (let p = home; !existsSync(p); p = dirname(p)) {
-    missing.unshift(p);
-    if (dirname(p) === p) break;
-  }
   try {
-    for (const dir of missing) mkdirSync(dir);
+    makeDirs(home);
   } catch (error) {
     fail('cannot create', error);
   }

@@ -103,12 +103,12 @@ describe('bad places', () => {
   });
 
   it.skipIf(!existsSync('/proc/self'))('SWITCHBOARD_HOME under /proc (mkdir cannot work there) is an error, not a hang', async () => {
-    for (const cmd of [['chat'], ['doctor'], ['cron', 'run', 'x']]) {
+    for (const cmd of [['chat'], ['doctor'], ['cron', 'run', 'x'], ['sessions', 'list'], ['pairing', 'list']]) {
       const t0 = Date.now();
       const res = await runCli(cmd, { env: cleanEnv({ SWITCHBOARD_HOME: '/proc/switchboard-test/home' }), timeoutMs: 10_000 });
       expect(Date.now() - t0, cmd.join(' ')).toBeLessThan(8000);
       expect(res.code, cmd.join(' ')).toBe(1);
-      expect(res.stdout + res.stderr).toMatch(/SWITCHBOARD_HOME: cannot create \/proc\/switchboard-test(\/home)? \(ENOENT\)|SWITCHBOARD_HOME: cannot create \/proc\/switchboard-test\/home/);
+      expect(res.stdout + res.stderr).toMatch(/SWITCHBOARD_HOME: cannot create \/proc\/switchboard-test\/home \(ENOENT\)|cannot open database \/proc\/switchboard-test\/home\/state\.db \(ENOENT/);
     }
   });
 });

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StorageError } from '../../core/errors.js';
+import { makeDirs } from '../../core/fs.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -20,7 +20,7 @@ function describe(error: unknown): string {
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
   let db: Db;
   try {
-    if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !options.readonly) makeDirs(dirname(path));
     db = new Database(path, { readonly: options.readonly ?? false, timeout: 5000 });
   } catch (error) {
     throw new StorageError(`cannot open database ${path} (${describe(error)}); check that the folder exists and is writable`, {
