@@ -93,6 +93,7 @@ export function createApp(options: AppOptions): App {
         home: settings.home,
         config: settings.config,
         platform: input.address.platform,
+        address: input.address,
         personKey: input.personKey,
         sessionId: input.sessionId,
         startedAt: input.startedAt,

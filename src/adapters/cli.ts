@@ -7,6 +7,8 @@ export interface CliAdapterOptions {
   output: NodeJS.WritableStream;
   /** Show a `you>` prompt (only when both ends are a terminal). */
   interactive: boolean;
+  /** Printed once when the channel starts (interactive only): how to talk, /help, how to quit. */
+  welcome?: string;
   /** Called once input has ended and the last line has been answered. */
   onEnd?: () => void;
 }
@@ -48,6 +50,7 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
       stopped = false;
       rl = createInterface({ input: options.input, terminal: false });
       const lines = rl[Symbol.asyncIterator]();
+      if (options.welcome) options.output.write(`${options.welcome}\n`);
       prompt();
       void (async () => {
         for (;;) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { CommandIO } from './io.js';
-import { loadSettings } from '../core/settings.js';
+import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { formatAddress } from '../platform/address.js';
 import { createApp, openStore, type App } from '../app.js';
@@ -69,6 +69,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   }
   // A bad schedule or zone is one line before anything is opened.
   validateCronJobs(settings.config.cron);
+  ensureHome(settings.home);
   const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
   let store: Store;
   try {

@@ -1,13 +1,15 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import type { CommandIO } from './io.js';
-import { loadSettings, type Settings } from '../core/settings.js';
+import { ensureHome, loadSettings, type Settings } from '../core/settings.js';
 import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
 import { openStore, storeLocation } from '../store/open.js';
 import type { OutboxStatus } from '../core/store/types.js';
-import { createProvider } from '../core/providers/index.js';
+import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { formatTableSizes } from '../core/retention.js';
+
+/** An unreachable model (a dropped packet, a dead host) is reported within this, not after the SDK's own timeouts. */
+const MODEL_CHECK_SECONDS = 2;
 
 interface Check {
   name: string;
@@ -19,6 +21,7 @@ interface Check {
 export async function run(_argv: string[], io: CommandIO): Promise<number> {
   const checks: Check[] = [];
   let settings: Settings;
+  let homeOk = false;
   try {
     settings = loadSettings(io.env);
     checks.push({ name: 'config', ok: true, detail: settings.configPath });
@@ -26,10 +29,12 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     io.stdout.write(`✗ config: ${oneLine(error)}\n  fix: correct the file or point SWITCHBOARD_CONFIG at a valid one (see config/default.yaml)\n`);
     return 1;
   }
+  // The model check runs while the others do: with start-up, the whole report stays within 5 s.
+  const modelCheck = createProvider(settings, silentLogger).check({ timeoutMs: MODEL_CHECK_SECONDS * 1000 });
   // Database
   try {
-    if (!existsSync(settings.home)) mkdirSync(settings.home, { recursive: true });
-    accessSync(settings.home, constants.W_OK);
+    ensureHome(settings.home);
+    homeOk = true;
     const store = await openStore(settings);
     let counts: Record<OutboxStatus, number>;
     let sizes = '';
@@ -46,16 +51,16 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     checks.push({ name: 'database', ok: true, detail: `${store.engine} schema ${version} at ${storeLocation(settings)}${settings.databaseUrl ? `, this instance ${settings.instanceId}` : ''}${waiting}${failed}` });
     checks.push({ name: 'tables', ok: true, detail: sizes });
   } catch (error) {
-    const fix = settings.databaseUrl ? 'check DATABASE_URL and that the server is reachable' : `make ${settings.home} writable or set SWITCHBOARD_HOME`;
-    checks.push({ name: 'database', ok: false, detail: `${oneLine(error)} — fix: ${fix}` });
+    // The error already says what to do (move a damaged file aside, free a lock, pick a writable
+    // folder, check DATABASE_URL and the server).
+    checks.push({ name: 'database', ok: false, detail: oneLine(error) });
   }
 
   // Model
-  const provider = createProvider(settings, silentLogger);
-  const modelProblem = await provider.check();
+  const modelProblem = await modelCheck;
   checks.push(
     modelProblem
-      ? { name: 'model', ok: false, detail: `${modelProblem} — fix: check OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and MODEL` }
+      ? { name: 'model', ok: false, detail: modelProblem === HOW_TO_CONFIGURE_MODEL ? modelProblem : `${modelProblem} — fix: check OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and MODEL` }
       : { name: 'model', ok: true, detail: `${settings.model.name} via ${settings.model.provider}${'baseURL' in settings.model && settings.model.baseURL ? ` at ${settings.model.baseURL}` : ''}` },
   );
 
@@ -67,6 +72,10 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   for (const adapter of await createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
     try {
       if (!adapter.diagnose) continue;
+      if (adapter.platform === 'email' && !settings.email.smtpUrl && !homeOk) {
+        checks.push({ name: 'email', ok: false, detail: `no SMTP_URL, and mail cannot be written to ${settings.home}/outbox (see database above)` });
+        continue;
+      }
       let problems: string[];
       try {
         problems = await adapter.diagnose();

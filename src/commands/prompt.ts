@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { CommandIO } from './io.js';
+import { workspace, type CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { isPlatformId, PLATFORM_IDS } from '../platform/ids.js';
@@ -14,6 +13,19 @@ import { buildPrompt } from '../core/prompt/builder.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
 
+/** Telegram group ids are negative: `--chat -100123` is taken as `--chat=-100123`, not as an option. */
+function joinNegativeIds(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if ((argv[i] === '--chat' || argv[i] === '--user' || argv[i] === '--thread') && next !== undefined && /^-\d+$/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
 /**
  * `switchboard prompt --platform P --user U [--chat C] [--cwd DIR] [--ignore-rules] [--json]`:
  * the stored prompt of that session when one is open, else a preview built exactly as a new
@@ -21,7 +33,7 @@ import type { PromptLayer } from '../core/providers/provider.js';
  */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const { values } = parseArgs({
-    args: argv,
+    args: joinNegativeIds(argv),
     options: {
       platform: { type: 'string' },
       user: { type: 'string' },
@@ -40,7 +52,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (!user) throw new UsageError('prompt: --user is required');
   const settings = loadSettings(io.env);
   const logger = createLogger({ secrets: settings.secrets, level: 'warn' });
-  const cwd = values.cwd ? resolve(values.cwd) : io.cwd;
+  const cwd = workspace(values.cwd, io.cwd);
   const ignoreRules = values['ignore-rules'] ?? false;
   const person = personKey(settings.config, platform, user);
   const address: SessionAddress =
@@ -74,6 +86,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         memory: store.memory,
         config: settings.config,
         platform,
+        address,
         personKey: person,
         sessionId: 'preview',
         startedAt: new Date(),

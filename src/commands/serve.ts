@@ -1,4 +1,6 @@
-import { loadSettings, type Settings } from '../core/settings.js';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ensureHome, loadSettings, type Settings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { createApp, openStore, type App } from '../app.js';
 import type { Store } from '../core/store/types.js';
@@ -6,7 +8,8 @@ import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { createCliAdapter } from '../adapters/cli.js';
 import type { Adapter } from '../core/types.js';
 import type { PlatformId } from '../platform/ids.js';
-import { oneLine, SwitchboardError } from '../core/errors.js';
+import { NO_MODEL, oneLine, SwitchboardError } from '../core/errors.js';
+import { HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import type { CommandIO } from './io.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 
@@ -27,12 +30,20 @@ export async function serve(options: ServeOptions): Promise<number> {
   const { io, mode } = options;
   const settings = loadSettings(io.env);
   validateCronJobs(settings.config.cron);
-  const logger = createLogger({ secrets: settings.secrets });
-  const deps = { config: settings.config, logger, home: settings.home };
-  const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
+  ensureHome(settings.home);
   const platforms = configuredPlatforms(settings);
   const wantCli = mode === 'chat' || Boolean(io.stdin.isTTY) || platforms.length === 0;
-  const cli = wantCli ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive: Boolean(io.stdin.isTTY && io.stdout.isTTY) }) : null;
+  const interactive = wantCli && Boolean(io.stdin.isTTY && io.stdout.isTTY);
+  // Someone types at a `you>` prompt: log lines would land in the middle of it, so they go to a file.
+  const logFile = interactive ? join(settings.home, 'logs', 'switchboard.log') : null;
+  const logger = createLogger({ secrets: settings.secrets, write: logFile ? fileWriter(logFile) : undefined });
+  const deps = { config: settings.config, logger, home: settings.home };
+  const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
+  // Terminal only: end of input (Ctrl-D) ends the run, as in `chat`.
+  const terminalOnly = mode === 'chat' || platforms.length === 0;
+  const cli = wantCli
+    ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive, welcome: interactive ? welcome(terminalOnly, logFile) : undefined })
+    : null;
   if (cli) adapters.push(cli);
   let store: Store;
   try {
@@ -64,16 +75,27 @@ export async function serve(options: ServeOptions): Promise<number> {
   await app.gateway.recover(started.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli'));
   void app.retention.start(); // prunes in the background, then every retention.interval_minutes
   if (mode === 'start') app.scheduler.start().catch((error: unknown) => logger.error('cron', `scheduler failed to start: ${oneLine(error)}`));
-  logger.info('switchboard', readyLine(settings, started, app, mode));
+  const model = await app.agent.modelStatus();
+  logger.info('switchboard', readyLine(settings, started, app, mode, model.label));
+  // How to configure a model, once: the terminal says it in its answer, the log says it for other doors.
+  if (!model.ok && started.some((a) => a.platform !== 'cli' && a.platform !== 'email')) logger.warn('model', HOW_TO_CONFIGURE_MODEL);
 
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
   const signalled = new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    onSignal = (signal) => resolve(signal);
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
   });
-
-  if (mode === 'chat' && cli) {
-    const reason = await Promise.race([cli.finished.then(() => 'end of input'), signalled]);
+  const done = async (reason: string): Promise<number> => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    // The `you>` prompt (and a ^C the terminal echoed) stays on its line; the goodbye gets its own.
+    if (interactive) io.stdout.write(`\n${reason === 'end of input' ? 'Bye.' : `Stopped (${reason === 'SIGINT' ? 'Ctrl-C' : reason}).`}\n`);
     return stop(reason);
+  };
+
+  if (cli && (mode === 'chat' || (interactive && terminalOnly))) {
+    return done(await Promise.race([cli.finished.then(() => 'end of input'), signalled]));
   }
   if (cli && mode === 'start') {
     void cli.finished.then(() => logger.info('switchboard', 'terminal input ended; still running until SIGTERM/SIGINT'));
@@ -81,16 +103,36 @@ export async function serve(options: ServeOptions): Promise<number> {
   // Headless (no terminal, maybe no platform): nothing else may hold the event loop open.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   try {
-    return await stop(await signalled);
+    return await done(await signalled);
   } finally {
     clearInterval(keepAlive);
   }
 }
 
-function readyLine(settings: Settings, started: Adapter[], app: App, mode: string): string {
+/** The terminal's first lines: how to talk, where the commands are, how to quit, where the log is. */
+export function welcome(terminalOnly: boolean, logFile: string | null): string {
+  const quit = terminalOnly ? 'Quit with Ctrl-D or Ctrl-C.' : 'Ctrl-D closes this terminal (the other doors keep running); Ctrl-C stops the gateway.';
+  return [`Switchboard: type a message and press Enter; /help lists the commands. ${quit}`, ...(logFile ? [`Log: ${logFile}`] : [])].join('\n');
+}
+
+/** Appends log lines to a file (its folder made on first use); a line that cannot be written goes to stderr. */
+function fileWriter(path: string): (line: string) => void {
+  let ready = false;
+  return (line) => {
+    try {
+      if (!ready) mkdirSync(dirname(path), { recursive: true });
+      ready = true;
+      appendFileSync(path, line + '\n');
+    } catch {
+      process.stderr.write(line + '\n');
+    }
+  };
+}
+
+function readyLine(settings: Settings, started: Adapter[], app: App, mode: string, model: string): string {
   const doors = started.map((a) => a.platform).join(', ');
   const jobs = mode === 'start' ? `, cron: ${app.scheduler.nextRuns().size || settings.config.cron.length} job(s)` : '';
-  return `ready (${doors}${jobs}; model ${settings.model.name} via ${settings.model.provider}; data in ${settings.home})`;
+  return `ready (${doors}${jobs}; ${model === NO_MODEL ? model : `model ${model}`}; data in ${settings.home})`;
 }
 
 async function shutdown(app: App, doors: { started: Adapter[]; all: Adapter[] }, mode: string, reason: string): Promise<number> {
@@ -102,7 +144,7 @@ async function shutdown(app: App, doors: { started: Adapter[]; all: Adapter[] },
   deadline.unref();
   // A failed start is reported by its one error line; the stop around it is not news.
   const note = reason === 'start failed' ? logger.debug : logger.info;
-  note('switchboard', `stopping (${reason})`);
+  logger.debug('switchboard', `stopping (${reason})`);
   const grace = app.settings.config.gateway.shutdown_grace_seconds * 1000;
   const schedulerStopped = mode === 'start' ? app.scheduler.stop(grace) : Promise.resolve();
   const began = Date.now();
@@ -118,6 +160,6 @@ async function shutdown(app: App, doors: { started: Adapter[]; all: Adapter[] },
   await Promise.allSettled(doors.all.map((a) => a.close()));
   await app.close();
   clearTimeout(deadline);
-  note('switchboard', 'stopped');
+  note('switchboard', `stopped (${reason})`);
   return 0;
 }

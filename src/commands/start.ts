@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
-import type { CommandIO } from './io.js';
+import { workspace, type CommandIO } from './io.js';
 import { serve } from './serve.js';
 
 /** `switchboard start [--cwd DIR]`: the gateway. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { cwd: { type: 'string' } }, strict: true });
-  return serve({ mode: 'start', io, cwd: values.cwd ? resolve(values.cwd) : io.cwd });
+  return serve({ mode: 'start', io, cwd: workspace(values.cwd, io.cwd) });
 }

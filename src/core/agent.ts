@@ -8,7 +8,8 @@ import type { SessionPrompts } from './session-prompts.js';
 import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.js';
 import { ToolRegistry } from './tools/registry.js';
 import type { Tool, ToolContext } from './tools/types.js';
-import { ModelError } from './errors.js';
+import { ModelError, NO_MODEL } from './errors.js';
+import { chatConfigFor } from './chats.js';
 
 export type { PromptFactory } from './session-prompts.js';
 
@@ -87,6 +88,29 @@ export class Agent {
     return this.deps.settings;
   }
 
+  /**
+   * The model of a conversation: the one its session was started with (its chat's `model` from
+   * `chats:` at that time, DESIGN §13), else, for a session not started yet, its chat's current one;
+   * else the global model.
+   */
+  modelFor(address: SessionAddress, session?: Pick<SessionRecord, 'model'>): string {
+    if (session) return session.model ?? this.deps.settings.model.name;
+    return chatConfigFor(this.deps.settings.config, address)?.model ?? this.deps.settings.model.name;
+  }
+
+  /**
+   * What the ready line and /status say about the model: `name (provider)`, or, when nothing is
+   * configured and no local Ollama answers, NO_MODEL (the one line saying how to configure one is
+   * printed elsewhere, once).
+   */
+  async modelStatus(address?: SessionAddress, session?: Pick<SessionRecord, 'model'>): Promise<{ ok: boolean; label: string }> {
+    const { settings, provider } = this.deps;
+    const name = address ? this.modelFor(address, session) : settings.model.name;
+    if (settings.model.provider !== 'auto') return { ok: true, label: `${name} (${settings.model.provider})` };
+    if (await provider.check()) return { ok: false, label: NO_MODEL };
+    return { ok: true, label: `${name} (local Ollama)` };
+  }
+
   /** The open session at an address, started (with its prompt built and stored) when there is none or it expired. */
   async ensureSession(address: SessionAddress, personKey: string, tools: readonly Tool[]): Promise<SessionRecord> {
     const { store } = this.deps;
@@ -113,6 +137,7 @@ export class Agent {
         prompt: built.text,
         promptSha256: built.sha256,
         toolsSignature,
+        model: chatConfigFor(this.deps.settings.config, address)?.model,
       });
     }
     if (session.toolsSignature !== toolsSignature) {
@@ -171,7 +196,7 @@ export class Agent {
       const lastChance = i === maxIterations;
       const tail = lastChance ? [input.tail, TOOL_BUDGET_TAIL].filter(Boolean).join('\n\n') : input.tail;
       const response = await provider.complete({
-        model: settings.model.name,
+        model: this.modelFor(input.session, session),
         system: session.promptLayers,
         messages,
         tail,

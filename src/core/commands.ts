@@ -1,4 +1,6 @@
-/** Chat commands handled by the core on every platform; they skip the session queue. */
+import type { PlatformId } from '../platform/ids.js';
+
+/** Chat commands handled by the core; they skip the session queue. */
 export const CHAT_COMMANDS = {
   start: 'Start talking to the assistant',
   help: 'What the bot can do',
@@ -10,16 +12,39 @@ export const CHAT_COMMANDS = {
 
 export type ChatCommand = keyof typeof CHAT_COMMANDS;
 
-/** `/new`, `/new@MyBot` and `/status extra` → the command; anything else → null. */
-export function parseCommand(text: string): { command: ChatCommand; args: string } | null {
-  const m = /^\/([a-z]+)(?:@[\w.-]+)?(?:\s+([\s\S]*))?$/i.exec(text.trim());
+/**
+ * Where a command is not offered: `/start` is Telegram's opening convention; the terminal reads
+ * its next line only after the answer, so `/stop` can never reach a running turn there.
+ */
+const NOT_ON: Partial<Record<ChatCommand, readonly PlatformId[]>> = {
+  start: ['slack', 'discord', 'email', 'cron', 'cli'],
+  stop: ['cli'],
+};
+
+/** The commands that work on a platform, in table order. */
+export function commandsFor(platform: PlatformId): ChatCommand[] {
+  return (Object.keys(CHAT_COMMANDS) as ChatCommand[]).filter((c) => !NOT_ON[c]?.includes(platform));
+}
+
+export type ParsedCommand = { command: ChatCommand; args: string } | { unknown: string };
+
+/**
+ * `/new`, `/new@MyBot` and `/status extra` → the command; `/frobnicate` → unknown (answered with
+ * one line, never sent to the model); anything else (`/usr/bin is …`, plain text) → null.
+ */
+export function parseCommand(text: string): ParsedCommand | null {
+  const m = /^\/([a-z][a-z0-9_]*)(?:@[\w.-]+)?(?:\s+([\s\S]*))?$/i.exec(text.trim());
   if (!m) return null;
   const name = m[1].toLowerCase();
-  if (!(name in CHAT_COMMANDS)) return null;
+  if (!(name in CHAT_COMMANDS)) return { unknown: m[1] };
   return { command: name as ChatCommand, args: (m[2] ?? '').trim() };
 }
 
-export function helpText(): string {
-  const lines = Object.entries(CHAT_COMMANDS).map(([name, what]) => `- \`/${name}\` — ${what}`);
+export function unknownCommandText(name: string): string {
+  return `There is no command /${name}; /help lists the commands.`;
+}
+
+export function helpText(platform: PlatformId): string {
+  const lines = commandsFor(platform).map((name) => `- \`/${name}\` — ${CHAT_COMMANDS[name]}`);
   return ['Hi! I am Switchboard, an assistant you can talk to here. Just write your question.', '', 'Commands:', ...lines].join('\n');
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { AddressError, parseDeliverableAddress } from '../platform/address.js';
+import { AddressError, parseDeliverableAddress, formatAddress, type DeliverableAddress } from '../platform/address.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Repository root (src/core/ → ../..). */
@@ -35,6 +35,39 @@ export const cronJobSchema = z.strictObject({
   enabled: z.boolean().default(true),
 });
 export type CronJobConfig = z.infer<typeof cronJobSchema>;
+
+/** DESIGN §10: how an answer is shown while it is written (used by streaming; validated now). */
+export const STREAMING_MODES = ['off', 'auto', 'draft', 'edit', 'native'] as const;
+export type StreamingMode = (typeof STREAMING_MODES)[number];
+
+/** One chat's settings (DESIGN §13); a setting left out falls back to the global one. */
+export const chatSettingsSchema = z.strictObject({
+  /** Its own prompt layer `chat_instructions`, right after `platform_hint`. */
+  system_message: z.string().optional(),
+  /** The model for sessions in this chat (MODEL and model.name are the default). */
+  model: z.string().min(1).optional(),
+  // YAML 1.1 readers turn a bare `off` into false; take that to mean off.
+  streaming: z.preprocess((v) => (v === false ? 'off' : v), z.enum(STREAMING_MODES)).optional(),
+  /** false: in groups and channels answer every message, not only those that mention the bot. */
+  require_mention: z.boolean().optional(),
+});
+
+/** A `chats:` entry with its key parsed (an address, as in cron `deliver`). */
+export type ChatConfig = z.infer<typeof chatSettingsSchema> & { key: string; address: DeliverableAddress };
+
+/** `chats:` keyed by address; a key that is not an address a reply can go to is a config error at load. */
+const chatsSchema = z.record(z.string(), chatSettingsSchema).transform((record, ctx): ChatConfig[] => {
+  const chats: ChatConfig[] = [];
+  for (const [key, settings] of Object.entries(record)) {
+    try {
+      chats.push({ ...settings, key, address: parseDeliverableAddress(key) });
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: [key], message: error instanceof AddressError ? error.message : String(error) });
+      return z.NEVER;
+    }
+  }
+  return chats;
+});
 
 export const configSchema = z.strictObject({
   model: z
@@ -83,6 +116,7 @@ export const configSchema = z.strictObject({
    * asked from, their linked ids in `people:`): addresses such as `slack:C0TEAM`, or `"*"` for any.
    */
   cron_targets: z.array(z.union([z.literal('*'), deliverableAddress])).default([]),
+  chats: chatsSchema.default([]),
   telegram: z
     .strictObject({
       /** Public HTTPS URL for webhook mode; long polling when unset. */
@@ -155,7 +189,8 @@ export function parseConfig(text: string, file: string): AppConfig {
   try {
     raw = parseYaml(text) ?? {};
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // The yaml library's first line ends with ':' before a code excerpt; the error ends at its position.
+    const message = (error instanceof Error ? error.message.split('\n')[0] : String(error)).replace(/:\s*$/, '');
     throw new ConfigError(`${file}: not valid YAML: ${message}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -163,6 +198,13 @@ export function parseConfig(text: string, file: string): AppConfig {
   }
   const result = configSchema.safeParse(raw);
   if (!result.success) throw new ConfigError(firstIssue(result.error, file));
+  const places = new Map<string, string>();
+  for (const chat of result.data.chats) {
+    const place = formatAddress(chat.address);
+    const other = places.get(place);
+    if (other !== undefined) throw new ConfigError(`${file}: chats '${other}' and '${chat.key}' are the same chat`);
+    places.set(place, chat.key);
+  }
   const ids = new Set<string>();
   for (const job of result.data.cron) {
     if (ids.has(job.id)) throw new ConfigError(`${file}: cron job id '${job.id}' is used twice`);

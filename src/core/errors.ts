@@ -77,12 +77,22 @@ export class PlatformApiError extends SwitchboardError {
   }
 }
 
+/**
+ * What went wrong with a model call, for the one short line a chat user gets (the message, with
+ * the endpoint and the fix, is for the log): `unconfigured` no model set up, `timeout` no answer
+ * in time, `unavailable` unreachable / 429 / 5xx, `refused` the provider refused the key or the
+ * model (401, 403, 404), `failed` anything else (a malformed answer, a cut connection).
+ */
+export type ModelErrorKind = 'unconfigured' | 'timeout' | 'unavailable' | 'refused' | 'cancelled' | 'failed';
+
 export class ModelError extends SwitchboardError {
   readonly status?: number;
-  constructor(message: string, options?: { status?: number; cause?: unknown }) {
+  readonly kind: ModelErrorKind;
+  constructor(message: string, options?: { status?: number; kind?: ModelErrorKind; cause?: unknown }) {
     super('model', message, { cause: options?.cause });
     this.name = 'ModelError';
     this.status = options?.status;
+    this.kind = options?.kind ?? 'failed';
   }
 }
 
@@ -91,4 +101,12 @@ export function oneLine(error: unknown): string {
   if (error instanceof SwitchboardError) return error.message.split('\n')[0];
   if (error instanceof Error) return error.message.split('\n')[0];
   return String(error);
+}
+
+/** How the log names a missing model (the fix, HOW_TO_CONFIGURE_MODEL, is printed once, not per failure). */
+export const NO_MODEL = 'no model configured or reachable';
+
+/** One line for a log: as oneLine, but a missing model is named short (its fix is shown once elsewhere). */
+export function logLine(error: unknown): string {
+  return error instanceof ModelError && error.kind === 'unconfigured' ? NO_MODEL : oneLine(error);
 }

@@ -1,4 +1,7 @@
 import { hostname } from 'node:os';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeDirs } from './fs.js';
 import type { AppConfig } from './config.js';
 import { loadConfigFile, resolveConfigPath, resolveHome } from './config.js';
 import { ConfigError } from './errors.js';
@@ -85,9 +88,9 @@ function env(e: NodeJS.ProcessEnv, name: string): string | undefined {
 
 function resolveModel(e: NodeJS.ProcessEnv, config: AppConfig): ModelSettings {
   const openaiKey = env(e, 'OPENAI_API_KEY');
-  const openaiBase = env(e, 'OPENAI_BASE_URL');
+  const openaiBase = url(e, 'OPENAI_BASE_URL');
   const anthropicKey = env(e, 'ANTHROPIC_API_KEY');
-  const anthropicBase = env(e, 'ANTHROPIC_BASE_URL');
+  const anthropicBase = url(e, 'ANTHROPIC_BASE_URL');
   const override = env(e, 'MODEL');
   const hasOpenai = Boolean(openaiKey || openaiBase);
   const hasAnthropic = Boolean(anthropicKey);
@@ -111,6 +114,16 @@ function resolveModel(e: NodeJS.ProcessEnv, config: AppConfig): ModelSettings {
   return { provider, name: override ?? config.model.name ?? DEFAULT_MODELS.ollama, baseURL: OLLAMA_BASE_URL };
 }
 
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'];
+
+/** The logger reads LOG_LEVEL itself; a value it does not know is a config error, not silently `info`. */
+function checkLogLevel(e: NodeJS.ProcessEnv): void {
+  const raw = env(e, 'LOG_LEVEL');
+  if (raw !== undefined && !LOG_LEVELS.includes(raw.toLowerCase())) {
+    throw new ConfigError(`LOG_LEVEL: '${raw}' is not a log level (one of ${LOG_LEVELS.join(', ')})`);
+  }
+}
+
 function port(e: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env(e, name);
   if (raw === undefined) return fallback;
@@ -132,6 +145,7 @@ function url(e: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /** Reads config and environment. Throws ConfigError with one line on anything wrong. */
 export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
+  checkLogLevel(e);
   const home = resolveHome(e);
   const configPath = resolveConfigPath(e, home);
   const config = loadConfigFile(configPath);
@@ -224,5 +238,30 @@ function safePassword(url: string): string | undefined {
     return p.length >= 4 ? p : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Creates the data folder if needed and checks that a folder can be made in it, for the commands
+ * that write there (start, chat, cron run, doctor), with one line naming SWITCHBOARD_HOME when that
+ * cannot work (see makeDirs: under /proc it would otherwise hang).
+ */
+export function ensureHome(home: string): void {
+  const fail = (what: string, error: unknown): never => {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new ConfigError(`SWITCHBOARD_HOME: ${what} ${home} (${code}); set SWITCHBOARD_HOME to a folder you can write`);
+  };
+  try {
+    makeDirs(home);
+  } catch (error) {
+    fail('cannot create', error);
+  }
+  if (!statSync(home).isDirectory()) fail('is not a folder:', Object.assign(new Error(), { code: 'ENOTDIR' }));
+  const probe = join(home, `.write-check-${process.pid}`);
+  try {
+    mkdirSync(probe);
+    rmdirSync(probe);
+  } catch (error) {
+    fail('cannot write in', error);
   }
 }

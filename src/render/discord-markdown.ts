@@ -35,6 +35,12 @@ export function neutraliseMentions(raw: string): string {
   return raw.replace(/@(everyone|here)/gi, `@${ZWSP}$1`).replace(/<(?=[@#])/g, `<${ZWSP}`);
 }
 
+/** A bare URL is shown as written (Discord links it itself); only what would end it is encoded. */
+function bareUrl(url: string): string {
+  return url.replace(/[<>\s]/g, (c) => encodeURIComponent(c));
+}
+
+/** A masked link's target: `(` and `)` would end the `(…)` early. */
 function discordUrl(url: string): string {
   return url.replace(/[()<>\s]/g, (c) => encodeURIComponent(c).replace('(', '%28').replace(')', '%29'));
 }
@@ -70,7 +76,7 @@ export class DiscordSerializer extends Serializer {
     const text = squash(this.plain(children));
     const fallback = this.escape(withUrl(text, url));
     if (!isAbsoluteUrl(url, LINK_SCHEMES)) this.w.text(fallback);
-    else if (!text || textShowsUrl(text, url)) this.w.atom(discordUrl(url), fallback);
+    else if (!text || textShowsUrl(text, url)) this.w.atom(bareUrl(url), fallback);
     else this.w.atom(`[${this.escape(text)}](${discordUrl(url)})`, fallback);
   }
 

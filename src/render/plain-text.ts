@@ -7,7 +7,7 @@
  */
 import stringWidth from 'string-width';
 import type { Heading, PhrasingContent } from 'mdast';
-import { Serializer, withUrl, type StyleKind } from './serialize.js';
+import { intrawordMarker, Serializer, withUrl, type StyleKind } from './serialize.js';
 import { codePointLength, squash } from './text.js';
 import type { Measure } from './tokens.js';
 
@@ -49,6 +49,17 @@ export class PlainTextSerializer extends Serializer {
     this.w.open(ANSI[kind][0], ANSI[kind][1]);
     this.inlines(children);
     this.w.close();
+  }
+
+  /** Plain text has no styling to show intraword emphasis with: `2*3*4` keeps its markers. */
+  protected override inlines(nodes: readonly PhrasingContent[]): void {
+    nodes.forEach((node, i) => {
+      const marker = intrawordMarker(nodes, i);
+      if (!marker) return this.inline(node);
+      this.w.text(marker);
+      this.inlines((node as Extract<PhrasingContent, { type: 'emphasis' | 'strong' }>).children);
+      this.w.text(marker);
+    });
   }
 
   protected inlineCode(value: string): void {

@@ -15,11 +15,13 @@ import type {
   Code,
   Definition,
   FootnoteDefinition,
+  Emphasis,
   Heading,
   List,
   Nodes,
   PhrasingContent,
   Root,
+  Strong,
   Table,
 } from 'mdast';
 import { collectDefinitions } from './parse.js';
@@ -199,7 +201,9 @@ export abstract class Serializer {
   }
 
   protected table(node: Table): void {
-    const rows = node.children.map((row) => row.children.map((cell) => squash(this.plain(cell.children))));
+    // GFM: the header row fixes the column count; extra cells in a body row are not part of the table.
+    const columns = node.children[0]?.children.length ?? 0;
+    const rows = node.children.map((row) => row.children.slice(0, columns).map((cell) => squash(this.plain(cell.children))));
     const lines = layoutTable(rows, node.align ?? []);
     if (tableWidth(lines) <= this.tableMaxWidth) {
       this.preformatted(lines);
@@ -298,7 +302,12 @@ export abstract class Serializer {
   /** Plain text of inline content, link targets in parentheses (tables, link labels, headings in plain text). */
   protected plain(nodes: readonly PhrasingContent[]): string {
     let out = '';
-    for (const node of nodes) {
+    for (const [i, node] of nodes.entries()) {
+      const marker = intrawordMarker(nodes, i);
+      if (marker) {
+        out += marker + this.plain((node as Emphasis | Strong).children) + marker;
+        continue;
+      }
       switch (node.type) {
         case 'text':
         case 'inlineCode':
@@ -338,6 +347,24 @@ export abstract class Serializer {
     }
     return out;
   }
+}
+
+const WORD_END = /[\p{L}\p{N}]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
+
+/**
+ * `2*3*4` parses as 2, emphasis(3), 4: intraword `*` emphasis, which in text without styling would
+ * read `234`. For such a node (a letter or digit right before and after it) this gives the marker
+ * to keep (`*` or `**`; intraword `_` never makes emphasis), else null.
+ */
+export function intrawordMarker(nodes: readonly PhrasingContent[], i: number): string | null {
+  const node = nodes[i];
+  if (node.type !== 'emphasis' && node.type !== 'strong') return null;
+  const before = nodes[i - 1];
+  const after = nodes[i + 1];
+  if (before?.type !== 'text' || after?.type !== 'text') return null;
+  if (!WORD_END.test(before.value) || !WORD_START.test(after.value)) return null;
+  return node.type === 'strong' ? '**' : '*';
 }
 
 /** `text (url)`, or just the URL when the text already shows it or is empty. */

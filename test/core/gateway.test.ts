@@ -124,6 +124,73 @@ describe('gateway', () => {
     cleanup(core.home);
   });
 
+  it("chats: a group with require_mention: false is answered without a mention, with the chat's model; other groups still need one", async () => {
+    const yaml = 'chats:\n  "telegram:-200":\n    require_mention: false\n    model: group-model\n';
+    const core = makeCore({ modelUrl: model.openaiUrl, yaml });
+    model.setScript((req) => ({ text: `ok: ${lastUserText(req)}` }));
+    const before = model.completions().length;
+    await core.gateway.handle(inbound('no mention here', { user: '31', chat: '-200', direct: false, mention: false }));
+    await until(() => core.door.sent.length === 1);
+    expect(core.door.sent[0]).toMatchObject({ chatId: '-200', text: 'ok: no mention here' });
+    expect(model.completions().at(-1)!.body.model).toBe('group-model');
+    await core.gateway.handle(inbound('chatter', { user: '31', chat: '-300', direct: false, mention: false }));
+    await core.gateway.handle(inbound('in a DM', { user: '31' }));
+    await until(() => core.door.sent.length === 2);
+    await core.gateway.idle();
+    expect(core.door.sent.map((m) => m.text)).toEqual(['ok: no mention here', 'ok: in a DM']);
+    expect(model.completions().at(-1)!.body.model).toBe('fake-model');
+    expect(model.completions().length - before).toBe(2);
+    await core.close();
+    cleanup(core.home);
+  });
+
+  it("chats: a chat's model is fixed for the session; a changed config shows from the next session (/new)", async () => {
+    model.setScript((req) => ({ text: `ok: ${lastUserText(req)}` }));
+    const first = makeCore({ modelUrl: model.openaiUrl, yaml: 'chats:\n  "telegram:41": { model: model-a }\n' });
+    await first.gateway.handle(inbound('one', { user: '41' }));
+    await until(() => first.door.sent.length === 1);
+    expect(model.completions().at(-1)!.body.model).toBe('model-a');
+    await first.close();
+    // restarted with another model for the chat: the open session keeps its own
+    const second = makeCore({ home: first.home, modelUrl: model.openaiUrl, yaml: 'chats:\n  "telegram:41": { model: model-b }\n' });
+    await second.gateway.handle(inbound('two', { user: '41' }));
+    await until(() => second.door.sent.length === 1);
+    expect(model.completions().at(-1)!.body.model).toBe('model-a');
+    await second.gateway.handle(inbound('/new', { user: '41' }));
+    await second.gateway.handle(inbound('three', { user: '41' }));
+    await until(() => second.door.sent.length === 3);
+    expect(model.completions().at(-1)!.body.model).toBe('model-b');
+    await second.close();
+    cleanup(first.home);
+  });
+
+  it('a model error reaches the chat as a short apology; the endpoint and the advice stay in the log', async () => {
+    const core = makeCore({ modelUrl: model.openaiUrl });
+    model.queue({ status: 401 });
+    await core.gateway.handle(inbound('hi', { user: '778' }));
+    await until(() => core.door.sent.length === 1);
+    const text = core.door.sent[0].text;
+    expect(text).toBe(
+      'Sorry, I could not answer that: the model is not available to me right now. Your message is kept; please try again in a moment. The operator can see the details in the log.',
+    );
+    expect(text).not.toMatch(/127\.0\.0\.1|key|HTTP/);
+    await core.close();
+    cleanup(core.home);
+  });
+
+  it('when the failed message could not be kept, the apology says so instead of "kept"', async () => {
+    const core = makeCore({ modelUrl: model.openaiUrl });
+    model.queue({ status: 500 });
+    core.agent.keepFailedTurn = async () => false;
+    await core.gateway.handle(inbound('hi', { user: '779' }));
+    await until(() => core.door.sent.length === 1);
+    expect(core.door.sent[0].text).toBe(
+      'Sorry, I could not answer that: the model cannot be reached right now. Your message could not be stored either; please send it again in a moment.',
+    );
+    await core.close();
+    cleanup(core.home);
+  });
+
   it('collects messages sent during a turn into one follow-up turn, in arrival order', async () => {
     model.setScript((req) => ({ text: `got: ${lastUserText(req)}`, delayMs: 150 }));
     const core = makeCore({ modelUrl: model.openaiUrl });

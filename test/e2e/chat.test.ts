@@ -47,6 +47,39 @@ describe('switchboard chat', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/OPENAI_API_KEY/);
   });
+
+  it('without a model: the ready line and /status say so honestly, and the how-to line is printed once', async () => {
+    const env = cleanEnv({ SWITCHBOARD_HOME: mkdtempSync(join(tmpdir(), 'sb-nomodel-')) });
+    const res = await runCli(['chat'], { env, input: '/status\nhi\nhello again\n/status\n' });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/ready \(email, cli; no model configured or reachable; data in /);
+    expect(res.stderr).not.toMatch(/llama3\.2|via auto|\(auto\)/);
+    expect(res.stdout).toContain('No conversation yet. No model is configured or reachable.');
+    expect(res.stdout).toContain('Model no model configured or reachable');
+    // once per answer that needs it, never again in the log beside it
+    expect(res.stdout.match(/set OPENAI_API_KEY/g)).toHaveLength(2);
+    expect(res.stderr).not.toMatch(/set OPENAI_API_KEY/);
+  });
+
+  it('/help lists only the commands that work in the terminal; an unknown /command gets one line and no model call; /usage after /new', async () => {
+    const env = cleanEnv({ SWITCHBOARD_HOME: mkdtempSync(join(tmpdir(), 'sb-cmds-')), OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model' });
+    const before = model.completions().length;
+    const res = await runCli(['chat'], { env, input: '/help\n/frobnicate now\nhello\n/new\n/usage\n' });
+    expect(res.code, res.stderr).toBe(0);
+    const [help, rest] = [res.stdout.slice(0, res.stdout.indexOf('There is no')), res.stdout.slice(res.stdout.indexOf('There is no'))];
+    expect(help).toMatch(/\/help/);
+    expect(help).toMatch(/\/new/);
+    expect(help).not.toMatch(/\/start|\/stop/);
+    expect(rest.split('\n')).toEqual([
+      'There is no command /frobnicate; /help lists the commands.',
+      'Echo: hello',
+      'Started a new conversation.',
+      'This conversation: nothing yet',
+      expect.stringMatching(/^All your conversations \(1\): [1-9]\d* in \(\d+ cached, \d+%\), [1-9]\d* out$/),
+      '',
+    ]);
+    expect(model.completions().length - before).toBe(1);
+  });
 });
 
 describe('switchboard start without credentials', () => {

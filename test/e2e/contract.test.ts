@@ -14,7 +14,7 @@ import { startModelFake, lastUserText, systemText, type ModelFake, type Recorded
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { BIN, cleanEnv, cleanUp, killIfRunning, removeDir, runCli, sleep, startCli, until } from '../helpers/cli.js';
 
-const LAYERS = ['identity', 'tool_guidance', 'system_message', 'skills_index', 'context_files', 'platform_hint', 'memory', 'user_profile', 'session_info'];
+const LAYERS = ['identity', 'tool_guidance', 'system_message', 'skills_index', 'context_files', 'platform_hint', 'chat_instructions', 'memory', 'user_profile', 'session_info'];
 const PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'cron', 'cli'];
 
 interface PromptJson {
@@ -66,7 +66,7 @@ describe('§5 prompt --json', () => {
     workspace = join(root, 'workspace');
     mkdirSync(workspace, { recursive: true });
     writeFileSync(join(home, 'SOUL.md'), 'You are Quill, the team assistant of ACME.\n');
-    writeFileSync(join(home, 'config.yaml'), 'system_message: "Always answer in English."\npeople:\n  alice: [telegram:1001, slack:U1001]\n');
+    writeFileSync(join(home, 'config.yaml'), 'system_message: "Always answer in English."\npeople:\n  alice: [telegram:1001, slack:U1001]\nchats:\n  "telegram:-100777":\n    system_message: "This group is the on-call channel."\n');
     mkdirSync(join(home, 'skills', 'deploy'), { recursive: true });
     writeFileSync(join(home, 'skills', 'deploy', 'SKILL.md'), '---\nname: deploy\ndescription: Ship a release to production\n---\nSTEP-ONE-SECRET-BODY: run the pipeline.\n');
     writeFileSync(join(workspace, 'AGENTS.md'), 'Use pnpm, never npm, in this repository.\n');
@@ -75,7 +75,7 @@ describe('§5 prompt --json', () => {
     writeFileSync(join(home, 'memories', 'alice', 'USER.md'), 'Alice is a release manager.');
   });
 
-  it('prints {layers:[{name,chars,text}],system,sha256}: nine layers in order, built from each source', async () => {
+  it('prints {layers:[{name,chars,text}],system,sha256}: ten layers in order, built from each source', async () => {
     const p = await promptJson(cleanEnv({ SWITCHBOARD_HOME: home }), ['--platform', 'telegram', '--user', '1001'], workspace);
     expect(Object.keys(p).sort()).toEqual(['layers', 'sha256', 'system']);
     expect(p.layers.map((l) => l.name)).toEqual(LAYERS);
@@ -107,6 +107,17 @@ describe('§5 prompt --json', () => {
     const cut = (q: PromptJson) => q.system.slice(0, q.system.indexOf(layer(q, 'platform_hint')));
     expect(cut(slack)).toBe(cut(p));
     expect(cut(other)).toBe(cut(p));
+  });
+
+  it("--chat shows that chat's chat_instructions layer (DESIGN §13), right after platform_hint, the prefix before it shared", async () => {
+    const env = cleanEnv({ SWITCHBOARD_HOME: home });
+    const group = await promptJson(env, ['--platform', 'telegram', '--user', '1001', '--chat', '-100777'], workspace);
+    const dm = await promptJson(env, ['--platform', 'telegram', '--user', '1001'], workspace);
+    expect(layer(group, 'chat_instructions')).toBe('\n\nThis group is the on-call channel.');
+    expect(layer(dm, 'chat_instructions')).toBe('');
+    const through = (q: PromptJson) => q.layers.slice(0, q.layers.findIndex((l) => l.name === 'platform_hint') + 1).map((l) => l.text).join('');
+    expect(through(group)).toBe(through(dm));
+    expect(group.system.startsWith(through(dm))).toBe(true);
   });
 
   it('gives byte-identical previews on one day, and --cwd picks the workspace', async () => {

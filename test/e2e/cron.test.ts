@@ -95,6 +95,19 @@ function expectPlain(text: string): void {
   expect(text).not.toMatch(/\]\(/);
 }
 
+describe('cron run without a model', () => {
+  it('says how to configure a model once (the exit line), not in every log line too', async () => {
+    const home = join(root, 'home-nomodel');
+    const cfg = join(root, 'config-nomodel.yaml');
+    writeFileSync(cfg, ['cron:', cronEntry('daily-report', 'email:alice@example.com', 'REPORT-JOB: summarise.')].join('\n'));
+    const res = await runCli(['cron', 'run', 'daily-report'], { env: cleanEnv({ SWITCHBOARD_HOME: home, SWITCHBOARD_CONFIG: cfg }) });
+    expect(res.code).toBe(1);
+    expect(res.stderr.match(/set OPENAI_API_KEY/g)).toHaveLength(1);
+    expect(res.stderr.trimEnd().split('\n').at(-1)).toMatch(/^switchboard: No model is configured: set OPENAI_API_KEY/);
+    expect(res.stderr).toMatch(/job 'daily-report': no model configured or reachable/);
+  });
+});
+
 describe('cron list and cron run', () => {
   const config = [
     'system_message: "Team conventions: be brief and factual."',

@@ -106,7 +106,7 @@ describe('storage faults', () => {
     writeFileSync(join(root, 'not-a-folder'), 'x');
     const res = await start(join(root, 'not-a-folder', 'home'));
     expect(res.code).toBe(1);
-    expectOneLine(res.stderr, /cannot open database .*state\.db \(ENOTDIR.*\); check that the folder exists and is writable/);
+    expectOneLine(res.stderr, /SWITCHBOARD_HOME: cannot create .*not-a-folder\/home \(ENOTDIR\); set SWITCHBOARD_HOME to a folder you can write/);
   });
 
   it.skipIf(isRoot)('a read-only data folder with a database in it: one line, exit 1, nothing damaged (skipped as root: chmod does not stop root)', async () => {

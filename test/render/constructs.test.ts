@@ -66,6 +66,14 @@ const ROWS: Row[] = [
   ['code inside bold', '**use `npm` now**', '<b>use </b><code>npm</code><b> now</b>', '*use `npm` now*', '**use `npm` now**', 'use npm now'],
   ['hard break', 'a  \nb', 'a\nb', 'a\nb', 'a\nb', 'a\nb'],
   ['link reference', '[x][r]\n\n[r]: https://r.io', '<a href="https://r.io">x</a> (https://r.io)', '<https://r.io|x>', '[x](https://r.io)', 'x (https://r.io)'],
+  [
+    'row with more cells than its header (GFM drops the extra ones)',
+    '| a | b |\n|---|---|\n| 1 | 2 | 3 |',
+    '<pre>a | b\n--+--\n1 | 2</pre>',
+    '```\na | b\n--+--\n1 | 2\n```',
+    '```\na | b\n--+--\n1 | 2\n```',
+    'a | b\n--+--\n1 | 2',
+  ],
   ['intraword underscore', 'snake_case and _x_', 'snake_case and <i>x</i>', 'snake_case and _x_', 'snake_case and *x*', 'snake_case and x'],
 ];
 
@@ -107,6 +115,18 @@ describe('formats per platform', () => {
     const [chunk] = renderChunks(md, 'discord-markdown');
     expect(chunk.split('\n')[0]).toBe('Heading 0: value 0');
     expect(chunk.split('\n')).toHaveLength(12);
+  });
+
+  it('plain text keeps intraword * that would otherwise vanish: 2*3*4 stays 2*3*4', () => {
+    expect(renderChunks('2*3*4 = 24 and 2**3**4', 'email-text')).toEqual(['2*3*4 = 24 and 2**3**4']);
+    expect(renderChunks('2*3*4', 'terminal')).toEqual(['2*3*4']);
+    // ordinary emphasis between spaces still loses its markers
+    expect(renderChunks('a *b* c', 'email-text')).toEqual(['a b c']);
+  });
+
+  it('Discord shows a bare URL as written (no %28/%29); masked link targets stay encoded', () => {
+    expect(renderChunks('see https://example.org/path_(x) now', 'discord-markdown')).toEqual(['see https://example.org/path_(x) now']);
+    expect(renderChunks('[x](https://example.org/a_(b))', 'discord-markdown')).toEqual(['[x](https://example.org/a_%28b%29)']);
   });
 
   it('nothing visible gives no chunk at all', () => {

@@ -4,7 +4,7 @@
  * in `running` before its claim is awaited, so a second fire of the same job in this process (the
  * next slot, `cron run`, a catch-up) sees it as busy, never as free.
  */
-import { oneLine, SwitchboardError } from '../errors.js';
+import { logLine, oneLine, SwitchboardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ClaimOutcome, CronRepo } from '../store/types.js';
 import { plainLine } from './format.js';
@@ -192,7 +192,9 @@ export class SlotRuns {
     } catch (error) {
       status = 'error';
       detail = error instanceof SwitchboardError || error instanceof Error ? oneLine(error) : String(error);
-      this.logger.error('cron', `job '${job.id}': ${detail}`);
+      // One line per failure, and a missing model by name only: its fix is printed once elsewhere.
+      this.logger.error('cron', `job '${job.id}': ${logLine(error)}`);
+      return { ...base, status, answer, detail };
     }
     this.logger.info('cron', `job '${job.id}': ${status}${detail ? ` — ${detail}` : ''}`);
     return { ...base, status, answer, detail };

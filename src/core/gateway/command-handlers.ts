@@ -3,7 +3,8 @@
  * the Markdown reply, or null for none; commands skip the session queue.
  */
 import type { Settings } from '../settings.js';
-import type { Store } from '../store/types.js';
+import type { SessionRecord, Store } from '../store/types.js';
+import type { SessionAddress } from '../../platform/address.js';
 import type { Usage } from '../messages.js';
 import { helpText, type ChatCommand } from '../commands.js';
 import type { IntakeContext } from './pipeline.js';
@@ -12,6 +13,8 @@ export interface CommandDeps {
   settings: Settings;
   store: Store;
   now: () => Date;
+  /** The model of a conversation, as the ready line names it (see Agent.modelStatus). */
+  modelStatus(address: SessionAddress, session?: Pick<SessionRecord, 'model'>): Promise<{ ok: boolean; label: string }>;
   /** Whether the session's turn is running, and a way to cancel it. */
   turns: { isRunning(sessionKey: string): boolean; cancel(sessionKey: string): boolean };
 }
@@ -24,7 +27,7 @@ function formatUsage(u: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cachedToke
   return `${u.inputTokens} in (${u.cachedTokens} cached, ${percent(u.cachedTokens, u.inputTokens)}%), ${u.outputTokens} out`;
 }
 
-const help: CommandHandler = async () => helpText();
+const help: CommandHandler = async (ctx) => helpText(ctx.message.platform);
 
 export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
   start: help,
@@ -38,10 +41,11 @@ export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
   async stop(ctx, { turns }) {
     return turns.cancel(ctx.sessionKey) ? null : 'Nothing is running.';
   },
-  async status(ctx, { store, settings, turns }) {
+  async status(ctx, { store, modelStatus, turns }) {
     const s = await store.sessions.findOpen(ctx.message);
-    const model = `\`${settings.model.name}\` (${settings.model.provider})`;
-    if (!s) return `No conversation yet. Model: ${model}.`;
+    const status = await modelStatus(ctx.message, s);
+    const model = status.ok ? status.label.replace(/^(\S+)/, '`$1`') : status.label;
+    if (!s) return `No conversation yet. ${status.ok ? `Model: ${model}.` : 'No model is configured or reachable.'}`;
     return [
       `**Session** \`${s.id}\` (started ${new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
       `**Model** ${model}`,

@@ -13,9 +13,10 @@ import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, InboundMessage, InboundVerdict } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
-import { formatSessionKey } from '../../platform/address.js';
+import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
 import { personKey } from '../identity.js';
-import { parseCommand } from '../commands.js';
+import { parseCommand, unknownCommandText } from '../commands.js';
+import { chatConfigFor } from '../chats.js';
 import { compose, type IntakeContext, type Step } from './pipeline.js';
 import { Access } from './access.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
@@ -77,9 +78,13 @@ export class Gateway {
 
   // ── the steps ──────────────────────────────────────────────────────────────────────────────
 
-  /** In groups and channels the bot answers only when addressed; empty messages are not answered. */
+  /**
+   * In groups and channels the bot answers only when addressed, unless the chat's `chats:` entry
+   * says `require_mention: false`; empty messages are not answered.
+   */
   private readonly addressed: Step = async ({ message }, next) => {
-    if (!message.isDirect && !message.mentionsBot) return 'ignored';
+    const mentionNeeded = chatConfigFor(this.deps.settings.config, message)?.require_mention ?? true;
+    if (!message.isDirect && !message.mentionsBot && mentionNeeded) return 'ignored';
     if (!message.text.trim()) return 'ignored';
     return next();
   };
@@ -112,8 +117,15 @@ export class Gateway {
   private readonly command: Step = async (ctx, next) => {
     const parsed = parseCommand(ctx.message.text);
     if (!parsed) return next();
-    const deps = { settings: this.deps.settings, store: this.deps.store, now: this.now, turns: this.turns };
-    const text = await COMMAND_HANDLERS[parsed.command](ctx, deps);
+    const agent = this.deps.agent;
+    const deps = {
+      settings: this.deps.settings,
+      store: this.deps.store,
+      now: this.now,
+      turns: this.turns,
+      modelStatus: (address: SessionAddress, session?: { model: string | null }) => agent.modelStatus(address, session),
+    };
+    const text = 'unknown' in parsed ? unknownCommandText(parsed.unknown) : await COMMAND_HANDLERS[parsed.command](ctx, deps);
     await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
       if (text !== null) await reply(ctx.message.replyTarget, text);
       await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'done');

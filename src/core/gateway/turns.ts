@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, InboundMessage } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
-import { ModelError, oneLine } from '../errors.js';
+import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
 import { formatBatch } from '../user-content.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
@@ -25,6 +25,29 @@ export interface TurnRunnerDeps {
   logger: Logger;
   adapter: (platform: PlatformId) => Adapter | undefined;
   now: () => Date;
+}
+
+/** What a chat user is told about a model failure: why, in a few words; never the endpoint or the fix. */
+const FAILURE_REASON: Record<ModelErrorKind, string> = {
+  unconfigured: 'no model is set up yet',
+  timeout: 'the model did not answer in time',
+  unavailable: 'the model cannot be reached right now',
+  refused: 'the model is not available to me right now',
+  cancelled: 'the answer was cancelled',
+  failed: 'something went wrong while writing the answer',
+};
+
+/**
+ * The reply to a failed turn: a short apology with the reason, and whether the message was kept
+ * (`kept`: the agent could store it in the history). The full error is in the log. In the terminal
+ * the user is the operator, so "no model" says how to configure one.
+ */
+export function failureReply(error: unknown, platform: PlatformId, kept: boolean): string {
+  const kind = error instanceof ModelError ? error.kind : 'failed';
+  if (kind === 'unconfigured' && platform === 'cli') return HOW_TO_CONFIGURE_MODEL;
+  const keptLine = kept ? 'Your message is kept; please try again in a moment.' : 'Your message could not be stored either; please send it again in a moment.';
+  const operator = kind === 'unconfigured' || kind === 'refused' ? ' The operator can see the details in the log.' : '';
+  return `Sorry, I could not answer that: ${FAILURE_REASON[kind]}. ${keptLine}${operator}`;
 }
 
 const BUSY = 'I am still busy with your earlier messages. Please wait for my answer, then send this again.';
@@ -129,14 +152,9 @@ export class TurnRunner {
     } catch (error) {
       if (signal.aborted && this.stopping) return; // journaled; answered after restart
       const stopped = signal.aborted;
-      const line = oneLine(error);
-      if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${line}`);
-      const text = stopped
-        ? 'Stopped.'
-        : error instanceof ModelError && error.message === HOW_TO_CONFIGURE_MODEL
-          ? HOW_TO_CONFIGURE_MODEL
-          : `Sorry, I could not answer that (${line}). Your message is saved; please try again in a moment.`;
-      await agent.keepFailedTurn(input);
+      if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
+      const kept = await agent.keepFailedTurn(input);
+      const text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
       await replies.commit(ctx.sessionKey, async (tx, reply) => {
         await reply(target, text);
         await markDone(tx);

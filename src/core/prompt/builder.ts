@@ -1,20 +1,22 @@
 /**
- * The system prompt builder (DESIGN §5). Nine named layers, broadest scope first:
+ * The system prompt builder (DESIGN §5). Ten named layers, broadest scope first:
  *
  *   1 identity · 2 tool_guidance · 3 system_message · 4 skills_index · 5 context_files   (global)
  *   6 platform_hint                                                                      (platform)
+ *   6b chat_instructions (the chat's `system_message` from `chats:`, DESIGN §13)          (chat)
  *   7 memory · 8 user_profile                                                            (person)
  *   9 session_info                                                                       (session)
  *
  * Layout contract:
- * - `layers` always holds all nine names in this order. A layer with nothing to say (no system
+ * - `layers` always holds all ten names in this order. A layer with nothing to say (no system
  *   message, no skills, no context file, empty memory, anything dropped by `ignoreRules`) has
  *   `text: ''`, so names and positions never move.
  * - Separators belong to the layers: every non-empty layer after `identity` starts with a blank
  *   line (`\n\n`). Hence `text` is exactly the concatenation of the layer texts, with no trailing
  *   whitespace, and a prefix of layers is a byte prefix of the prompt: everything up to
  *   `context_files` is identical for every session of one home and workspace, up to
- *   `platform_hint` for every user of a platform, up to `user_profile` for all sessions of a person.
+ *   `platform_hint` for every user of a platform (a chat's instructions come after it, so a
+ *   chat with its own settings still shares that prefix), up to `user_profile` for all sessions of a person.
  * - Deterministic: the same files, config, platform, person, session id and start *day* give a
  *   byte-identical prompt. `session_info` has day precision only.
  *
@@ -32,6 +34,8 @@ import type { AppConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PlatformId } from '../../platform/ids.js';
+import type { Address } from '../../platform/address.js';
+import { chatConfigFor } from '../chats.js';
 import type { PromptLayer } from '../providers/provider.js';
 import type { MemoryRepo } from '../store/types.js';
 import { cutToLimit, type MemoryFile } from '../memory/entries.js';
@@ -50,6 +54,7 @@ export const LAYER_NAMES = [
   'skills_index',
   'context_files',
   'platform_hint',
+  'chat_instructions',
   'memory',
   'user_profile',
   'session_info',
@@ -63,6 +68,8 @@ export interface PromptInput {
   memory: MemoryRepo;
   config: AppConfig;
   platform: PlatformId;
+  /** The session's chat, for its `chats:` entry (layer chat_instructions); none for a plain preview. */
+  address?: Address & { userId?: string };
   /** Memory owner (`telegram-1001` or a person's name). */
   personKey: string;
   /** Session id; `preview` for a preview. */
@@ -79,7 +86,7 @@ export interface PromptInput {
 }
 
 export interface BuiltPrompt {
-  /** All nine layers in order; `text` is '' for an absent layer. */
+  /** All ten layers in order; `text` is '' for an absent layer. */
   layers: PromptLayer[];
   /** The prompt: concatenation of the layer texts. */
   text: string;
@@ -163,6 +170,12 @@ export function platformHintLayer(platform: PlatformId, ignoreRules: boolean): s
   return section(ignoreRules ? platformFacts(entry) : entry.hint);
 }
 
+/** Layer 6b: the chat's own `system_message` (DESIGN §13); '' for a chat without one. */
+export function chatInstructionsLayer(config: AppConfig, address: PromptInput['address']): string {
+  if (!address) return '';
+  return section(normalizeNewlines(chatConfigFor(config, address)?.system_message ?? '').trim());
+}
+
 /**
  * Layers 7 and 8: this person's memory and profile, cut to their limits, frozen now. Both are
  * threat-scanned when read (scope `memory`), not only when the memory tool writes them: a file
@@ -215,6 +228,7 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
     skills_index: skillsIndexLayer(home, logger),
     context_files: ignore ? '' : contextFilesLayer(input.cwd, config.limits.context_file_chars, logger),
     platform_hint: platformHintLayer(platform, ignore),
+    chat_instructions: chatInstructionsLayer(config, input.address),
     memory: mem.memory,
     user_profile: mem.user,
     session_info: sessionInfoLayer(input.startedAt, input.sessionId, platform, input.timezone),

@@ -15,7 +15,7 @@ function lazy(name: Provider['name'], load: () => Promise<Provider>): Provider {
   return {
     name,
     complete: async (request) => (await get()).complete(request),
-    check: async () => (await get()).check(),
+    check: async (options) => (await get()).check(options),
   };
 }
 
@@ -57,12 +57,12 @@ function createAutoProvider(baseURL: string, model: string, settings: Settings, 
     name: 'unconfigured',
     async complete(request: ModelRequest): Promise<ModelResponse> {
       const p = await probe();
-      if (!p) throw new ModelError(HOW_TO_CONFIGURE_MODEL);
+      if (!p) throw new ModelError(HOW_TO_CONFIGURE_MODEL, { kind: 'unconfigured' });
       return p.complete(request);
     },
-    async check(): Promise<string | null> {
+    async check(options?: { timeoutMs?: number }): Promise<string | null> {
       const p = await probe();
-      return p ? p.check() : HOW_TO_CONFIGURE_MODEL;
+      return p ? p.check(options) : HOW_TO_CONFIGURE_MODEL;
     },
   };
 }

@@ -81,9 +81,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         throw toModelError(error, options.baseURL ?? 'https://api.openai.com/v1');
       }
     },
-    async check(): Promise<string | null> {
+    async check(checkOptions?: { timeoutMs?: number }): Promise<string | null> {
       try {
-        await client.models.list({ timeout: 5000, maxRetries: 0 });
+        await client.models.list({ timeout: checkOptions?.timeoutMs ?? 5000, maxRetries: 0 });
         return null;
       } catch (error) {
         return toModelError(error, options.baseURL ?? 'https://api.openai.com/v1').message;

@@ -35,6 +35,6 @@ export interface ModelResponse {
 export interface Provider {
   readonly name: 'openai' | 'anthropic' | 'unconfigured';
   complete(request: ModelRequest): Promise<ModelResponse>;
-  /** For doctor: a cheap reachability check; resolves to a problem line or null. */
-  check(): Promise<string | null>;
+  /** For doctor: a cheap reachability check (default: within 5 s); resolves to a problem line or null. */
+  check(options?: { timeoutMs?: number }): Promise<string | null>;
 }

@@ -30,6 +30,8 @@ export interface SessionRecord {
   promptSha256: string;
   promptLayers: PromptLayer[];
   toolsSignature: string;
+  /** The model chosen when the session started (its chat's `model`); null = the global model. */
+  model: string | null;
   promptRebuilds: number;
   requests: number;
   usage: Usage;
@@ -44,6 +46,8 @@ export interface NewSession {
   prompt: string;
   promptSha256: string;
   toolsSignature: string;
+  /** The chat's own model (DESIGN §13), fixed for the session; absent = the global model. */
+  model?: string;
 }
 
 export type PersonUsage = Usage & { requests: number; sessions: number };

@@ -157,6 +157,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX cron_runs_finished ON cron_runs(finished_at) WHERE status != 'running';
   CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
   `,
+  // 3: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
+  `ALTER TABLE sessions ADD COLUMN model TEXT;`,
 ];
 
 /** Any fixed number: the key of the advisory lock that keeps two starting instances from migrating at once. */

@@ -28,6 +28,7 @@ interface SessionRow {
   output_tokens: number;
   cached_tokens: number;
   cache_write_tokens: number;
+  model: string | null;
 }
 
 function fromRow(r: SessionRow): SessionRecord {
@@ -52,6 +53,7 @@ function fromRow(r: SessionRow): SessionRecord {
     promptRebuilds: r.prompt_rebuilds,
     requests: r.requests,
     usage: { inputTokens: r.input_tokens, outputTokens: r.output_tokens, cachedTokens: r.cached_tokens, cacheWriteTokens: r.cache_write_tokens },
+    model: r.model,
   };
 }
 
@@ -86,9 +88,9 @@ export class PgSessionRepo implements SessionRepo {
   async create(s: NewSession): Promise<SessionRecord> {
     const a = s.address;
     const [row] = await this.run.rows<SessionRow>(
-      `INSERT INTO sessions (id, key, platform, chat_id, thread_id, user_id, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11, $12) RETURNING *`,
-      [s.id, formatSessionKey(a), a.platform, a.chatId, a.threadId ?? null, a.userId, s.personKey, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature],
+      `INSERT INTO sessions (id, key, platform, chat_id, thread_id, user_id, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature, model)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11, $12, $13) RETURNING *`,
+      [s.id, formatSessionKey(a), a.platform, a.chatId, a.threadId ?? null, a.userId, s.personKey, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature, s.model ?? null],
     );
     return fromRow(row);
   }

@@ -1,14 +1,16 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StorageError } from '../../core/errors.js';
+import { makeDirs } from '../../core/fs.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
 function describe(error: unknown): string {
   const e = error as { code?: string; message?: string };
-  return `${e.code ?? 'error'}: ${(e.message ?? String(error)).split('\n')[0]}`;
+  const message = (e.message ?? String(error)).split('\n')[0];
+  // fs errors already start with their code ("ENOENT: no such file …"): not twice.
+  return e.code && !message.startsWith(e.code) ? `${e.code}: ${message}` : message;
 }
 
 /**
@@ -18,7 +20,7 @@ function describe(error: unknown): string {
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Db {
   let db: Db;
   try {
-    if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !options.readonly) makeDirs(dirname(path));
     db = new Database(path, { readonly: options.readonly ?? false, timeout: 5000 });
   } catch (error) {
     throw new StorageError(`cannot open database ${path} (${describe(error)}); check that the folder exists and is writable`, {

@@ -143,6 +143,8 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX cron_runs_finished ON cron_runs(finished_at) WHERE status != 'running';
   CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
   `,
+  // 4: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
+  `ALTER TABLE sessions ADD COLUMN model TEXT;`,
 ];
 
 /**

@@ -21,6 +21,7 @@ interface Row {
   prompt_sha256: string;
   prompt_layers: string;
   tools_signature: string;
+  model: string | null;
   prompt_rebuilds: number;
   requests: number;
   input_tokens: number;
@@ -48,6 +49,7 @@ function fromRow(r: Row): SessionRecord {
     promptSha256: r.prompt_sha256,
     promptLayers: JSON.parse(r.prompt_layers) as PromptLayer[],
     toolsSignature: r.tools_signature,
+    model: r.model,
     promptRebuilds: r.prompt_rebuilds,
     requests: r.requests,
     usage: {
@@ -96,10 +98,10 @@ export class SqliteSessionRepo implements SessionRepo {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const a = s.address;
     prepare(this.db, 
-        `INSERT INTO sessions (id, key, platform, chat_id, thread_id, user_id, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sessions (id, key, platform, chat_id, thread_id, user_id, person_key, started_at, last_active_at, prompt, prompt_sha256, prompt_layers, tools_signature, model)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(s.id, formatSessionKey(a), a.platform, a.chatId, a.threadId ?? null, a.userId, s.personKey, s.startedAt, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature);
+      .run(s.id, formatSessionKey(a), a.platform, a.chatId, a.threadId ?? null, a.userId, s.personKey, s.startedAt, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature, s.model ?? null);
     return this.read(s.id)!;
   }
 

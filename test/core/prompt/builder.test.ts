@@ -53,7 +53,7 @@ function prefixThrough(p: BuiltPrompt, name: string): string {
 }
 
 describe('layers', () => {
-  it('keeps all nine layers in order; the prompt is their concatenation with separators inside the layers', async () => {
+  it('keeps all ten layers in order; the prompt is their concatenation with separators inside the layers', async () => {
     sb.write('home/memories/telegram-1001/MEMORY.md', 'Likes tea.');
     const p = await build({ config: config('system_message: "Answer in English."') });
     expect(p.layers.map((l) => l.name)).toEqual([
@@ -63,6 +63,7 @@ describe('layers', () => {
       'skills_index',
       'context_files',
       'platform_hint',
+      'chat_instructions',
       'memory',
       'user_profile',
       'session_info',

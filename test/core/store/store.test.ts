@@ -428,7 +428,7 @@ describe('migration from a round-1 database', () => {
     }
   }
 
-  it('fills the address columns and reaches the current schema version', async () => {
+  it('fills the address columns and reaches the latest schema version', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-round1-'));
     try {
       roundOne(sqlitePath(dir));
