@@ -76,7 +76,22 @@ export interface App {
   close(): Promise<void>;
 }
 
+import { openStore } from './store/open.js';
 export { openStore, storeLocation } from './store/open.js';
+
+/**
+ * Opens the store the settings name for a process that has already made its doors: when the
+ * database cannot be opened (one clear error line), the doors are closed first, so nothing they
+ * hold keeps the process alive.
+ */
+export async function openStoreFor(settings: Settings, doors: readonly Adapter[]): Promise<Store> {
+  try {
+    return await openStore(settings);
+  } catch (error) {
+    await Promise.allSettled(doors.map((a) => a.close()));
+    throw error;
+  }
+}
 
 export function createApp(options: AppOptions): App {
   const { settings, logger, cwd } = options;

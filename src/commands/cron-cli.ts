@@ -3,8 +3,7 @@ import type { CommandIO } from './io.js';
 import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { formatAddress } from '../platform/address.js';
-import { createApp, openStore, type App } from '../app.js';
-import type { Store } from '../core/store/types.js';
+import { createApp, openStore, openStoreFor, type App } from '../app.js';
 import { createAdapters } from '../adapters/registry.js';
 import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
@@ -71,13 +70,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   validateCronJobs(settings.config.cron);
   ensureHome(settings.home);
   const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
-  let store: Store;
-  try {
-    store = await openStore(settings);
-  } catch (error) {
-    await Promise.allSettled(adapters.map((a) => a.close()));
-    throw error;
-  }
+  const store = await openStoreFor(settings, adapters);
   const app = createApp({
     settings,
     logger,

@@ -2,8 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensureHome, loadSettings, type Settings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
-import { createApp, openStore, type App } from '../app.js';
-import type { Store } from '../core/store/types.js';
+import { createApp, openStoreFor, type App } from '../app.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { createCliAdapter } from '../adapters/cli.js';
 import type { Adapter } from '../core/types.js';
@@ -45,14 +44,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive, welcome: interactive ? welcome(terminalOnly, logFile) : undefined })
     : null;
   if (cli) adapters.push(cli);
-  let store: Store;
-  try {
-    store = await openStore(settings);
-  } catch (error) {
-    // An unreachable database is one line; the doors made so far hold nothing open.
-    await Promise.allSettled(adapters.map((a) => a.close()));
-    throw error;
-  }
+  const store = await openStoreFor(settings, adapters);
   const app = createApp({ settings, logger, cwd: options.cwd, store, adapters, terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR });
 
   const started: Adapter[] = [];

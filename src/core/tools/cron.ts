@@ -20,7 +20,7 @@ import {
   type DeliverableAddress,
 } from '../../platform/address.js';
 import type { Tool, ToolContext } from './types.js';
-import { parseToolArgs } from './args.js';
+import { defineTool } from './args.js';
 
 /** Jobs one person may hold, so a runaway conversation cannot flood the scheduler. */
 export const MAX_JOBS_PER_PERSON = 25;
@@ -207,15 +207,14 @@ export function createCronTool(options: CronToolOptions = {}): Tool {
     return `Created cron job '${outcome.id}'.\n${describeJob(outcome, ctx.now())}`;
   }
 
-  return {
+  return defineTool({
     name: 'cron',
     description:
       "Manage this person's scheduled jobs: a job runs the agent on a schedule with nobody present and delivers the report (by default to this chat). Actions: create (schedule, prompt, optional deliver, timezone, id), list, pause, resume, remove (id).",
     parameters: PARAMETERS,
-    async run(raw: unknown, ctx: ToolContext): Promise<string> {
-      const parsed = parseToolArgs(argsSchema, raw, 'Use action create|list|pause|resume|remove.');
-      if (!parsed.ok) return parsed.error;
-      const args = parsed.data;
+    schema: argsSchema,
+    hint: 'Use action create|list|pause|resume|remove.',
+    async run(args, ctx: ToolContext): Promise<string> {
       const repo = ctx.store.cron;
       switch (args.action) {
         case 'create':
@@ -246,7 +245,7 @@ export function createCronTool(options: CronToolOptions = {}): Tool {
         }
       }
     },
-  };
+  });
 }
 
 /** The `cron` tool with no scheduler hook (a running scheduler also rescans the table every few seconds). */

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { applyMemoryEdit } from '../memory/edit.js';
 import type { Tool, ToolContext } from './types.js';
-import { parseToolArgs } from './args.js';
+import { defineTool } from './args.js';
 
 const argsSchema = z
   .object({
@@ -38,15 +38,14 @@ const PARAMETERS: Record<string, unknown> = {
   additionalProperties: false,
 };
 
-export const memoryTool: Tool = {
+export const memoryTool: Tool = defineTool({
   name: 'memory',
   description:
     "Edit this person's long-term memory: your notes (target memory) or their profile (target user). Saved at once; shows in the next conversation. Each file has a size limit; a write past it is refused with the room left.",
   parameters: PARAMETERS,
-  async run(raw: unknown, ctx: ToolContext): Promise<string> {
-    const parsed = parseToolArgs(argsSchema, raw);
-    if (!parsed.ok) return parsed.error;
-    const a = parsed.data;
+  schema: argsSchema,
+  async run(args, ctx: ToolContext): Promise<string> {
+    const a = args;
     const result = await applyMemoryEdit(
       { memory: ctx.store.memory, personKey: ctx.personKey, limits: ctx.settings.config.limits, logger: ctx.logger },
       { action: a.action, target: a.target, content: a.content ?? undefined, oldText: a.old_text ?? undefined },
@@ -54,4 +53,4 @@ export const memoryTool: Tool = {
     if (result.ok) ctx.logger.info('memory', `${ctx.personKey}: ${a.action} ${a.target} (${result.status})`);
     return result.message;
   },
-};
+});

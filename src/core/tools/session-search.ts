@@ -11,7 +11,7 @@ import { summariseSessions, SUMMARY_SESSIONS, type SessionToSummarise } from '..
 import { ModelError, oneLine } from '../errors.js';
 import type { SearchHit } from '../store/types.js';
 import type { Tool, ToolContext } from './types.js';
-import { parseToolArgs } from './args.js';
+import { defineTool } from './args.js';
 import { asData } from './data.js';
 
 export const DEFAULT_LIMIT = 5;
@@ -69,16 +69,15 @@ function toSummarise(result: SessionSearchResult): SessionToSummarise[] {
 /** Builds the tool. */
 export function createSessionSearchTool(options: SessionSearchToolOptions = {}): Tool {
   const summarise = options.summarise ?? true;
-  return {
+  return defineTool({
     name: 'session_search',
     description:
       "Search this person's earlier conversations (other sessions, on any of their linked platforms) for something said before. Returns ranked matches with date, session and snippet; broad questions also get a short summary of the most relevant sessions.",
     parameters: PARAMETERS,
-    async run(raw: unknown, ctx: ToolContext): Promise<string> {
-      const parsed = parseToolArgs(argsSchema, raw);
-      if (!parsed.ok) return parsed.error;
-      const { query } = parsed.data;
-      const limit = parsed.data.limit ?? DEFAULT_LIMIT;
+    schema: argsSchema,
+    async run(args, ctx: ToolContext): Promise<string> {
+      const { query } = args;
+      const limit = args.limit ?? DEFAULT_LIMIT;
       const result = await searchSessions(ctx.store, ctx.personKey, query, { excludeSessionId: ctx.sessionId, limit });
       if (!result.hits.length && !result.recent.length) {
         return result.terms.length
@@ -109,7 +108,7 @@ export function createSessionSearchTool(options: SessionSearchToolOptions = {}):
         return `(A summary could not be written: ${oneLine(error)}.)\n\n${list}`;
       }
     },
-  };
+  });
 }
 
 /** The `session_search` tool with summaries on. */

@@ -9,12 +9,12 @@ import { z } from 'zod';
 import { findSkill, listSkills, parseSkillFile } from '../prompt/skills.js';
 import { guardText } from '../prompt/threat-scan.js';
 import type { Tool, ToolContext } from './types.js';
-import { parseToolArgs } from './args.js';
+import { defineTool } from './args.js';
 import { asData } from './data.js';
 
 const argsSchema = z.object({ name: z.string().trim().min(1, 'give the name of a skill from the Skills list').max(200) });
 
-export const skillViewTool: Tool = {
+export const skillViewTool: Tool = defineTool({
   name: 'skill_view',
   description: 'Read a skill (a saved procedure) from the Skills list in full, by its name. Read it before doing a task it matches.',
   parameters: {
@@ -23,14 +23,13 @@ export const skillViewTool: Tool = {
     required: ['name'],
     additionalProperties: false,
   },
-  async run(raw: unknown, ctx: ToolContext): Promise<string> {
-    const parsed = parseToolArgs(argsSchema, raw);
-    if (!parsed.ok) return parsed.error;
+  schema: argsSchema,
+  async run(args, ctx: ToolContext): Promise<string> {
     const skills = listSkills(ctx.settings.home);
-    const skill = findSkill(skills, parsed.data.name);
+    const skill = findSkill(skills, args.name);
     if (!skill) {
       const available = skills.length ? `Available skills: ${skills.map((s) => s.name).join(', ')}.` : 'No skills are installed.';
-      return `Error: no skill named "${parsed.data.name}". ${available}`;
+      return `Error: no skill named "${args.name}". ${available}`;
     }
     let body: string;
     try {
@@ -42,4 +41,4 @@ export const skillViewTool: Tool = {
     const file = `skills/${skill.folder}/SKILL.md`;
     return asData(file, guardText(body, { file, scope: 'system', logger: ctx.logger }));
   },
-};
+});

@@ -2,51 +2,10 @@ import type { Runner } from './db.js';
 import type { CronJobConfig } from '../../core/config.js';
 import type { CronJob, CronJobSource, CronRunStatus } from '../../core/cron/types.js';
 import type { ClaimOutcome, CronRepo, CronRunRecord, NewChatJob } from '../../core/store/types.js';
-import type { DeliverablePlatform } from '../../platform/ids.js';
-import type { DeliverableAddress } from '../../platform/address.js';
+import { cronJobFromRow, deliverColumns, type CronJobRow } from '../rows.js';
 
-interface JobRow {
-  [column: string]: unknown;
-  id: string;
-  source: CronJobSource;
-  owner: string | null;
-  schedule: string;
-  timezone: string | null;
-  prompt: string;
-  deliver_platform: DeliverablePlatform;
-  deliver_chat: string;
-  deliver_thread: string | null;
-  paused: boolean;
-  created_at: number;
-  last_slot: number | null;
-  last_run_at: number | null;
-  last_status: CronRunStatus | null;
-  last_result: string | null;
-}
 
-function fromRow(r: JobRow): CronJob {
-  return {
-    id: r.id,
-    source: r.source,
-    owner: r.owner,
-    schedule: r.schedule,
-    timezone: r.timezone,
-    prompt: r.prompt,
-    deliver: r.deliver_thread
-      ? { platform: r.deliver_platform, chatId: r.deliver_chat, threadId: r.deliver_thread }
-      : { platform: r.deliver_platform, chatId: r.deliver_chat },
-    paused: r.paused,
-    createdAt: r.created_at,
-    lastSlot: r.last_slot,
-    lastRunAt: r.last_run_at,
-    lastStatus: r.last_status,
-    lastResult: r.last_result,
-  };
-}
 
-function deliverColumns(a: DeliverableAddress): [string, string, string | null] {
-  return [a.platform, a.chatId, a.threadId ?? null];
-}
 
 const WATERMARK = 'UPDATE cron_jobs SET last_slot = GREATEST(COALESCE(last_slot, 0), $1) WHERE id = $2';
 
@@ -59,16 +18,16 @@ export class PgCronRepo implements CronRepo {
   constructor(private readonly run: Runner) {}
 
   async list(): Promise<CronJob[]> {
-    return (await this.run.rows<JobRow>('SELECT * FROM cron_jobs ORDER BY id COLLATE "C"')).map(fromRow);
+    return (await this.run.rows<CronJobRow>('SELECT * FROM cron_jobs ORDER BY id COLLATE "C"')).map(cronJobFromRow);
   }
 
   async get(id: string): Promise<CronJob | undefined> {
-    const [row] = await this.run.rows<JobRow>('SELECT * FROM cron_jobs WHERE id = $1', [id]);
-    return row && fromRow(row);
+    const [row] = await this.run.rows<CronJobRow>('SELECT * FROM cron_jobs WHERE id = $1', [id]);
+    return row && cronJobFromRow(row);
   }
 
   async listByOwner(owner: string): Promise<CronJob[]> {
-    return (await this.run.rows<JobRow>("SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = $1 ORDER BY id COLLATE \"C\"", [owner])).map(fromRow);
+    return (await this.run.rows<CronJobRow>("SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = $1 ORDER BY id COLLATE \"C\"", [owner])).map(cronJobFromRow);
   }
 
   async syncConfig(jobs: readonly CronJobConfig[], at: number): Promise<{ added: string[]; removed: string[]; replacedChatJobs: string[] }> {
@@ -105,12 +64,12 @@ export class PgCronRepo implements CronRepo {
   }
 
   async insertChatJob(job: NewChatJob, at: number): Promise<CronJob> {
-    const [row] = await this.run.rows<JobRow>(
+    const [row] = await this.run.rows<CronJobRow>(
       `INSERT INTO cron_jobs (id, source, owner, schedule, timezone, prompt, deliver_platform, deliver_chat, deliver_thread, paused, created_at)
        VALUES ($1, 'chat', $2, $3, $4, $5, $6, $7, $8, FALSE, $9) RETURNING *`,
       [job.id, job.owner, job.schedule, job.timezone, job.prompt, ...deliverColumns(job.deliver), at],
     );
-    return fromRow(row);
+    return cronJobFromRow(row);
   }
 
   async setPaused(id: string, paused: boolean, at: number): Promise<void> {

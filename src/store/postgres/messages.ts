@@ -1,25 +1,9 @@
 import type { Runner } from './db.js';
-import type { ChatMessage, ToolCall, Usage } from '../../core/messages.js';
+import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import { toChat, type MessageRow } from '../rows.js';
 
-interface MessageRow {
-  [column: string]: unknown;
-  id: number;
-  role: 'user' | 'assistant' | 'tool';
-  content: string;
-  tool_calls: string | null;
-  tool_call_id: string | null;
-  tool_name: string | null;
-}
 
-function toChat(r: MessageRow): ChatMessage {
-  if (r.role === 'tool') return { role: 'tool', toolCallId: r.tool_call_id ?? '', name: r.tool_name ?? '', content: r.content };
-  if (r.role === 'assistant') {
-    const calls = r.tool_calls ? (JSON.parse(r.tool_calls) as ToolCall[]) : undefined;
-    return calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
-  }
-  return { role: 'user', content: r.content };
-}
 
 /** Scripts written without spaces between words: the 'simple' parser sees a whole run as one word. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;

@@ -1,42 +1,10 @@
 import type { Runner } from './db.js';
 import type { DeliveryTarget, OutboundMessage } from '../../core/types.js';
-import type { PlatformId } from '../../platform/ids.js';
 import { formatAddress, type Address } from '../../platform/address.js';
 import type { OutboxItem, OutboxRepo, OutboxStatus } from '../../core/store/types.js';
+import { outboxFromRow, type OutboxRow } from '../rows.js';
 
-interface OutboxRow {
-  [column: string]: unknown;
-  id: number;
-  session_key: string | null;
-  platform: PlatformId;
-  chat_id: string;
-  thread_id: string | null;
-  target: string;
-  message: string;
-  next_chunk: number;
-  attempts: number;
-  last_error: string | null;
-  status: OutboxStatus;
-  created_at: number;
-  next_attempt_at: number;
-}
 
-function fromRow(r: OutboxRow): OutboxItem {
-  const details = JSON.parse(r.target) as Omit<DeliveryTarget, 'platform' | 'chatId' | 'threadId'>;
-  const target: DeliveryTarget = { ...details, platform: r.platform, chatId: r.chat_id, ...(r.thread_id ? { threadId: r.thread_id } : {}) };
-  return {
-    id: r.id,
-    sessionKey: r.session_key,
-    target,
-    message: JSON.parse(r.message) as OutboundMessage,
-    nextChunk: r.next_chunk,
-    attempts: r.attempts,
-    lastError: r.last_error,
-    status: r.status,
-    createdAt: r.created_at,
-    nextAttemptAt: r.next_attempt_at,
-  };
-}
 
 /** Replies on their way out, shared by every instance on the database. */
 export class PgOutboxRepo implements OutboxRepo {
@@ -54,23 +22,23 @@ export class PgOutboxRepo implements OutboxRepo {
 
   async get(id: number): Promise<OutboxItem | undefined> {
     const [row] = await this.run.rows<OutboxRow>('SELECT * FROM outbox WHERE id = $1', [id]);
-    return row && fromRow(row);
+    return row && outboxFromRow(row);
   }
 
   async heads(): Promise<OutboxItem[]> {
     const rows = await this.run.rows<OutboxRow>(
       "SELECT DISTINCT ON (chat_key) * FROM outbox WHERE status = 'pending' ORDER BY chat_key, id",
     );
-    return rows.map(fromRow).sort((a, b) => a.id - b.id);
+    return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
   }
 
   async headOf(chat: Address): Promise<OutboxItem | undefined> {
     const [row] = await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'pending' AND chat_key = $1 ORDER BY id LIMIT 1", [formatAddress(chat)]);
-    return row && fromRow(row);
+    return row && outboxFromRow(row);
   }
 
   async pending(): Promise<OutboxItem[]> {
-    return (await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id")).map(fromRow);
+    return (await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id")).map(outboxFromRow);
   }
 
   /**

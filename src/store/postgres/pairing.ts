@@ -2,11 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { Runner } from './db.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { PairingRepo, PairingRequest, PendingPairing } from '../../core/store/types.js';
+import { PAIRING } from '../rows.js';
 
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I
-const CODE_TTL_MS = 60 * 60_000;
-const REQUEST_EVERY_MS = 10 * 60_000;
-const MAX_PENDING_PER_PLATFORM = 3;
 
 /**
  * Pairing (DESIGN §4) on the shared engine. A request runs under a transaction-scoped advisory lock
@@ -26,19 +23,19 @@ export class PgPairingRepo implements PairingRepo {
         "SELECT code, created_at FROM pairing_codes WHERE platform = $1 AND user_id = $2 AND status = 'pending' AND expires_at > $3 ORDER BY created_at DESC, seq DESC LIMIT 1",
         [platform, userId, now],
       );
-      if (mine && now - mine.created_at < REQUEST_EVERY_MS) return { status: 'recent', code: mine.code };
+      if (mine && now - mine.created_at < PAIRING.requestEveryMs) return { status: 'recent', code: mine.code };
       const [{ n }] = await run.rows<{ n: number }>(
         "SELECT COUNT(*) AS n FROM pairing_codes WHERE platform = $1 AND status = 'pending' AND expires_at > $2 AND user_id <> $3",
         [platform, now, userId],
       );
-      if (n >= MAX_PENDING_PER_PLATFORM) return { status: 'full' };
+      if (n >= PAIRING.maxPendingPerPlatform) return { status: 'full' };
       await run.exec("UPDATE pairing_codes SET status = 'replaced' WHERE platform = $1 AND user_id = $2 AND status = 'pending'", [platform, userId]);
       for (;;) {
-        const code = Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+        const code = Array.from({ length: 8 }, () => PAIRING.alphabet[randomInt(PAIRING.alphabet.length)]).join('');
         const inserted = await run.exec(
           `INSERT INTO pairing_codes (code, platform, user_id, chat_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (code) DO NOTHING`,
-          [code, platform, userId, chatId, now, now + CODE_TTL_MS],
+          [code, platform, userId, chatId, now, now + PAIRING.codeTtlMs],
         );
         if (inserted === 1) return { status: 'issued', code };
       }

@@ -4,58 +4,9 @@ import type { Usage } from '../../core/messages.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
 import type { NewSession, PersonUsage, SessionRecord, SessionRepo } from '../../core/store/types.js';
+import { sessionFromRow, type SessionRow } from '../rows.js';
 
-interface SessionRow {
-  [column: string]: unknown;
-  id: string;
-  key: string;
-  platform: string;
-  person_key: string;
-  chat_id: string;
-  thread_id: string | null;
-  user_id: string;
-  started_at: number;
-  last_active_at: number;
-  ended_at: number | null;
-  end_reason: string | null;
-  prompt: string;
-  prompt_sha256: string;
-  prompt_layers: string;
-  tools_signature: string;
-  prompt_rebuilds: number;
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-  cache_write_tokens: number;
-  model: string | null;
-}
 
-function fromRow(r: SessionRow): SessionRecord {
-  const platform = r.platform as PlatformId;
-  const address: SessionAddress = r.thread_id
-    ? { platform, chatId: r.chat_id, threadId: r.thread_id, userId: r.user_id }
-    : { platform, chatId: r.chat_id, userId: r.user_id };
-  return {
-    id: r.id,
-    key: r.key,
-    address,
-    platform,
-    personKey: r.person_key,
-    startedAt: r.started_at,
-    lastActiveAt: r.last_active_at,
-    endedAt: r.ended_at,
-    endReason: r.end_reason,
-    prompt: r.prompt,
-    promptSha256: r.prompt_sha256,
-    promptLayers: JSON.parse(r.prompt_layers) as PromptLayer[],
-    toolsSignature: r.tools_signature,
-    promptRebuilds: r.prompt_rebuilds,
-    requests: r.requests,
-    usage: { inputTokens: r.input_tokens, outputTokens: r.output_tokens, cachedTokens: r.cached_tokens, cacheWriteTokens: r.cache_write_tokens },
-    model: r.model,
-  };
-}
 
 const SUMS = `COUNT(*) AS sessions, COALESCE(SUM(requests),0)::bigint AS requests, COALESCE(SUM(input_tokens),0)::bigint AS "inputTokens",
   COALESCE(SUM(output_tokens),0)::bigint AS "outputTokens", COALESCE(SUM(cached_tokens),0)::bigint AS "cachedTokens",
@@ -69,7 +20,7 @@ export class PgSessionRepo implements SessionRepo {
       'SELECT * FROM sessions WHERE key = $1 AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1',
       [formatSessionKey(address)],
     );
-    return row && fromRow(row);
+    return row && sessionFromRow(row);
   }
 
   async findOpenForUser(platform: PlatformId, userId: string): Promise<SessionRecord[]> {
@@ -77,12 +28,12 @@ export class PgSessionRepo implements SessionRepo {
       'SELECT * FROM sessions WHERE ended_at IS NULL AND platform = $1 AND user_id = $2 ORDER BY last_active_at DESC',
       [platform, userId],
     );
-    return rows.map(fromRow);
+    return rows.map(sessionFromRow);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
     const [row] = await this.run.rows<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id]);
-    return row && fromRow(row);
+    return row && sessionFromRow(row);
   }
 
   async create(s: NewSession): Promise<SessionRecord> {
@@ -92,7 +43,7 @@ export class PgSessionRepo implements SessionRepo {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10, $11, $12, $13) RETURNING *`,
       [s.id, formatSessionKey(a), a.platform, a.chatId, a.threadId ?? null, a.userId, s.personKey, s.startedAt, s.prompt, s.promptSha256, JSON.stringify(s.promptLayers), s.toolsSignature, s.model ?? null],
     );
-    return fromRow(row);
+    return sessionFromRow(row);
   }
 
   async end(id: string, reason: string, at: number): Promise<void> {
@@ -127,7 +78,7 @@ export class PgSessionRepo implements SessionRepo {
     const rows = options.personKey
       ? await this.run.rows<SessionRow>('SELECT * FROM sessions WHERE person_key = $1 ORDER BY last_active_at DESC LIMIT $2', [options.personKey, limit])
       : await this.run.rows<SessionRow>('SELECT * FROM sessions ORDER BY last_active_at DESC LIMIT $1', [limit]);
-    return rows.map(fromRow);
+    return rows.map(sessionFromRow);
   }
 
   async usageByPeople(): Promise<Array<PersonUsage & { personKey: string }>> {

@@ -1,51 +1,11 @@
 import { prepare, type Runner } from './db.js';
 import type { CronJobConfig } from '../../core/config.js';
-import type { CronJob, CronJobSource, CronRunStatus } from '../../core/cron/types.js';
+import type { CronJob, CronRunStatus } from '../../core/cron/types.js';
 import type { ClaimOutcome, CronRepo, CronRunRecord, NewChatJob } from '../../core/store/types.js';
-import type { DeliverablePlatform } from '../../platform/ids.js';
-import type { DeliverableAddress } from '../../platform/address.js';
+import { cronJobFromRow, deliverColumns, type CronJobRow } from '../rows.js';
 
-interface JobRow {
-  id: string;
-  source: CronJobSource;
-  owner: string | null;
-  schedule: string;
-  timezone: string | null;
-  prompt: string;
-  deliver_platform: DeliverablePlatform;
-  deliver_chat: string;
-  deliver_thread: string | null;
-  paused: number;
-  created_at: number;
-  last_slot: number | null;
-  last_run_at: number | null;
-  last_status: CronRunStatus | null;
-  last_result: string | null;
-}
 
-function fromRow(r: JobRow): CronJob {
-  return {
-    id: r.id,
-    source: r.source,
-    owner: r.owner,
-    schedule: r.schedule,
-    timezone: r.timezone,
-    prompt: r.prompt,
-    deliver: r.deliver_thread
-      ? { platform: r.deliver_platform, chatId: r.deliver_chat, threadId: r.deliver_thread }
-      : { platform: r.deliver_platform, chatId: r.deliver_chat },
-    paused: r.paused === 1,
-    createdAt: r.created_at,
-    lastSlot: r.last_slot,
-    lastRunAt: r.last_run_at,
-    lastStatus: r.last_status,
-    lastResult: r.last_result,
-  };
-}
 
-function deliverColumns(a: DeliverableAddress): [string, string, string | null] {
-  return [a.platform, a.chatId, a.threadId ?? null];
-}
 
 /**
  * Cron jobs and their runs in SQLite. Slot claims are the exactly-once guarantee: `cron_runs` has
@@ -61,7 +21,7 @@ export class SqliteCronRepo implements CronRepo {
 
   async list(): Promise<CronJob[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return (prepare(this.db, 'SELECT * FROM cron_jobs ORDER BY id').all() as JobRow[]).map(fromRow);
+    return (prepare(this.db, 'SELECT * FROM cron_jobs ORDER BY id').all() as CronJobRow[]).map(cronJobFromRow);
   }
 
   async get(id: string): Promise<CronJob | undefined> {
@@ -70,13 +30,13 @@ export class SqliteCronRepo implements CronRepo {
   }
 
   private read(id: string): CronJob | undefined {
-    const row = prepare(this.db, 'SELECT * FROM cron_jobs WHERE id = ?').get(id) as JobRow | undefined;
-    return row && fromRow(row);
+    const row = prepare(this.db, 'SELECT * FROM cron_jobs WHERE id = ?').get(id) as CronJobRow | undefined;
+    return row && cronJobFromRow(row);
   }
 
   async listByOwner(owner: string): Promise<CronJob[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return (prepare(this.db, "SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = ? ORDER BY id").all(owner) as JobRow[]).map(fromRow);
+    return (prepare(this.db, "SELECT * FROM cron_jobs WHERE source = 'chat' AND owner = ? ORDER BY id").all(owner) as CronJobRow[]).map(cronJobFromRow);
   }
 
   /**

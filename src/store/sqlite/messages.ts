@@ -1,24 +1,9 @@
 import { prepare, type Runner } from './db.js';
-import type { ChatMessage, ToolCall, Usage } from '../../core/messages.js';
+import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import { toChat, type MessageRow } from '../rows.js';
 
-interface Row {
-  id: number;
-  role: 'user' | 'assistant' | 'tool';
-  content: string;
-  tool_calls: string | null;
-  tool_call_id: string | null;
-  tool_name: string | null;
-}
 
-function toChat(r: Row): ChatMessage {
-  if (r.role === 'tool') return { role: 'tool', toolCallId: r.tool_call_id ?? '', name: r.tool_name ?? '', content: r.content };
-  if (r.role === 'assistant') {
-    const calls = r.tool_calls ? (JSON.parse(r.tool_calls) as ToolCall[]) : undefined;
-    return calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
-  }
-  return { role: 'user', content: r.content };
-}
 
 /** Turns free text into a safe FTS5 query: each word quoted, OR-joined (bm25 ranks the best match first). */
 export function toFtsQuery(text: string): string {
@@ -101,7 +86,7 @@ export class SqliteMessageRepo implements MessageRepo {
   private readRows(sessionId: string, after: number): ChatMessage[] {
     return (
       prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 AND id > ? ORDER BY id')
-        .all(sessionId, after) as Row[]
+        .all(sessionId, after) as MessageRow[]
     ).map(toChat);
   }
 
@@ -124,11 +109,11 @@ export class SqliteMessageRepo implements MessageRepo {
     return rows;
   }
 
-  /** Row ids with the history, for compression. */
+  /** MessageRow ids with the history, for compression. */
   async historyRows(sessionId: string): Promise<Array<{ id: number; message: ChatMessage }>> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
-      .all(sessionId) as Row[];
+      .all(sessionId) as MessageRow[];
     return rows.map((r) => ({ id: r.id, message: toChat(r) }));
   }
 

@@ -1,42 +1,10 @@
 import { prepare, type Runner } from './db.js';
 import type { DeliveryTarget, OutboundMessage } from '../../core/types.js';
-import type { PlatformId } from '../../platform/ids.js';
 import { formatAddress, type Address } from '../../platform/address.js';
 import type { OutboxItem, OutboxRepo, OutboxStatus } from '../../core/store/types.js';
+import { outboxFromRow, type OutboxRow } from '../rows.js';
 
-interface Row {
-  id: number;
-  session_key: string | null;
-  platform: PlatformId;
-  chat_id: string;
-  thread_id: string | null;
-  /** The target's delivery details beyond its address (reply-to, ephemeral, platform extras), as JSON. */
-  target: string;
-  message: string;
-  next_chunk: number;
-  attempts: number;
-  last_error: string | null;
-  status: OutboxStatus;
-  created_at: number;
-  next_attempt_at: number;
-}
 
-function fromRow(r: Row): OutboxItem {
-  const details = JSON.parse(r.target) as Omit<DeliveryTarget, 'platform' | 'chatId' | 'threadId'>;
-  const target: DeliveryTarget = { ...details, platform: r.platform, chatId: r.chat_id, ...(r.thread_id ? { threadId: r.thread_id } : {}) };
-  return {
-    id: r.id,
-    sessionKey: r.session_key,
-    target,
-    message: JSON.parse(r.message) as OutboundMessage,
-    nextChunk: r.next_chunk,
-    attempts: r.attempts,
-    lastError: r.last_error,
-    status: r.status,
-    createdAt: r.created_at,
-    nextAttemptAt: r.next_attempt_at,
-  };
-}
 
 /** Replies on their way out. A row stays until every chunk is confirmed, so nothing is lost. */
 export class SqliteOutboxRepo implements OutboxRepo {
@@ -59,8 +27,8 @@ export class SqliteOutboxRepo implements OutboxRepo {
 
   async get(id: number): Promise<OutboxItem | undefined> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const row = prepare(this.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
-    return row && fromRow(row);
+    const row = prepare(this.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as OutboxRow | undefined;
+    return row && outboxFromRow(row);
   }
 
   async heads(): Promise<OutboxItem[]> {
@@ -68,21 +36,19 @@ export class SqliteOutboxRepo implements OutboxRepo {
     const rows = prepare(
       this.db,
       "SELECT * FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_key) ORDER BY id",
-    ).all() as Row[];
-    return rows.map(fromRow);
+    ).all() as OutboxRow[];
+    return rows.map(outboxFromRow);
   }
 
   async headOf(chat: Address): Promise<OutboxItem | undefined> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const row = prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1").get(formatAddress(chat)) as
-      | Row
-      | undefined;
-    return row && fromRow(row);
+    const row = prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1").get(formatAddress(chat)) as OutboxRow | undefined;
+    return row && outboxFromRow(row);
   }
 
   async pending(): Promise<OutboxItem[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return (prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as Row[]).map(fromRow);
+    return (prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as OutboxRow[]).map(outboxFromRow);
   }
 
   async take(id: number, now: number, leaseMs: number): Promise<boolean> {

@@ -2,11 +2,8 @@ import { randomInt } from 'node:crypto';
 import { prepare, type Runner } from './db.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { PairingRepo, PairingRequest, PendingPairing } from '../../core/store/types.js';
+import { PAIRING } from '../rows.js';
 
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I
-const CODE_TTL_MS = 60 * 60_000;
-const REQUEST_EVERY_MS = 10 * 60_000;
-const MAX_PENDING_PER_PLATFORM = 3;
 
 /**
  * Pairing (DESIGN §4): an unknown sender gets an 8-character code, valid 1 hour, at most 3 pending
@@ -30,18 +27,18 @@ export class SqlitePairingRepo implements PairingRepo {
     return this.db.transaction((): PairingRequest => {
       const mine = prepare(this.db, "SELECT code, created_at FROM pairing_codes WHERE platform = ? AND user_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at DESC LIMIT 1")
         .get(platform, userId, now) as { code: string; created_at: number } | undefined;
-      if (mine && now - mine.created_at < REQUEST_EVERY_MS) return { status: 'recent', code: mine.code };
+      if (mine && now - mine.created_at < PAIRING.requestEveryMs) return { status: 'recent', code: mine.code };
       const pending = (
         prepare(this.db, "SELECT COUNT(*) AS n FROM pairing_codes WHERE platform = ? AND status = 'pending' AND expires_at > ? AND user_id != ?").get(platform, now, userId) as { n: number }
       ).n;
-      if (pending >= MAX_PENDING_PER_PLATFORM) return { status: 'full' };
+      if (pending >= PAIRING.maxPendingPerPlatform) return { status: 'full' };
       prepare(this.db, "UPDATE pairing_codes SET status = 'replaced' WHERE platform = ? AND user_id = ? AND status = 'pending'").run(platform, userId);
       let code = '';
       do {
-        code = Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+        code = Array.from({ length: 8 }, () => PAIRING.alphabet[randomInt(PAIRING.alphabet.length)]).join('');
       } while (prepare(this.db, 'SELECT 1 FROM pairing_codes WHERE code = ?').get(code));
       prepare(this.db, 'INSERT INTO pairing_codes (code, platform, user_id, chat_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(code, platform, userId, chatId, now, now + CODE_TTL_MS);
+        .run(code, platform, userId, chatId, now, now + PAIRING.codeTtlMs);
       return { status: 'issued', code };
     })();
   }

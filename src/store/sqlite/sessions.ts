@@ -4,62 +4,9 @@ import type { Usage } from '../../core/messages.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
 import type { NewSession, PersonUsage, SessionRecord, SessionRepo } from '../../core/store/types.js';
+import { sessionFromRow, type SessionRow } from '../rows.js';
 
-interface Row {
-  id: string;
-  key: string;
-  platform: string;
-  person_key: string;
-  chat_id: string;
-  thread_id: string | null;
-  user_id: string;
-  started_at: number;
-  last_active_at: number;
-  ended_at: number | null;
-  end_reason: string | null;
-  prompt: string;
-  prompt_sha256: string;
-  prompt_layers: string;
-  tools_signature: string;
-  model: string | null;
-  prompt_rebuilds: number;
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-  cache_write_tokens: number;
-}
 
-function fromRow(r: Row): SessionRecord {
-  const platform = r.platform as PlatformId;
-  const address: SessionAddress = r.thread_id
-    ? { platform, chatId: r.chat_id, threadId: r.thread_id, userId: r.user_id }
-    : { platform, chatId: r.chat_id, userId: r.user_id };
-  return {
-    id: r.id,
-    key: r.key,
-    address,
-    platform,
-    personKey: r.person_key,
-    startedAt: r.started_at,
-    lastActiveAt: r.last_active_at,
-    endedAt: r.ended_at,
-    endReason: r.end_reason,
-    prompt: r.prompt,
-    promptSha256: r.prompt_sha256,
-    promptLayers: JSON.parse(r.prompt_layers) as PromptLayer[],
-    toolsSignature: r.tools_signature,
-    model: r.model,
-    promptRebuilds: r.prompt_rebuilds,
-    requests: r.requests,
-    usage: {
-      inputTokens: r.input_tokens,
-      outputTokens: r.output_tokens,
-      cachedTokens: r.cached_tokens,
-      cacheWriteTokens: r.cache_write_tokens,
-    },
-  };
-}
 
 export class SqliteSessionRepo implements SessionRepo {
   constructor(private readonly run: Runner) {}
@@ -72,16 +19,16 @@ export class SqliteSessionRepo implements SessionRepo {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const key = formatSessionKey(address);
     const row = prepare(this.db, 'SELECT * FROM sessions WHERE key = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1')
-      .get(key) as Row | undefined;
-    return row && fromRow(row);
+      .get(key) as SessionRow | undefined;
+    return row && sessionFromRow(row);
   }
 
   /** Open sessions of one platform user in any chat, most recent first (`prompt` without --chat). */
   async findOpenForUser(platform: PlatformId, userId: string): Promise<SessionRecord[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const rows = prepare(this.db, 'SELECT * FROM sessions WHERE ended_at IS NULL AND platform = ? AND user_id = ? ORDER BY last_active_at DESC')
-      .all(platform, userId) as Row[];
-    return rows.map(fromRow);
+      .all(platform, userId) as SessionRow[];
+    return rows.map(sessionFromRow);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -90,8 +37,8 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   private read(id: string): SessionRecord | undefined {
-    const row = prepare(this.db, 'SELECT * FROM sessions WHERE id = ?').get(id) as Row | undefined;
-    return row && fromRow(row);
+    const row = prepare(this.db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+    return row && sessionFromRow(row);
   }
 
   async create(s: NewSession): Promise<SessionRecord> {
@@ -145,9 +92,9 @@ export class SqliteSessionRepo implements SessionRepo {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const limit = options.limit ?? 50;
     const rows = options.personKey
-      ? (prepare(this.db, 'SELECT * FROM sessions WHERE person_key = ? ORDER BY last_active_at DESC LIMIT ?').all(options.personKey, limit) as Row[])
-      : (prepare(this.db, 'SELECT * FROM sessions ORDER BY last_active_at DESC LIMIT ?').all(limit) as Row[]);
-    return rows.map(fromRow);
+      ? (prepare(this.db, 'SELECT * FROM sessions WHERE person_key = ? ORDER BY last_active_at DESC LIMIT ?').all(options.personKey, limit) as SessionRow[])
+      : (prepare(this.db, 'SELECT * FROM sessions ORDER BY last_active_at DESC LIMIT ?').all(limit) as SessionRow[]);
+    return rows.map(sessionFromRow);
   }
 
   /** Usage per person over all their sessions, the busiest first (`switchboard sessions list`). */

@@ -1,0 +1,176 @@
+/**
+ * What both engines share: the rows as their tables hold them (the same columns on SQLite and
+ * PostgreSQL) and how a row becomes the record core sees. Each engine keeps its own SQL.
+ */
+import type { PromptLayer } from '../core/providers/provider.js';
+import type { ChatMessage, ToolCall } from '../core/messages.js';
+import type { DeliveryTarget, OutboundMessage } from '../core/types.js';
+import type { CronJob, CronJobSource, CronRunStatus } from '../core/cron/types.js';
+import type { OutboxItem, OutboxStatus, SessionRecord } from '../core/store/types.js';
+import type { DeliverablePlatform, PlatformId } from '../platform/ids.js';
+import type { DeliverableAddress, SessionAddress } from '../platform/address.js';
+
+export interface SessionRow {
+  [column: string]: unknown;
+  id: string;
+  key: string;
+  platform: string;
+  person_key: string;
+  chat_id: string;
+  thread_id: string | null;
+  user_id: string;
+  started_at: number;
+  last_active_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+  prompt: string;
+  prompt_sha256: string;
+  prompt_layers: string;
+  tools_signature: string;
+  model: string | null;
+  prompt_rebuilds: number;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+}
+
+/** A sessions row as both engines store it. */
+export function sessionFromRow(r: SessionRow): SessionRecord {
+  const platform = r.platform as PlatformId;
+  const address: SessionAddress = r.thread_id
+    ? { platform, chatId: r.chat_id, threadId: r.thread_id, userId: r.user_id }
+    : { platform, chatId: r.chat_id, userId: r.user_id };
+  return {
+    id: r.id,
+    key: r.key,
+    address,
+    platform,
+    personKey: r.person_key,
+    startedAt: r.started_at,
+    lastActiveAt: r.last_active_at,
+    endedAt: r.ended_at,
+    endReason: r.end_reason,
+    prompt: r.prompt,
+    promptSha256: r.prompt_sha256,
+    promptLayers: JSON.parse(r.prompt_layers) as PromptLayer[],
+    toolsSignature: r.tools_signature,
+    model: r.model,
+    promptRebuilds: r.prompt_rebuilds,
+    requests: r.requests,
+    usage: {
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      cachedTokens: r.cached_tokens,
+      cacheWriteTokens: r.cache_write_tokens,
+    },
+  };
+}
+
+export interface OutboxRow {
+  [column: string]: unknown;
+  id: number;
+  session_key: string | null;
+  platform: PlatformId;
+  chat_id: string;
+  thread_id: string | null;
+  /** The target's delivery details beyond its address (reply-to, ephemeral, platform extras), as JSON. */
+  target: string;
+  message: string;
+  next_chunk: number;
+  attempts: number;
+  last_error: string | null;
+  status: OutboxStatus;
+  created_at: number;
+  next_attempt_at: number;
+}
+
+export function outboxFromRow(r: OutboxRow): OutboxItem {
+  const details = JSON.parse(r.target) as Omit<DeliveryTarget, 'platform' | 'chatId' | 'threadId'>;
+  const target: DeliveryTarget = { ...details, platform: r.platform, chatId: r.chat_id, ...(r.thread_id ? { threadId: r.thread_id } : {}) };
+  return {
+    id: r.id,
+    sessionKey: r.session_key,
+    target,
+    message: JSON.parse(r.message) as OutboundMessage,
+    nextChunk: r.next_chunk,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    status: r.status,
+    createdAt: r.created_at,
+    nextAttemptAt: r.next_attempt_at,
+  };
+}
+
+export interface CronJobRow {
+  [column: string]: unknown;
+  id: string;
+  source: CronJobSource;
+  owner: string | null;
+  schedule: string;
+  timezone: string | null;
+  prompt: string;
+  deliver_platform: DeliverablePlatform;
+  deliver_chat: string;
+  deliver_thread: string | null;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  paused: number | boolean;
+  created_at: number;
+  last_slot: number | null;
+  last_run_at: number | null;
+  last_status: CronRunStatus | null;
+  last_result: string | null;
+}
+
+export function cronJobFromRow(r: CronJobRow): CronJob {
+  return {
+    id: r.id,
+    source: r.source,
+    owner: r.owner,
+    schedule: r.schedule,
+    timezone: r.timezone,
+    prompt: r.prompt,
+    deliver: r.deliver_thread
+      ? { platform: r.deliver_platform, chatId: r.deliver_chat, threadId: r.deliver_thread }
+      : { platform: r.deliver_platform, chatId: r.deliver_chat },
+    paused: r.paused === 1 || r.paused === true,
+    createdAt: r.created_at,
+    lastSlot: r.last_slot,
+    lastRunAt: r.last_run_at,
+    lastStatus: r.last_status,
+    lastResult: r.last_result,
+  };
+}
+
+/** The columns a delivery address is stored in. */
+export function deliverColumns(a: DeliverableAddress): [string, string, string | null] {
+  return [a.platform, a.chatId, a.threadId ?? null];
+}
+
+export interface MessageRow {
+  [column: string]: unknown;
+  id: number;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+}
+
+export function toChat(r: MessageRow): ChatMessage {
+  if (r.role === 'tool') return { role: 'tool', toolCallId: r.tool_call_id ?? '', name: r.tool_name ?? '', content: r.content };
+  if (r.role === 'assistant') {
+    const calls = r.tool_calls ? (JSON.parse(r.tool_calls) as ToolCall[]) : undefined;
+    return calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
+  }
+  return { role: 'user', content: r.content };
+}
+
+/** Pairing codes (DESIGN §4): 8 characters from an alphabet without 0/O and 1/I. */
+export const PAIRING = {
+  alphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789',
+  codeTtlMs: 60 * 60_000,
+  requestEveryMs: 10 * 60_000,
+  maxPendingPerPlatform: 3,
+} as const;
