@@ -91,8 +91,14 @@ export function decodeBase64Text(token: string, minLength = 16): string | null {
   if (clean.length < Math.ceil((minLength * 4) / 3) || clean.length > 8192) return null;
   const bytes = Buffer.from(clean.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (bytes.length < minLength) return null;
+  // Stops as soon as the noise is certainly over 5% (random ids and hashes fail within bytes).
+  const limit = bytes.length * 0.05 + 1;
   let printable = 0;
-  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d) printable++;
+  for (let i = 0, noise = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d) printable++;
+    else if (++noise > limit) return null;
+  }
   if (printable / bytes.length < 0.95) return null;
   const text = bytes.toString('latin1');
   return /[A-Za-z]{3}/.test(text) ? text : null;

@@ -96,6 +96,11 @@ const HOMOGLYPH_CHARS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
 const MIXED_WORD =
   /(?<![A-Za-z0-9\u0370-\u04FF])[A-Za-z0-9\u0370-\u04FF]*?(?:[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9])[A-Za-z0-9\u0370-\u04FF]*/g;
 
+/** The junction every MIXED_WORD match holds: when the text has none, folding words is skipped. */
+const JUNCTION_CHARS = /[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9]/;
+/** The markers the emphasis step replaces: without any, that pass is skipped. */
+const EMPHASIS_CHARS = /[*_]|~~/;
+
 /**
  * A copy of `text` with common obfuscations undone, character for character (same length, so
  * match offsets and line numbers stay valid): fullwidth letters and digits → ASCII; in words that mix
@@ -106,7 +111,7 @@ const MIXED_WORD =
 export function foldForScan(text: string): string {
   // fullwidth letters and digits only: fullwidth punctuation is ordinary CJK typography
   let out = text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  out = out.replace(MIXED_WORD, (word) => {
+  if (JUNCTION_CHARS.test(out)) out = out.replace(MIXED_WORD, (word) => {
     const hasLatin = LATIN.test(word);
     const mixedScript = hasLatin && HOMOGLYPH_CHARS.test(word);
     const leet = LEET_WORD.test(word) && !NUMBER_WITH_UNIT.test(word);
@@ -115,6 +120,7 @@ export function foldForScan(text: string): string {
     for (const c of word) folded += (mixedScript && HOMOGLYPHS[c]) || (leet && LEET[c]) || c;
     return folded;
   });
+  if (!EMPHASIS_CHARS.test(out)) return out;
   return out.replace(/(?<=^|[\s(>])(?:\*{1,3}|_{1,3}|~~)(?=[A-Za-z])|(?<=[A-Za-z])(?:\*{1,3}|_{1,3}|~~)(?=$|[\s.,;:!?)])/gm, (m) => ' '.repeat(m.length));
 }
 
