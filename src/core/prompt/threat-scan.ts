@@ -273,6 +273,102 @@ const NEEDS: Readonly<Record<string, RegExp>> = {
   'en-take-precedence': /priority|precedence|system\s+(?:message|prompt)|author|this\s+(?:file|note|skill|document)/i,
   'en-override-outdated': /outdated|obsolete|wrong|void|cancelled|superseded|fake|a\s+test/i,
 };
+/**
+ * Literal pieces (lower case) at least one of which every match of a pattern contains, read off
+ * the pattern (each of its alternatives holds one). A pattern none of whose pieces occurs in the
+ * text is skipped; one pass of KEYWORD over the text finds which pieces occur, so the file is read
+ * once for all of them instead of once per pattern.
+ */
+export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
+  'override-previous': ['ignore', 'disregard', 'forget', 'discard'],
+  'override-yours': ['ignore', 'disregard', 'forget', 'override', 'bypass', 'circumvent'],
+  'override-above': ['ignore', 'disregard', 'forget'],
+  'override-dont-follow': ['follow', 'obey', 'comply', 'adhere'],
+  'override-new-instructions': ['instructions', 'prompt', 'system'],
+  'override-fake-role': ['system', 'admin', 'developer', 'operator'],
+  'override-priority': ['instructions', 'rules', 'guidelines', 'directives', 'prompt'],
+  'override-conceal': ['secretly', 'covertly', 'user', 'operator', 'human'],
+  'override-void': ['instructions', 'rules', 'guidelines', 'directives', 'prompt', 'restrictions', 'checks', 'filters', 'guardrails', 'policies', 'protocols', 'limit'],
+  'override-disable-safety': ['filter', 'guardrails', 'safeguards', 'restrictions', 'limitations', 'censorship', 'polic', 'alignment', 'checks', 'protections'],
+  'role-you-are-now': ['now'],
+  'role-no-longer': ['longer'],
+  'role-from-now-on': ['from', 'starting', 'henceforth', 'rest', 'remainder'],
+  'role-pretend': ['pretend', 'roleplay', 'exist', 'apply', 'matter'],
+  'role-unrestricted': ['act', 'behave', 'respond', 'operate', 'pose'],
+  'role-jailbreak-mode': ['mode', 'dan', 'stan', 'dude', 'aim', 'broken', 'rules', 'policies', 'guidelines', 'anything'],
+  'role-new-persona': ['your'],
+  'role-no-restrictions': ['you', 'with', 'that'],
+  'role-never-refuse': ['character', 'refuse', 'without'],
+  'leak-your-prompt': ['prompt', 'message', 'instructions', 'rules', 'guidelines', 'directives', 'context', 'memor'],
+  'leak-system-prompt': ['system', 'hidden'],
+  'leak-repeat-above': ['repeat', 'print', 'output', 'recite', 'reproduce', 'write'],
+  'leak-text-before': ['before', 'above', 'prior', 'you'],
+  'leak-what-is': ['what'],
+  'leak-text-of': ['your'],
+  'exfil-send-to-url': ['send', 'post', 'upload', 'transmit', 'forward', 'exfiltrate', 'leak', 'submit', 'mail', 'deliver', 'beacon'],
+  'exfil-collect-send': ['send', 'post', 'upload', 'mail', 'forward', 'transmit', 'exfiltrate', 'submit'],
+  'exfil-read-secret-file': ['.env', 'id_', '.ssh', '.aws/credentials', '.netrc', '.pgpass', '.git-credentials', '.npmrc', '.pypirc', '/etc/', 'credentials.json'],
+  'exfil-show-keys': ['key', 'token', 'secret', 'password', 'credential', 'variable', 'credit', 'social'],
+  'exfil-shell': ['env', 'id_rsa', 'id_ed25519', '.ssh/', '.aws/', '.netrc', 'credentials', '$(', '`cat', '`printenv', '|'],
+  'exfil-env-dump': ['env', 'export'],
+  'c2-data-query': ['http'],
+  'c2-append-to-url': ['url', 'query', 'link', 'image'],
+  'c2-raw-ip-url': ['://'],
+  'c2-raw-ip-tool': ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.', '/dev/'],
+  'c2-known-sink': ['webhook.site', 'requestbin.', 'pipedream.net', 'burpcollaborator.net', 'oastify.com', 'interact.sh', 'canarytokens.com', 'oast.'],
+  'c2-b64-query': ['http'],
+  'c2-remote-instructions': ['://'],
+  'c2-reverse-shell': ['/bin/', 'exec:', 'socket.socket(', 'mkfifo'],
+  'tool-rm-rf': ['rm'],
+  'tool-rm-rf-words': ['rm', 'delete', 'remove', 'wipe', 'erase', 'destroy', 'shred'],
+  'tool-destroy': ['mkfs', '/dev/', ':()', 'chmod', 'format', 'find', 'push'],
+  'tool-decode-exec': ['base64', 'eval', 'iex', 'invoke-expression'],
+  'tool-pipe-shell': ['://'],
+  'tool-ssh-backdoor': ['authorized_keys'],
+  'html-comment-instructions': ['<!--'],
+  'md-comment-instructions': [']:'],
+  'html-hidden-element': ['style', 'hidden'],
+  'en-chat-template': ['<|', 'inst]', 'sys>>', '_of_turn>', 'system', 'assistant'],
+  'en-fake-turn': ['human', 'user'],
+  'en-md-data-url': [']('],
+  'en-covert': ['secret', 'hide', 'without', 'not', "n't", 'never', 'silently', 'quietly', 'covertly', 'discreetly', 'invisibly', 'tell'],
+  'en-other-chats': ['other', 'different', 'every', 'memory'],
+  'en-rm-rf-any': ['rm'],
+  'en-secret-to-place': ['.ssh/', 'id_', '.aws/credentials', '.env', '.netrc', '.git-credentials'],
+  'en-send-conversation': ['@', 'http'],
+};
+
+/** Every keyword, longest first: at any offset the longest piece that starts there is the one found. */
+const KEYWORD_LIST = [...new Set(Object.values(KEYWORDS).flat())].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+const KEYWORD = new RegExp(KEYWORD_LIST.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'gi');
+/** For each keyword, the keywords it starts with (itself included): found together with it. */
+const PREFIXES: ReadonlyMap<string, readonly string[]> = new Map(KEYWORD_LIST.map((k) => [k, KEYWORD_LIST.filter((p) => k.startsWith(p))]));
+/**
+ * How far to step past a found keyword: to the first offset inside it where another keyword could
+ * start (overlapping the found one), or past its end when none can.
+ */
+const STEP: ReadonlyMap<string, number> = new Map(
+  KEYWORD_LIST.map((k) => {
+    let j = 1;
+    while (j < k.length && !KEYWORD_LIST.some((o) => o.startsWith(k.slice(j)) || k.slice(j).startsWith(o))) j++;
+    return [k, j];
+  }),
+);
+
+/** The keywords that occur in any of `texts` (case-insensitively). */
+function keywordsIn(texts: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  for (const text of texts) {
+    KEYWORD.lastIndex = 0;
+    for (let m = KEYWORD.exec(text); m !== null; m = KEYWORD.exec(text)) {
+      const k = m[0].toLowerCase();
+      for (const p of PREFIXES.get(k)!) found.add(p);
+      KEYWORD.lastIndex = m.index + STEP.get(k)!;
+    }
+  }
+  return found;
+}
+
 const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
 const LETTER = /[\p{L}\p{M}]/u;
 
@@ -299,8 +395,11 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   for (const [from, to] of changedRegions(body, folded, starts)) views.push({ text: folded.slice(from, to), offset: from });
   const languages = languagesIn(body);
   const open = (lang: string | undefined): boolean => lang === undefined || lang === 'en' || lang === '*' || languages.has(lang);
+  const keywords = keywordsIn(views.map((v) => v.text));
   for (const pattern of ALL_PATTERNS) {
     if (!open(pattern.lang)) continue;
+    const pieces = KEYWORDS[pattern.id];
+    if (pieces && !pieces.some((k) => keywords.has(k))) continue;
     const needs = NEEDS[pattern.id];
     if (needs && !views.some((v) => needs.test(v.text))) continue;
     const seen = new Set<number>();
