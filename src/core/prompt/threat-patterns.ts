@@ -89,6 +89,16 @@ const LETTER_AFTER = /^[^\P{L}A-Za-z]/u;
 export function decodeBase64Text(token: string, minLength = 16): string | null {
   const clean = token.replace(/=+$/, '');
   if (clean.length < Math.ceil((minLength * 4) / 3) || clean.length > 8192) return null;
+  // A long token is judged by its start first: when the first 48 bytes already hold more noise
+  // than the whole may (at most ceil(3n/4) bytes), the answer is null without decoding it all.
+  const head = clean.slice(0, 64);
+  if (clean.length > 64 && /^[A-Za-z0-9+/_-]{64}$/.test(head)) {
+    const limit = Math.ceil((clean.length * 3) / 4) * 0.05 + 1;
+    let noise = 0;
+    for (const b of Buffer.from(head.replace(/-/g, '+').replace(/_/g, '/'), 'base64')) {
+      if (!((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d) && ++noise > limit) return null;
+    }
+  }
   const bytes = Buffer.from(clean.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (bytes.length < minLength) return null;
   // Stops as soon as the noise is certainly over 5% (random ids and hashes fail within bytes).

@@ -336,36 +336,84 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   'en-rm-rf-any': ['rm'],
   'en-secret-to-place': ['.ssh/', 'id_', '.aws/credentials', '.env', '.netrc', '.git-credentials'],
   'en-send-conversation': ['@', 'http'],
+  // The patterns with a NEEDS test: pieces of it (a word before `\s` stands for the phrase), so
+  // the keyword pass settles them too when none occurs and the NEEDS regex runs only otherwise.
+  'exfil-env-var': ['key', 'token', 'secret', 'passw', 'pat', 'credential'],
+  'en-env-in-reply': ['key', 'token', 'secret', 'pass', 'pat'],
+  'en-override-paraphrase': ['instruction', 'guideline', 'guidance', 'directive', 'direction', 'prompt', 'programming', 'rules', 'polic', 'constraint', 'restriction', 'identity', 'persona', 'safeguard', 'guardrail', 'system'],
+  'en-grant-yourself': ['yourself', 'act', 'pose', 'pretend'],
+  'en-fake-tool': ['tool', 'function', 'approved', 'authori'],
+  'en-give-to-anyone': ['anyone', 'anybody', 'whoever', 'everyone', 'everybody', 'any', 'all', 'other', 'people'],
+  'en-conditional-trigger': ['rm', 'curl', 'wget', '@', 'http', 'user.md', 'memory.md', '.env', 'other', 'credentials', 'password', 'files'],
+  'en-upload-home': ['~/', '$home', 'home', '.switchboard', '.ssh', '.aws', '.config'],
+  'en-deliver-elsewhere': ['telegram:', 'slack:', 'discord:', 'email:'],
+  'en-take-precedence': ['priority', 'precedence', 'system', 'author', 'this'],
+  'en-override-outdated': ['outdated', 'obsolete', 'wrong', 'void', 'cancelled', 'superseded', 'fake', 'test'],
 };
 
-/** Every keyword, longest first: at any offset the longest piece that starts there is the one found. */
-const KEYWORD_LIST = [...new Set(Object.values(KEYWORDS).flat())].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-const KEYWORD = new RegExp(KEYWORD_LIST.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'gi');
-/** For each keyword, the keywords it starts with (itself included): found together with it. */
-const PREFIXES: ReadonlyMap<string, readonly string[]> = new Map(KEYWORD_LIST.map((k) => [k, KEYWORD_LIST.filter((p) => k.startsWith(p))]));
 /**
- * How far to step past a found keyword: to the first offset inside it where another keyword could
- * start (overlapping the found one), or past its end when none can.
+ * An Aho-Corasick automaton over KEYWORDS (ASCII, case-insensitive like the `i` regexes): one
+ * table step per character finds every occurrence of every keyword, overlapping ones included,
+ * at a fraction of the cost of one regex alternation of them all.
  */
-const STEP: ReadonlyMap<string, number> = new Map(
-  KEYWORD_LIST.map((k) => {
-    let j = 1;
-    while (j < k.length && !KEYWORD_LIST.some((o) => o.startsWith(k.slice(j)) || k.slice(j).startsWith(o))) j++;
-    return [k, j];
-  }),
-);
-
-/** The keywords that occur in any of `texts` (case-insensitively). */
-function keywordsIn(texts: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  for (const text of texts) {
-    KEYWORD.lastIndex = 0;
-    for (let m = KEYWORD.exec(text); m !== null; m = KEYWORD.exec(text)) {
-      const k = m[0].toLowerCase();
-      for (const p of PREFIXES.get(k)!) found.add(p);
-      KEYWORD.lastIndex = m.index + STEP.get(k)!;
+const KEYWORD_AUTOMATON = (() => {
+  const words = [...new Set(Object.values(KEYWORDS).flat())];
+  const goto: number[][] = [new Array<number>(128).fill(-1)];
+  const out: string[][] = [[]];
+  for (const w of words) {
+    let s = 0;
+    for (const ch of w) {
+      const c = ch.charCodeAt(0);
+      if (c >= 128 || (c >= 65 && c <= 90)) throw new Error(`keyword ${w}: lower-case ASCII only`);
+      if (goto[s][c] === -1) {
+        goto[s][c] = goto.length;
+        goto.push(new Array<number>(128).fill(-1));
+        out.push([]);
+      }
+      s = goto[s][c];
+    }
+    out[s].push(w);
+  }
+  // Breadth first: failure links, outputs inherited along them, and a full transition table.
+  const delta = new Uint16Array(goto.length * 128);
+  const fail = new Array<number>(goto.length).fill(0);
+  const queue: number[] = [];
+  for (let c = 0; c < 128; c++) {
+    const t = goto[0][c];
+    if (t > 0) queue.push(t);
+    delta[c] = t > 0 ? t : 0;
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q];
+    out[s].push(...out[fail[s]]);
+    for (let c = 0; c < 128; c++) {
+      const t = goto[s][c];
+      if (t > 0) {
+        fail[t] = delta[fail[s] * 128 + c];
+        queue.push(t);
+        delta[s * 128 + c] = t;
+      } else delta[s * 128 + c] = delta[fail[s] * 128 + c];
     }
   }
+  // Upper-case letters step like their lower-case forms.
+  for (let s = 0; s < goto.length; s++) for (let c = 65; c <= 90; c++) delta[s * 128 + c] = delta[s * 128 + c + 32];
+  return { delta, out, states: goto.length };
+})();
+
+/** The keywords that occur in any of `texts` (ASCII letters in either case). */
+function keywordsIn(texts: readonly string[]): Set<string> {
+  const { delta, out, states } = KEYWORD_AUTOMATON;
+  const visited = new Uint8Array(states);
+  for (const text of texts) {
+    let s = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      s = c < 128 ? delta[s * 128 + c] : 0;
+      visited[s] = 1;
+    }
+  }
+  const found = new Set<string>();
+  for (let s = 1; s < states; s++) if (visited[s]) for (const w of out[s]) found.add(w);
   return found;
 }
 
