@@ -81,6 +81,8 @@ const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 const LETTER_BEFORE = /[^\P{L}A-Za-z]$/u;
 const LETTER_AFTER = /^[^\P{L}A-Za-z]/u;
 
+const BASE64_CHARS = /^[A-Za-z0-9+/_-]+$/;
+
 /**
  * Decodes a base64 / base64url token and returns the text when it is readable (≥ 95% printable
  * ASCII, at least `minLength` characters), else null. Random ids, hashes and paths decode to
@@ -89,14 +91,18 @@ const LETTER_AFTER = /^[^\P{L}A-Za-z]/u;
 export function decodeBase64Text(token: string, minLength = 16): string | null {
   const clean = token.replace(/=+$/, '');
   if (clean.length < Math.ceil((minLength * 4) / 3) || clean.length > 8192) return null;
-  // A long token is judged by its start first: when the first 48 bytes already hold more noise
-  // than the whole may (at most ceil(3n/4) bytes), the answer is null without decoding it all.
-  const head = clean.slice(0, 64);
-  if (clean.length > 64 && /^[A-Za-z0-9+/_-]{64}$/.test(head)) {
+  // A long token is decoded piece by piece first (256 characters are 192 whole bytes), stopping
+  // as soon as the noise certainly exceeds 5% of the whole (at most ceil(3n/4) bytes): random
+  // runs fail within a few hundred bytes, and only a token that survives is decoded in full.
+  if (clean.length > 512 && BASE64_CHARS.test(clean)) {
     const limit = Math.ceil((clean.length * 3) / 4) * 0.05 + 1;
     let noise = 0;
-    for (const b of Buffer.from(head.replace(/-/g, '+').replace(/_/g, '/'), 'base64')) {
-      if (!((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d) && ++noise > limit) return null;
+    for (let at = 0; at + 256 <= clean.length; at += 256) {
+      const part = Buffer.from(clean.slice(at, at + 256).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+      for (let i = 0; i < part.length; i++) {
+        const c = part[i];
+        if (!((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x09 || c === 0x0d) && ++noise > limit) return null;
+      }
     }
   }
   const bytes = Buffer.from(clean.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
