@@ -105,14 +105,22 @@ export function normalizedViews(text: string): DerivedView[] {
 /** Share of bytes that are printable ASCII or common whitespace. */
 function readable(bytes: Buffer): boolean {
   if (bytes.length < 8) return false;
+  // Stops as soon as the noise is certainly over 5%.
+  const limit = bytes.length * 0.05 + 1;
   let printable = 0;
-  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d || b >= 0x80) printable++;
+  for (let i = 0, noise = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d || b >= 0x80) printable++;
+    else if (++noise > limit) return false;
+  }
   if (printable / bytes.length < 0.95) return false;
   const text = bytes.toString('utf8');
   return !text.includes('\uFFFD') && /\p{L}{3}/u.test(text) && /\s/.test(text);
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+// Matches start where a run of these characters starts (the same matches as without the
+// look-behind, which only saves retrying every position inside short words).
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}/g;
 const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
 /** rot13 of very common English words and of the words injections use. */

@@ -81,6 +81,8 @@ const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 const LETTER_BEFORE = /[^\P{L}A-Za-z]$/u;
 const LETTER_AFTER = /^[^\P{L}A-Za-z]/u;
 
+const BASE64_CHARS = /^[A-Za-z0-9+/_-]+$/;
+
 /**
  * Decodes a base64 / base64url token and returns the text when it is readable (≥ 95% printable
  * ASCII, at least `minLength` characters), else null. Random ids, hashes and paths decode to
@@ -89,10 +91,30 @@ const LETTER_AFTER = /^[^\P{L}A-Za-z]/u;
 export function decodeBase64Text(token: string, minLength = 16): string | null {
   const clean = token.replace(/=+$/, '');
   if (clean.length < Math.ceil((minLength * 4) / 3) || clean.length > 8192) return null;
+  // A long token is decoded piece by piece first (256 characters are 192 whole bytes), stopping
+  // as soon as the noise certainly exceeds 5% of the whole (at most ceil(3n/4) bytes): random
+  // runs fail within a few hundred bytes, and only a token that survives is decoded in full.
+  if (clean.length > 512 && BASE64_CHARS.test(clean)) {
+    const limit = Math.ceil((clean.length * 3) / 4) * 0.05 + 1;
+    let noise = 0;
+    for (let at = 0; at + 256 <= clean.length; at += 256) {
+      const part = Buffer.from(clean.slice(at, at + 256).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+      for (let i = 0; i < part.length; i++) {
+        const c = part[i];
+        if (!((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x09 || c === 0x0d) && ++noise > limit) return null;
+      }
+    }
+  }
   const bytes = Buffer.from(clean.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (bytes.length < minLength) return null;
+  // Stops as soon as the noise is certainly over 5% (random ids and hashes fail within bytes).
+  const limit = bytes.length * 0.05 + 1;
   let printable = 0;
-  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d) printable++;
+  for (let i = 0, noise = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x09 || b === 0x0d) printable++;
+    else if (++noise > limit) return null;
+  }
   if (printable / bytes.length < 0.95) return null;
   const text = bytes.toString('latin1');
   return /[A-Za-z]{3}/.test(text) ? text : null;

@@ -96,6 +96,11 @@ const HOMOGLYPH_CHARS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
 const MIXED_WORD =
   /(?<![A-Za-z0-9\u0370-\u04FF])[A-Za-z0-9\u0370-\u04FF]*?(?:[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9])[A-Za-z0-9\u0370-\u04FF]*/g;
 
+/** The junction every MIXED_WORD match holds: when the text has none, folding words is skipped. */
+const JUNCTION_CHARS = /[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9]/;
+/** The markers the emphasis step replaces: without any, that pass is skipped. */
+const EMPHASIS_CHARS = /[*_]|~~/;
+
 /**
  * A copy of `text` with common obfuscations undone, character for character (same length, so
  * match offsets and line numbers stay valid): fullwidth letters and digits → ASCII; in words that mix
@@ -106,7 +111,7 @@ const MIXED_WORD =
 export function foldForScan(text: string): string {
   // fullwidth letters and digits only: fullwidth punctuation is ordinary CJK typography
   let out = text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  out = out.replace(MIXED_WORD, (word) => {
+  if (JUNCTION_CHARS.test(out)) out = out.replace(MIXED_WORD, (word) => {
     const hasLatin = LATIN.test(word);
     const mixedScript = hasLatin && HOMOGLYPH_CHARS.test(word);
     const leet = LEET_WORD.test(word) && !NUMBER_WITH_UNIT.test(word);
@@ -115,6 +120,7 @@ export function foldForScan(text: string): string {
     for (const c of word) folded += (mixedScript && HOMOGLYPHS[c]) || (leet && LEET[c]) || c;
     return folded;
   });
+  if (!EMPHASIS_CHARS.test(out)) return out;
   return out.replace(/(?<=^|[\s(>])(?:\*{1,3}|_{1,3}|~~)(?=[A-Za-z])|(?<=[A-Za-z])(?:\*{1,3}|_{1,3}|~~)(?=$|[\s.,;:!?)])/gm, (m) => ' '.repeat(m.length));
 }
 
@@ -267,6 +273,150 @@ const NEEDS: Readonly<Record<string, RegExp>> = {
   'en-take-precedence': /priority|precedence|system\s+(?:message|prompt)|author|this\s+(?:file|note|skill|document)/i,
   'en-override-outdated': /outdated|obsolete|wrong|void|cancelled|superseded|fake|a\s+test/i,
 };
+/**
+ * Literal pieces (lower case) at least one of which every match of a pattern contains, read off
+ * the pattern (each of its alternatives holds one). A pattern none of whose pieces occurs in the
+ * text is skipped; one pass of KEYWORD over the text finds which pieces occur, so the file is read
+ * once for all of them instead of once per pattern.
+ */
+export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
+  'override-previous': ['ignore', 'disregard', 'forget', 'discard'],
+  'override-yours': ['ignore', 'disregard', 'forget', 'override', 'bypass', 'circumvent'],
+  'override-above': ['ignore', 'disregard', 'forget'],
+  'override-dont-follow': ['follow', 'obey', 'comply', 'adhere'],
+  'override-new-instructions': ['instructions', 'prompt', 'system'],
+  'override-fake-role': ['system', 'admin', 'developer', 'operator'],
+  'override-priority': ['instructions', 'rules', 'guidelines', 'directives', 'prompt'],
+  'override-conceal': ['secretly', 'covertly', 'user', 'operator', 'human'],
+  'override-void': ['instructions', 'rules', 'guidelines', 'directives', 'prompt', 'restrictions', 'checks', 'filters', 'guardrails', 'policies', 'protocols', 'limit'],
+  'override-disable-safety': ['filter', 'guardrails', 'safeguards', 'restrictions', 'limitations', 'censorship', 'polic', 'alignment', 'checks', 'protections'],
+  'role-you-are-now': ['now'],
+  'role-no-longer': ['longer'],
+  'role-from-now-on': ['from', 'starting', 'henceforth', 'rest', 'remainder'],
+  'role-pretend': ['pretend', 'roleplay', 'exist', 'apply', 'matter'],
+  'role-unrestricted': ['act', 'behave', 'respond', 'operate', 'pose'],
+  'role-jailbreak-mode': ['mode', 'dan', 'stan', 'dude', 'aim', 'broken', 'rules', 'policies', 'guidelines', 'anything'],
+  'role-new-persona': ['your'],
+  'role-no-restrictions': ['you', 'with', 'that'],
+  'role-never-refuse': ['character', 'refuse', 'without'],
+  'leak-your-prompt': ['prompt', 'message', 'instructions', 'rules', 'guidelines', 'directives', 'context', 'memor'],
+  'leak-system-prompt': ['system', 'hidden'],
+  'leak-repeat-above': ['repeat', 'print', 'output', 'recite', 'reproduce', 'write'],
+  'leak-text-before': ['before', 'above', 'prior', 'you'],
+  'leak-what-is': ['what'],
+  'leak-text-of': ['your'],
+  'exfil-send-to-url': ['send', 'post', 'upload', 'transmit', 'forward', 'exfiltrate', 'leak', 'submit', 'mail', 'deliver', 'beacon'],
+  'exfil-collect-send': ['send', 'post', 'upload', 'mail', 'forward', 'transmit', 'exfiltrate', 'submit'],
+  'exfil-read-secret-file': ['.env', 'id_', '.ssh', '.aws/credentials', '.netrc', '.pgpass', '.git-credentials', '.npmrc', '.pypirc', '/etc/', 'credentials.json'],
+  'exfil-show-keys': ['key', 'token', 'secret', 'password', 'credential', 'variable', 'credit', 'social'],
+  'exfil-shell': ['env', 'id_rsa', 'id_ed25519', '.ssh/', '.aws/', '.netrc', 'credentials', '$(', '`cat', '`printenv', '|'],
+  'exfil-env-dump': ['env', 'export'],
+  'c2-data-query': ['http'],
+  'c2-append-to-url': ['url', 'query', 'link', 'image'],
+  'c2-raw-ip-url': ['://'],
+  'c2-raw-ip-tool': ['0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.', '/dev/'],
+  'c2-known-sink': ['webhook.site', 'requestbin.', 'pipedream.net', 'burpcollaborator.net', 'oastify.com', 'interact.sh', 'canarytokens.com', 'oast.'],
+  'c2-b64-query': ['http'],
+  'c2-remote-instructions': ['://'],
+  'c2-reverse-shell': ['/bin/', 'exec:', 'socket.socket(', 'mkfifo'],
+  'tool-rm-rf': ['rm'],
+  'tool-rm-rf-words': ['rm', 'delete', 'remove', 'wipe', 'erase', 'destroy', 'shred'],
+  'tool-destroy': ['mkfs', '/dev/', ':()', 'chmod', 'format', 'find', 'push'],
+  'tool-decode-exec': ['base64', 'eval', 'iex', 'invoke-expression'],
+  'tool-pipe-shell': ['://'],
+  'tool-ssh-backdoor': ['authorized_keys'],
+  'html-comment-instructions': ['<!--'],
+  'md-comment-instructions': [']:'],
+  'html-hidden-element': ['style', 'hidden'],
+  'en-chat-template': ['<|', 'inst]', 'sys>>', '_of_turn>', 'system', 'assistant'],
+  'en-fake-turn': ['human', 'user'],
+  'en-md-data-url': [']('],
+  'en-covert': ['secret', 'hide', 'without', 'not', "n't", 'never', 'silently', 'quietly', 'covertly', 'discreetly', 'invisibly', 'tell'],
+  'en-other-chats': ['other', 'different', 'every', 'memory'],
+  'en-rm-rf-any': ['rm'],
+  'en-secret-to-place': ['.ssh/', 'id_', '.aws/credentials', '.env', '.netrc', '.git-credentials'],
+  'en-send-conversation': ['@', 'http'],
+  // The patterns with a NEEDS test: pieces of it (a word before `\s` stands for the phrase), so
+  // the keyword pass settles them too when none occurs and the NEEDS regex runs only otherwise.
+  'exfil-env-var': ['key', 'token', 'secret', 'passw', 'pat', 'credential'],
+  'en-env-in-reply': ['key', 'token', 'secret', 'pass', 'pat'],
+  'en-override-paraphrase': ['instruction', 'guideline', 'guidance', 'directive', 'direction', 'prompt', 'programming', 'rules', 'polic', 'constraint', 'restriction', 'identity', 'persona', 'safeguard', 'guardrail', 'system'],
+  'en-grant-yourself': ['yourself', 'act', 'pose', 'pretend'],
+  'en-fake-tool': ['tool', 'function', 'approved', 'authori'],
+  'en-give-to-anyone': ['anyone', 'anybody', 'whoever', 'everyone', 'everybody', 'any', 'all', 'other', 'people'],
+  'en-conditional-trigger': ['rm', 'curl', 'wget', '@', 'http', 'user.md', 'memory.md', '.env', 'other', 'credentials', 'password', 'files'],
+  'en-upload-home': ['~/', '$home', 'home', '.switchboard', '.ssh', '.aws', '.config'],
+  'en-deliver-elsewhere': ['telegram:', 'slack:', 'discord:', 'email:'],
+  'en-take-precedence': ['priority', 'precedence', 'system', 'author', 'this'],
+  'en-override-outdated': ['outdated', 'obsolete', 'wrong', 'void', 'cancelled', 'superseded', 'fake', 'test'],
+};
+
+/**
+ * An Aho-Corasick automaton over KEYWORDS (ASCII, case-insensitive like the `i` regexes): one
+ * table step per character finds every occurrence of every keyword, overlapping ones included,
+ * at a fraction of the cost of one regex alternation of them all.
+ */
+const KEYWORD_AUTOMATON = (() => {
+  const words = [...new Set(Object.values(KEYWORDS).flat())];
+  const goto: number[][] = [new Array<number>(128).fill(-1)];
+  const out: string[][] = [[]];
+  for (const w of words) {
+    let s = 0;
+    for (const ch of w) {
+      const c = ch.charCodeAt(0);
+      if (c >= 128 || (c >= 65 && c <= 90)) throw new Error(`keyword ${w}: lower-case ASCII only`);
+      if (goto[s][c] === -1) {
+        goto[s][c] = goto.length;
+        goto.push(new Array<number>(128).fill(-1));
+        out.push([]);
+      }
+      s = goto[s][c];
+    }
+    out[s].push(w);
+  }
+  // Breadth first: failure links, outputs inherited along them, and a full transition table.
+  const delta = new Uint16Array(goto.length * 128);
+  const fail = new Array<number>(goto.length).fill(0);
+  const queue: number[] = [];
+  for (let c = 0; c < 128; c++) {
+    const t = goto[0][c];
+    if (t > 0) queue.push(t);
+    delta[c] = t > 0 ? t : 0;
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q];
+    out[s].push(...out[fail[s]]);
+    for (let c = 0; c < 128; c++) {
+      const t = goto[s][c];
+      if (t > 0) {
+        fail[t] = delta[fail[s] * 128 + c];
+        queue.push(t);
+        delta[s * 128 + c] = t;
+      } else delta[s * 128 + c] = delta[fail[s] * 128 + c];
+    }
+  }
+  // Upper-case letters step like their lower-case forms.
+  for (let s = 0; s < goto.length; s++) for (let c = 65; c <= 90; c++) delta[s * 128 + c] = delta[s * 128 + c + 32];
+  return { delta, out, states: goto.length };
+})();
+
+/** The keywords that occur in any of `texts` (ASCII letters in either case). */
+function keywordsIn(texts: readonly string[]): Set<string> {
+  const { delta, out, states } = KEYWORD_AUTOMATON;
+  const visited = new Uint8Array(states);
+  for (const text of texts) {
+    let s = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      s = c < 128 ? delta[s * 128 + c] : 0;
+      visited[s] = 1;
+    }
+  }
+  const found = new Set<string>();
+  for (let s = 1; s < states; s++) if (visited[s]) for (const w of out[s]) found.add(w);
+  return found;
+}
+
 const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
 const LETTER = /[\p{L}\p{M}]/u;
 
@@ -293,8 +443,11 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   for (const [from, to] of changedRegions(body, folded, starts)) views.push({ text: folded.slice(from, to), offset: from });
   const languages = languagesIn(body);
   const open = (lang: string | undefined): boolean => lang === undefined || lang === 'en' || lang === '*' || languages.has(lang);
+  const keywords = keywordsIn(views.map((v) => v.text));
   for (const pattern of ALL_PATTERNS) {
     if (!open(pattern.lang)) continue;
+    const pieces = KEYWORDS[pattern.id];
+    if (pieces && !pieces.some((k) => keywords.has(k))) continue;
     const needs = NEEDS[pattern.id];
     if (needs && !views.some((v) => needs.test(v.text))) continue;
     const seen = new Set<number>();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { blockedLine, guardText, isPublicIpv4, scanText, THREAT_PATTERNS } from '../../../src/core/prompt/threat-scan.js';
+import { blockedLine, foldForScan, guardText, isPublicIpv4, KEYWORDS, scanText, THREAT_PATTERNS } from '../../../src/core/prompt/threat-scan.js';
+import { INTENT_PATTERNS } from '../../../src/core/prompt/threat-intents.js';
+import { normalizeForScan } from '../../../src/core/prompt/threat-normalize.js';
+import { REDTEAM } from './redteam/corpus.js';
+import { ATTACKS, BENIGN } from './threat-corpus.js';
 import type { Logger } from '../../../src/core/logger.js';
 
 /** One hit and one near-miss per published pattern. The near-miss is what a real file might say. */
@@ -338,5 +342,31 @@ describe('isPublicIpv4', () => {
     for (const ip of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.0.1', '169.254.1.1', '0.0.0.0', '1.2.3.400', '255.255.255.255']) {
       expect(isPublicIpv4(ip)).toBe(false);
     }
+  });
+});
+
+describe('KEYWORDS (the prefilter)', () => {
+  // A pattern is skipped when none of its keywords occurs, so every match it can make must hold
+  // one: checked on every match of every gated pattern over the corpora, as written, folded and normalised.
+  it('every match of a gated pattern contains one of its keywords', () => {
+    const texts = [...ATTACKS, ...BENIGN, ...REDTEAM].map((c) => c.text);
+    const views = texts.flatMap((t) => [t, foldForScan(t), normalizeForScan(t)]);
+    let checked = 0;
+    for (const p of [...THREAT_PATTERNS, ...INTENT_PATTERNS]) {
+      const pieces = KEYWORDS[p.id];
+      if (!pieces) continue;
+      for (const v of views) {
+        for (const m of v.matchAll(new RegExp(p.regex.source, p.regex.flags))) {
+          checked++;
+          expect(pieces.some((k) => m[0].toLowerCase().includes(k)), `${p.id}: ${m[0]}`).toBe(true);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+
+  it('names only patterns that exist', () => {
+    const ids = new Set([...THREAT_PATTERNS, ...INTENT_PATTERNS].map((p) => p.id));
+    for (const id of Object.keys(KEYWORDS)) expect(ids.has(id), id).toBe(true);
   });
 });
