@@ -14,6 +14,7 @@
  *
  * Every step is one linear regex pass (or is skipped by a cheap test), so a 1 MB file stays fast.
  */
+import { lineAt } from './threat-lines.js';
 import unhomoglyph from 'unhomoglyph';
 
 export interface DerivedView {
@@ -137,17 +138,6 @@ function rot13(s: string): string {
   });
 }
 
-/** Start offsets of lines, for turning an offset into a line number. */
-function lineAt(starts: readonly number[], index: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= index) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
 
 /** Encoded runs (base64, hex, percent, rot13) decoded to readable text, each with its line. */
 export function decodedViews(text: string, starts: readonly number[]): DerivedView[] {

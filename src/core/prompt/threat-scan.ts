@@ -21,6 +21,7 @@
  * windows, bounded gaps, per-language gates and a per-pattern match cap keep a hostile 1 MB file
  * linear.
  */
+import { lineOf, lineStarts } from './threat-lines.js';
 import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
@@ -147,24 +148,6 @@ const WINDOW = 600;
 /** Matches kept per pattern: enough to log, bounded so a hostile 1 MB file costs linear time. */
 const MAX_MATCHES_PER_PATTERN = 50;
 
-/** Start offsets of every line, for line lookups in O(log n). */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function lineOf(text: string, starts: readonly number[], index: number): { line: number; start: number; end: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= index) lo = mid;
-    else hi = mid - 1;
-  }
-  const end = lo + 1 < starts.length ? starts[lo + 1] - 1 : text.length;
-  return { line: lo + 1, start: starts[lo], end };
-}
 
 /** The part of the sentence before `index` (sentences end at . ! ? ; or a line break). */
 function sentenceBefore(text: string, index: number, lineStart: number): string {
