@@ -59,16 +59,18 @@ describe('discord adapter: inbound', () => {
     expect(m.chatTitle).toBeUndefined();
   });
 
-  it('ignores a guild message without a mention and takes one with a mention, mention stripped', async () => {
-    const ignored = fake.sendGuildMessage({ userId: ALICE, content: 'just chatting with friends' });
+  it('hands over a guild message without a mention as mentionsBot false (the core decides), and one with a mention stripped', async () => {
+    const plain = fake.sendGuildMessage({ userId: ALICE, content: 'just chatting with friends' });
     const taken = fake.sendGuildMessage({ userId: ALICE, content: 'what is 2+2?', mentionsBot: true });
+    const p = await box.waitFor((x) => x.messageId === plain);
+    expect(p).toMatchObject({ chatId: fake.channelId, text: 'just chatting with friends', isDirect: false, mentionsBot: false, chatTitle: '#general', updateId: plain });
+    expect(p.replyTarget).toMatchObject({ chatId: fake.channelId, replyToMessageId: plain });
     const m = await box.waitFor((x) => x.messageId === taken);
-    expect(box.received.some((x) => x.messageId === ignored)).toBe(false);
     expect(m).toMatchObject({ chatId: fake.channelId, text: 'what is 2+2?', isDirect: false, mentionsBot: true, chatTitle: '#general' });
     expect(m.replyTarget).toMatchObject({ chatId: fake.channelId, replyToMessageId: taken });
   });
 
-  it('answers a mention in a guild it was never told about (no GUILD_CREATE), and nothing else from there', async () => {
+  it('hands over guild messages of a guild it was never told about (no GUILD_CREATE), never other bots\'', async () => {
     const guild = '300000000000000777';
     const channel = '300000000000000778';
     const author = { id: ALICE, username: 'alice' };
@@ -82,11 +84,14 @@ describe('discord adapter: inbound', () => {
       mentions: [{ id: fake.botUserId, username: 'bot' }],
     });
     fake.dispatchRaw('MESSAGE_CREATE', { id: '300000000000000003', channel_id: channel, guild_id: guild, author: { id: OTHER_BOT, username: 'b', bot: true }, content: `<@${fake.botUserId}> hi` });
+    fake.dispatchRaw('MESSAGE_CREATE', { id: '300000000000000004', channel_id: channel, guild_id: guild, author, content: '', mentions: [] });
+    const plain = await box.waitFor((x) => x.messageId === '300000000000000001');
+    expect(plain).toMatchObject({ chatId: channel, text: 'no mention here', isDirect: false, mentionsBot: false, userId: ALICE, updateId: '300000000000000001' });
     const m = await box.waitFor((x) => x.messageId === '300000000000000002');
     expect(m).toMatchObject({ chatId: channel, text: 'hello from afar', isDirect: false, mentionsBot: true, userId: ALICE });
     expect(m.replyTarget).toMatchObject({ chatId: channel, replyToMessageId: '300000000000000002' });
     await sleep(100);
-    expect(box.received.some((x) => x.messageId === '300000000000000001' || x.messageId === '300000000000000003')).toBe(false);
+    expect(box.received.some((x) => x.messageId === '300000000000000003' || x.messageId === '300000000000000004')).toBe(false);
   });
 
   it('strips the <@!id> nickname form too and keeps other mentions readable', async () => {

@@ -4,7 +4,7 @@
  * model fake answering.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
@@ -192,6 +192,45 @@ describe('switchboard start with Discord (gateway from GET /gateway/bot)', () =>
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(discord.messages.slice(n).map((m) => m.content)).toContain('late but complete');
     expect(gw.stderr()).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('switchboard start with Discord and chats: require_mention: false', () => {
+  const RAW_GUILD = '310000000000000001';
+  const CLOSED_RAW = '310000000000000003';
+  let gw: Running;
+  let openHome: string;
+
+  beforeAll(async () => {
+    openHome = mkdtempSync(join(tmpdir(), 'sb-discord-e2e-open-'));
+    writeFileSync(join(openHome, 'config.yaml'), `chats:\n  "discord:${discord.channelId}": { require_mention: false }\n`);
+    gw = startCli(['start'], { env: env({ SWITCHBOARD_HOME: openHome }) });
+    await gw.waitFor(/ready \(discord/);
+  });
+  afterAll(() => cleanUp(() => killIfRunning(gw), () => removeDir(openHome)));
+
+  it('answers an unmentioned guild message in that channel, as a reply, and in its threads', async () => {
+    const n = discord.messages.length;
+    const id = discord.sendGuildMessage({ userId: ALICE, content: 'no mention, still answered' });
+    const [answer] = await postedSince(n, 1);
+    expect(answer).toMatchObject({ channelId: discord.channelId, kind: 'channel', replyTo: id, content: 'You said: **no mention, still answered**' });
+
+    const inThread = discord.sendGuildMessage({ userId: ALICE, channelId: discord.threadId, content: 'and in the thread' });
+    const [threadAnswer] = await postedSince(n + 1, 1);
+    expect(threadAnswer).toMatchObject({ channelId: discord.threadId, replyTo: inThread, content: 'You said: **and in the thread**' });
+  });
+
+  it('still ignores an unmentioned message in a chat without the setting (an uncached guild here), with no model call', async () => {
+    const n = discord.messages.length;
+    const before = model.completions().length;
+    discord.dispatchRaw('MESSAGE_CREATE', messageCreate({ id: snowflake(), channelId: CLOSED_RAW, guildId: RAW_GUILD, author: user(ALICE, 'alice'), content: 'chatter elsewhere' }));
+    // a DM after it is answered: the chatter before it was ignored, not just slow
+    discord.sendDM({ userId: ALICE, content: 'marker' });
+    const [answer] = await postedSince(n, 1);
+    expect(answer.content).toBe('You said: **marker**');
+    await sleep(300);
+    expect(discord.messages.length).toBe(n + 1);
+    expect(model.completions().length).toBe(before + 1);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Inbound decode: a discord.js Message → InboundMessage, or null when Switchboard should not see it.
  *
- * - DMs always; guild messages only when they mention the bot user (`<@id>`/`<@!id>`) or reply to one of its
- *   messages. @everyone/@here and role mentions do not address the bot.
+ * - DMs and guild messages. A guild message is `mentionsBot` when it mentions the bot user (`<@id>`/`<@!id>`)
+ *   or replies to one of its messages (@everyone/@here and role mentions do not address the bot); whether an
+ *   unaddressed one is answered is the core's call (`chats:` … `require_mention`).
  * - Threads: chatId = the parent channel, threadId = the thread; the thread is itself a channel, so the reply
  *   goes to `replyTarget.extra.channelId` (= the thread id).
  * - Attachments become `[attachment: name.png (image/png, 12 KB)]` lines after the text.
@@ -79,8 +80,9 @@ export function toInbound(message: Message, botId: string, now: () => Date): Inb
   const channel = message.channel;
   const isDirect = !facts.data.guildId && channel?.type === ChannelType.DM;
   if (!isDirect && !facts.data.guildId) return null; // group DMs and unknown channel kinds: not a door we serve
+  // Unaddressed guild messages are handed over too: the gateway ignores them unless the chat says
+  // `require_mention: false`.
   const mentionsBot = !isDirect && addressesBot(message, botId);
-  if (!isDirect && !mentionsBot) return null;
 
   const attachments = [...message.attachments.values()].map((a) => describeAttachment(a.name, a.contentType, a.size));
   const text = [cleanContent(message, botId), ...attachments].filter(Boolean).join('\n');
@@ -136,8 +138,8 @@ const rawGuildMessage = z
 
 /**
  * A guild MESSAGE_CREATE read straight from the gateway payload, for a guild discord.js has not cached
- * (it drops those). Same rules as toInbound: only when the bot is mentioned or replied to, never from
- * bots. Threads cannot be told apart without the channel, so the message's channel is the chat.
+ * (it drops those). Same rules as toInbound: `mentionsBot` when the bot is mentioned or replied to, never
+ * from bots. Threads cannot be told apart without the channel, so the message's channel is the chat.
  */
 export function rawGuildMessageToInbound(d: Record<string, unknown>, botId: string, now: () => Date): InboundMessage | null {
   const parsed = rawGuildMessage.safeParse(d);
@@ -146,7 +148,6 @@ export function rawGuildMessageToInbound(d: Record<string, unknown>, botId: stri
   if (m.author.id === botId || m.author.bot || m.author.system || m.webhook_id) return null;
   const ownMention = new RegExp(`<@!?${botId}>`, 'g');
   const mentionsBot = (m.mentions ?? []).some((u) => u.id === botId) || new RegExp(`<@!?${botId}>`).test(m.content) || m.referenced_message?.author?.id === botId;
-  if (!mentionsBot) return null;
   const names = new Map((m.mentions ?? []).map((u) => [u.id, u.global_name ?? u.username]));
   const content = m.content
     .replace(ownMention, ' ')
@@ -163,7 +164,7 @@ export function rawGuildMessageToInbound(d: Record<string, unknown>, botId: stri
     displayName: m.author.global_name ?? m.author.username,
     text,
     isDirect: false,
-    mentionsBot: true,
+    mentionsBot,
     messageId: m.id,
     updateId: m.id,
     receivedAt: now(),
