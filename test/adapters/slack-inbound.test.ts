@@ -40,10 +40,31 @@ describe('decoding events', () => {
     expect(d.ok && d.message).toMatchObject({ text: 'what is in this?', threadId: '1.0', replyTarget: { threadId: '1.0' }, receivedAt: ctx.now });
   });
 
-  it('skips an empty DM, group DMs and channel messages', () => {
+  it('skips an empty DM, group DMs, and a channel message that mentions the bot (its app_mention answers it)', () => {
     expect(decodeMessageEvent(envelope({ type: 'message', channel: 'D1', channel_type: 'im', user: 'U1', text: '<@UBOT>', ts: '1' }), ctx)).toEqual({ ok: false, reason: 'empty message' });
     expect(decodeMessageEvent(envelope({ type: 'message', channel: 'G1', channel_type: 'mpim', user: 'U1', text: 'hi', ts: '1' }), ctx).ok).toBe(false);
-    expect(decodeMessageEvent(envelope({ type: 'message', channel: 'C1', channel_type: 'channel', user: 'U1', text: 'hi <@UBOT>', ts: '1' }), ctx).ok).toBe(false);
+    const mentioned = decodeMessageEvent(envelope({ type: 'message', channel: 'C1', channel_type: 'channel', user: 'U1', text: 'hi <@UBOT>', ts: '1' }), ctx);
+    expect(mentioned.ok === false && mentioned.reason).toMatch(/mentions the bot/);
+    expect(decodeMessageEvent(envelope({ type: 'message', channel: 'G2', channel_type: 'group', user: 'U1', text: '<@UBOT|sb> hi', ts: '1' }), ctx).ok).toBe(false);
+  });
+
+  it('takes an unmentioned channel or private channel message as mentionsBot false, threaded like a mention', () => {
+    const top = decodeMessageEvent(envelope({ type: 'message', channel: 'C1', channel_type: 'channel', user: 'U1', text: 'hi <@U2>', ts: '3.0' }, 'EvC'), ctx);
+    expect(top.ok && top.message).toMatchObject({
+      chatId: 'C1',
+      threadId: '3.0',
+      text: 'hi <@U2>',
+      isDirect: false,
+      mentionsBot: false,
+      messageId: '3.0',
+      updateId: 'EvC',
+      replyTarget: { platform: 'slack', chatId: 'C1', threadId: '3.0', userId: 'U1' },
+    });
+    const reply = decodeMessageEvent(envelope({ type: 'message', channel: 'G1', channel_type: 'group', user: 'U1', text: 'in thread', ts: '4.0', thread_ts: '3.5' }), ctx);
+    expect(reply.ok && reply.message).toMatchObject({ chatId: 'G1', threadId: '3.5', isDirect: false, mentionsBot: false, replyTarget: { threadId: '3.5' } });
+    expect(decodeMessageEvent(envelope({ type: 'message', channel: 'C1', channel_type: 'channel', bot_id: 'B9', text: 'bot', ts: '5.0' }), ctx).ok).toBe(false);
+    expect(decodeMessageEvent(envelope({ type: 'message', subtype: 'channel_join', channel: 'C1', channel_type: 'channel', user: 'U1', text: 'joined', ts: '5.1' }), ctx).ok).toBe(false);
+    expect(decodeMessageEvent(envelope({ type: 'message', channel: 'C1', channel_type: 'channel', user: 'U1', text: '  ', ts: '5.2' }), ctx)).toEqual({ ok: false, reason: 'empty message' });
   });
 
   it('reports malformed envelopes and events as malformed', () => {

@@ -193,7 +193,7 @@ describe('Slack HTTP receiver', () => {
     expect(msg.displayName).toBeUndefined();
   });
 
-  it('ignores bots, edits, deletions, its own messages and channel chatter without a mention', async () => {
+  it('ignores bots, edits, deletions, its own messages and group DMs', async () => {
     const bodies = [
       { type: 'message', channel: 'D0001', channel_type: 'im', bot_id: 'B0OTHER', text: 'I am a bot', ts: '1700000010.000100' },
       { type: 'message', subtype: 'bot_message', channel: 'D0001', channel_type: 'im', text: 'legacy bot', ts: '1700000011.000100' },
@@ -208,7 +208,11 @@ describe('Slack HTTP receiver', () => {
         ts: '1700000013.000100',
       },
       { type: 'message', subtype: 'message_deleted', channel: 'D0001', channel_type: 'im', deleted_ts: '1700000003.000100', ts: '1700000014.000100' },
-      { type: 'message', channel: 'C0001', channel_type: 'channel', user: 'U1001', text: 'just chatting', ts: '1700000015.000100' },
+      { type: 'message', subtype: 'message_changed', channel: 'C0001', channel_type: 'channel', message: { user: 'U1001', text: 'edited' }, ts: '1700000015.000100' },
+      { type: 'message', subtype: 'channel_join', channel: 'C0001', channel_type: 'channel', user: 'U1001', text: '<@U1001> has joined the channel', ts: '1700000015.000200' },
+      { type: 'message', channel: 'C0001', channel_type: 'channel', bot_id: 'B0OTHER', text: 'another bot in a channel', ts: '1700000015.000300' },
+      { type: 'message', channel: 'C0001', channel_type: 'channel', user: 'UBOT', bot_id: 'BBOT', text: 'my own answer in a thread', ts: '1700000015.000400', thread_ts: '1700000001.000100' },
+      { type: 'message', channel: 'G0MPIM', channel_type: 'mpim', user: 'U1001', text: 'group DM chatter', ts: '1700000015.000500' },
       { type: 'app_mention', channel: 'C0001', user: 'UBOT', bot_id: 'BBOT', text: '<@UBOT> echo', ts: '1700000016.000100' },
     ];
     for (const event of bodies) {
@@ -216,6 +220,43 @@ describe('Slack HTTP receiver', () => {
       expect(res.status).toBe(200);
     }
     expect(await sentinel()).toEqual([]);
+  });
+
+  it('hands over channel and private channel messages without a mention as mentionsBot false, answered in their thread', async () => {
+    await post(eventBody({ type: 'message', channel: 'C0001', channel_type: 'channel', user: 'U1001', text: 'just chatting', ts: '1700000030.000100' }, { eventId: 'Ev0CHAN1' }));
+    await post(eventBody({ type: 'message', channel: 'C0001', channel_type: 'channel', user: 'U1001', text: 'a reply', ts: '1700000031.000100', thread_ts: '1700000030.000100' }, { eventId: 'Ev0CHAN2' }));
+    await post(eventBody({ type: 'message', channel: 'G0PRIV', channel_type: 'group', user: 'U1001', text: 'private chatter', ts: '1700000032.000100' }, { eventId: 'Ev0CHAN3' }));
+    const got = await waitFor(() => (received.length >= 3 ? received : undefined));
+    const byText = (t: string) => got.find((m) => m.text === t)!;
+    expect(byText('just chatting')).toMatchObject({
+      platform: 'slack',
+      chatId: 'C0001',
+      threadId: '1700000030.000100',
+      userId: 'U1001',
+      displayName: 'Alice',
+      isDirect: false,
+      mentionsBot: false,
+      messageId: '1700000030.000100',
+      updateId: 'Ev0CHAN1',
+      replyTarget: { platform: 'slack', chatId: 'C0001', threadId: '1700000030.000100', userId: 'U1001' },
+    });
+    expect(byText('a reply')).toMatchObject({ chatId: 'C0001', threadId: '1700000030.000100', mentionsBot: false, replyTarget: { threadId: '1700000030.000100' } });
+    expect(byText('private chatter')).toMatchObject({ chatId: 'G0PRIV', threadId: '1700000032.000100', isDirect: false, mentionsBot: false });
+  });
+
+  it('hands a channel mention over once although Slack sends it as app_mention and as message', async () => {
+    const ts = '1700000040.000100';
+    const text = '<@UBOT> answer me once';
+    await post(eventBody({ type: 'message', channel: 'C0001', channel_type: 'channel', user: 'U1001', text, ts }, { eventId: 'Ev0TWICE1' }));
+    await post(eventBody({ type: 'app_mention', channel: 'C0001', user: 'U1001', text, ts }, { eventId: 'Ev0TWICE2' }));
+    // in a thread, with the labelled mention form
+    await post(eventBody({ type: 'app_mention', channel: 'C0001', user: 'U1001', text: 'hey <@UBOT|sb> in thread', ts: '1700000041.000100', thread_ts: ts }, { eventId: 'Ev0TWICE3' }));
+    await post(eventBody({ type: 'message', channel: 'C0001', channel_type: 'channel', user: 'U1001', text: 'hey <@UBOT|sb> in thread', ts: '1700000041.000100', thread_ts: ts }, { eventId: 'Ev0TWICE4' }));
+    const got = await sentinel();
+    expect(got.map((m) => [m.updateId, m.text, m.mentionsBot, m.threadId]).sort()).toEqual([
+      ['Ev0TWICE2', 'answer me once', true, ts],
+      ['Ev0TWICE3', 'hey in thread', true, ts],
+    ]);
   });
 
   it('logs and skips malformed payloads without crashing', async () => {

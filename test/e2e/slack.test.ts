@@ -4,7 +4,7 @@
  * model fake.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,7 @@ beforeAll(async () => {
   model = await startModelFake({ script: (req) => ({ text: `You said: **${lastUserText(req).split('\n').at(-1)}**` }) });
   slack = await startSlackFake({ users: { U1001: { name: 'alice', real_name: 'Alice Example' } } });
   home = mkdtempSync(join(tmpdir(), 'sb-slack-e2e-'));
+  writeFileSync(join(home, 'config.yaml'), 'chats:\n  "slack:C0OPEN": { require_mention: false }\n');
   const port = await freePort();
   events = `http://127.0.0.1:${port}/slack/events`;
   gw = startCli(['start'], {
@@ -154,6 +155,41 @@ describe('switchboard start with Slack (HTTP mode)', () => {
     expect((await postSigned(events, SECRET, body, { retryNum: 2, retryReason: 'http_timeout' })).status).toBe(200);
     await sleep(600);
     expect(slack.messages.slice(n).filter((m) => m.channel === 'D0RETRY')).toHaveLength(1);
+    expect(model.completions().length).toBe(before + 1);
+  });
+
+  it('answers every message of a require_mention: false channel in its thread, and a mention there once (app_mention + message)', async () => {
+    const n = slack.messages.length;
+    const before = model.completions().length;
+    const top = nextTs();
+    await postSigned(events, SECRET, eventBody({ type: 'message', channel_type: 'channel', channel: 'C0OPEN', user: ALLOWED, text: 'no mention needed here', ts: top }));
+    const first = (await slack.waitForMessages(n + 1)).at(-1)!;
+    expect(first).toMatchObject({ method: 'chat.postMessage', channel: 'C0OPEN', thread_ts: top, text: 'You said: *no mention needed here*' });
+
+    const reply = nextTs();
+    await postSigned(events, SECRET, eventBody({ type: 'message', channel_type: 'channel', channel: 'C0OPEN', user: ALLOWED, text: 'a reply in the thread', ts: reply, thread_ts: top }));
+    expect((await slack.waitForMessages(n + 2)).at(-1)).toMatchObject({ channel: 'C0OPEN', thread_ts: top, text: 'You said: *a reply in the thread*' });
+
+    // Slack sends a mention in a channel twice: as app_mention and as message (other event_ids)
+    const mention = nextTs();
+    const text = `<@${slack.botUserId}> mentioned anyway`;
+    await postSigned(events, SECRET, eventBody({ type: 'message', channel_type: 'channel', channel: 'C0OPEN', user: ALLOWED, text, ts: mention }));
+    await postSigned(events, SECRET, eventBody({ type: 'app_mention', channel: 'C0OPEN', user: ALLOWED, text, ts: mention }));
+    expect((await slack.waitForMessages(n + 3)).at(-1)).toMatchObject({ channel: 'C0OPEN', thread_ts: mention, text: 'You said: *mentioned anyway*' });
+    await sleep(600);
+    expect(slack.messages.slice(n).filter((m) => m.channel === 'C0OPEN')).toHaveLength(3);
+    expect(model.completions().length).toBe(before + 3);
+  });
+
+  it('ignores an unmentioned message in a channel without the setting: no answer, no model call', async () => {
+    const n = slack.messages.length;
+    const before = model.completions().length;
+    expect((await postSigned(events, SECRET, eventBody({ type: 'message', channel_type: 'channel', channel: 'C0TEAM', user: ALLOWED, text: 'just chatting', ts: nextTs() }))).status).toBe(200);
+    // a DM after it is answered: the chatter before it was ignored, not just slow
+    await postSigned(events, SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0MARK', user: ALLOWED, text: 'marker', ts: nextTs() }));
+    expect((await slack.waitForMessages(n + 1)).at(-1)).toMatchObject({ channel: 'D0MARK', text: 'You said: *marker*' });
+    await sleep(400);
+    expect(slack.messages.slice(n).map((m) => m.channel)).toEqual(['D0MARK']);
     expect(model.completions().length).toBe(before + 1);
   });
 

@@ -115,7 +115,13 @@ function parseEnvelope(body: unknown): { eventId: string; event: unknown } | { e
   return { eventId: `ev-${id.data.channel}-${id.data.ts}`, event: env.data.event };
 }
 
-/** A `message` event: only direct messages (`channel_type: im`) are for the bot; channels need a mention. */
+/**
+ * A `message` event. Direct messages (`channel_type: im`) are for the bot. A message in a channel or
+ * private channel (`channel`/`group`) is handed over with `mentionsBot: false` and answered in its
+ * thread like a mention; the core decides whether it is answered (`chats:` … `require_mention`). One
+ * that mentions the bot is skipped: Slack sends the same message as an `app_mention` too (other
+ * event_id, same channel and ts), and that one answers it.
+ */
 export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
   const env = parseEnvelope(body);
   if ('error' in env) return { ok: false, reason: env.error };
@@ -127,22 +133,26 @@ export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
   if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return { ok: false, reason: `message subtype ${event.subtype}` };
   // message.im always carries channel_type 'im'; a payload without it is still a DM when the channel is one (D…).
   const isIm = event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
-  if (!isIm) return { ok: false, reason: `message in a ${event.channel_type ?? 'unknown'} channel without a mention` };
+  const inChannel = event.channel_type === 'channel' || event.channel_type === 'group';
+  if (!isIm && !inChannel) return { ok: false, reason: `message in a ${event.channel_type ?? 'unknown'} channel` };
   if (!event.user) return { ok: false, reason: 'message without a user' };
   const { text: stripped, mentioned } = stripBotMention(event.text ?? '', ctx.botUserId);
+  if (inChannel && mentioned) return { ok: false, reason: `message ${event.channel}/${event.ts} mentions the bot (answered as its app_mention)` };
   const text = slackToPlainText(stripped);
   if (!text) return { ok: false, reason: 'empty message' };
   // In a DM the answer goes where the person wrote: the DM itself, or the thread they replied in.
-  const replyTarget: DeliveryTarget = { platform: 'slack', chatId: event.channel, threadId: event.thread_ts, userId: event.user };
+  // In a channel it goes in the thread, as for a mention: the thread's ts, or the message's own.
+  const threadId = inChannel ? (event.thread_ts ?? event.ts) : event.thread_ts;
+  const replyTarget: DeliveryTarget = { platform: 'slack', chatId: event.channel, threadId, userId: event.user };
   return {
     ok: true,
     message: {
       platform: 'slack',
       chatId: event.channel,
-      threadId: event.thread_ts,
+      threadId,
       userId: event.user,
       text,
-      isDirect: true,
+      isDirect: isIm,
       mentionsBot: mentioned,
       messageId: event.ts,
       updateId: env.eventId,

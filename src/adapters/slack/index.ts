@@ -1,6 +1,7 @@
 /**
  * Slack door on @slack/bolt. HTTP mode (Bolt's HTTPReceiver, `/slack/events`, signed requests) on
- * SLACK_PORT, or Socket Mode when an app token is set. Translates slash commands, DMs and mentions
+ * SLACK_PORT, or Socket Mode when an app token is set. Translates slash commands, DMs, mentions and
+ * channel messages (`mentionsBot: false`; the core answers them only where `require_mention: false`)
  * into InboundMessages and delivers rendered mrkdwn chunks; all policy stays in the core.
  */
 import type { Server } from 'node:http';
