@@ -14,6 +14,9 @@
  * - Markdown images and links whose URL carries a data placeholder (`?d=DATA`, `?k=API_KEY`);
  * - conditional and delayed triggers ("if the user mentions …, silently …", "after ten messages");
  * - handing the conversation or memory to other chats or to anyone who asks.
+ * - secrets or conversations sent to an e-mail address or outside URL in any language
+ *   (`any-secret-to-address`), the bot's scheduler turned against its users, fake grants to share
+ *   other users' data, and "developer mode / no restrictions / rules no longer apply" in es pt de fr it tr.
  *
  * Gaps between verb and object stay inside one sentence and are bounded (`{0,40}`), so no pattern
  * can backtrack badly. Each language's patterns run only where its script or one of its key words
@@ -133,6 +136,43 @@ export const NEGATION_AFTER: Readonly<Record<string, RegExp>> = {
 const EN_OBJECT = '(?:instructions?|guidelines?|guidance|directives?|directions|prompts?|programming|rules|policies|polic(?:y)|constraints|restrictions|identity|persona|safeguards|guardrails|system\\s+message)';
 const EN_QUAL = /\b(?:your|previous|prior|earlier|preceding|above|all|every|any|original|initial|system|safety|operator|developer|old|existing|current|given|configured|came\s+before|before\s+this|so\s+far|tool|identity)\b/i;
 
+
+// ── secrets sent to an address, any language ────────────────────────────────
+const SECRET_NOUN = re(`${B}(?:passwords?|passphrases?|passcodes?|api[\\s_-]?keys?|keys|tokens?|secrets?|credentials|transcripts?|conversations?|chat\\s+(?:history|histories|logs?)|messages|memory\\s+files?|contraseñas?|claves?|credenciales|secretos?|conversaci(?:ón|on|ones)|historial|transcripciones|senhas?|chaves?|credenciais|segredos?|conversas?|histórico|mots?\\s+de\\s+passe|clés|jetons?|identifiants|historique|passw(?:ö|oe)rt\\p{L}*|schlüssel\\p{L}*|zugangsdaten|geheimnisse|chatverl(?:a|ä)uf\\p{L}*|unterhaltung\\p{L}*|gespräch\\p{L}*|chiavi|chiave|credenziali|segreti|conversazion\\p{L}*|cronologia|парол\\p{L}*|ключ\\p{L}*|токен\\p{L}*|секрет\\p{L}*|переписк\\p{L}*|учётн\\p{L}*|учетн\\p{L}*|листуванн\\p{L}*|облікові|şifre\\p{L}*|parola\\p{L}*|anahtar\\p{L}*|konuşma\\p{L}*|sohbet\\p{L}*|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|مفتاح|بيانات\\s+الاعتماد|المحادث\\p{L}*|पासवर्ड|कुंजी|टोकन|क्रेडेंशियल|बातचीत)|(?:密码|密钥|令牌|凭据|凭证|私钥|聊天记录|对话记录|パスワード|トークン|秘密鍵|APIキー|認証情報|会話|履歴|비밀번호|암호|토큰|API\\s*키|자격\\s*증명|대화|채팅\\s*기록)`);
+const SEND_VERB = re(`${B}(?:send|sends|forward|forwards|upload|uploads|post|posts|e-?mail|e-?mails|mail|mails|transmit|transmits|deliver|delivers|exfiltrate|exfiltrates|leak|leaks|submit|submits)${E}|${B}(?:env[ií]\\p{L}*|mand[ae]\\p{L}*|reenv[ií]\\p{L}*|remit[ae]\\p{L}*|sub[ea]\\p{L}*|transmit\\p{L}*|encaminh\\p{L}*|repass\\p{L}*|envoi\\p{L}*|envoy\\p{L}*|transf[eè]r\\p{L}*|transmet\\p{L}*|expédi\\p{L}*|téléverse\\p{L}*|schick\\p{L}*|sende\\p{L}*|weiterleit\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|maile\\p{L}*|hochlad\\p{L}*|lade\\p{L}*|invi[aie]\\p{L}*|inoltr\\p{L}*|trasmett\\p{L}*|spedisc\\p{L}*|caric\\p{L}*|отправ\\p{L}*|перешл\\p{L}*|пересыла\\p{L}*|пересл\\p{L}*|загруз\\p{L}*|выгруз\\p{L}*|скинь\\p{L}*|пришл\\p{L}*|переда\\p{L}*|надішл\\p{L}*|надсила\\p{L}*|відправ\\p{L}*|пересила\\p{L}*|завантаж\\p{L}*|gönder\\p{L}*|ilet\\p{L}*|yükle\\p{L}*|yolla\\p{L}*|aktar\\p{L}*|أرسل|ارسل|ابعث|ارفع|ترسل\\p{L}*|يرسل\\p{L}*|भेज\\p{L}*|फॉरवर्ड|अपलोड)|(?:发送|发到|转发|上传|发给|寄给|提交|送信|送っ|送る|送れ|送付|転送|アップロード|전송|보내|업로드|전달)`);
+/** Negation just before a verb (English and the other languages). */
+const NEGATED_VERB = /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|avoid|nunca|jamás|jamais|não|nao|nie|niemals|nicht|keinesfalls|ne|n['’]|non|mai|не|никогда|ніколи|asla|لا|لن|मत|नहीं|कभी)(?:\s+\p{L}+){0,2}\s+|(?:不要|不得|切勿|禁止|绝不|请勿|别|決して))$/iu;
+/** Negation on the verb (verb-final languages: Japanese, Korean, Turkish, Hindi). */
+const NEGATED_AFTER = /^(?:し|を)?(?:ない|ません|しない|するな|禁止)|^(?:하|을|를)?\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
+
+/** The last two sentences before `index` (within the paragraph). */
+function lastSentences(text: string, index: number): string {
+  let before = text.slice(Math.max(0, index - 300), index);
+  const para = before.lastIndexOf('\n\n');
+  if (para >= 0) before = before.slice(para + 2);
+  const ends = [...before.matchAll(/[.!?。！？](?=\s)|\n(?=\s*[-*#>]|\s*\d+[.)])/gu)];
+  return ends.length >= 2 ? before.slice(ends[ends.length - 2].index! + 1) : before;
+}
+
+function sendsSecretTo(m: RegExpExecArray, text: string): boolean {
+  const at = m[0].startsWith('@') ? text.slice(Math.max(0, m.index - 64), m.index).search(/[\w.+-]+$/) : -1;
+  const start = at >= 0 ? Math.max(0, m.index - 64) + at : m.index;
+  const before = lastSentences(text, start);
+  const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40).split(/[.!?。！？\n]/u)[0];
+  SECRET_NOUN.lastIndex = 0;
+  if (!SECRET_NOUN.test(before)) return false;
+  for (const [part, offset] of [[before, 0], [after, 1]] as const) {
+    SEND_VERB.lastIndex = 0;
+    for (const v of part.matchAll(SEND_VERB)) {
+      const pre = offset === 0 ? part.slice(Math.max(0, v.index - 24), v.index) : (before + m[0] + part.slice(0, v.index)).slice(-24);
+      if (NEGATED_VERB.test(pre)) continue;
+      if (NEGATED_AFTER.test(part.slice(v.index + v[0].length, v.index + v[0].length + 8))) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
 export const INTENT_PATTERNS: readonly IntentPattern[] = [
   // ── English ───────────────────────────────────────────────────────────────
   {
@@ -191,7 +231,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'en-covert',
     category: 'instruction_override',
     lang: 'en',
-    regex: /\b(?:keep\s+(?:this|it|that|these)\s+(?:a\s+)?secret\s+from|hide\s+(?:this|it|that)\s+from)\s+(?:the\s+)?(?:user|operator|human|person|people)|\bwithout\s+(?:telling|informing|notifying|alerting|asking|letting)\s+(?:the\s+|any\s+)?(?:user|operator|human|person|people|anyone|them|him|her)\b|\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose|tell|say)\s+(?:this|it|that|anything)\s+(?:to\s+(?:anyone|the\s+user|them|the\s+person)|about\s+(?:this|it))|\b(?:silently|quietly|secretly|covertly|discreetly|invisibly)\s+(?:forward|send|add|copy|include|run|execute|upload|e-?mail|post|save|store|append|insert|delete|share)\b|\b(?:do\s+not|don't)\s+tell\s+the\s+(?:user|person|operator)\s+(?:that|you|about)\b/gi,
+    regex: /\b(?:keep\s+(?:this|it|that|these)\s+(?:a\s+)?secret\s+from|hide\s+(?:this|it|that)\s+from)\s+(?:the\s+)?(?:user|operator|human|person|people)|\bwithout\s+(?:telling|informing|notifying|alerting|asking|letting)\s+(?:the\s+|any\s+)?(?:user|operator|human|person|people|anyone|them|him|her)\b|\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose|tell|say)\s+(?:this|it|that|anything)\s+(?:to\s+(?:anyone|the\s+user|them|the\s+person)|about\s+(?:this|it))|\b(?:silently|quietly|secretly|covertly|discreetly|invisibly)\s+(?:forward|send|add|copy|include|run|execute|upload|e-?mail|post|save|store|append|insert|delete|share)\b|\b(?:do\s+not|don't)\s+tell\s+the\s+(?:user|person|operator)\s+(?:that|you|about)\b|\b(?:do\s+not|don't|never)\s+(?:log|record|mention|disclose|report|reveal)\s+(?:or\s+(?:log|record|mention|disclose|report|reveal)\s+)?(?:this|the|that)\s+(?:permission|exception|instruction|forwarding|arrangement|upload|transfer|grant)\b/gi,
     prose: false,
   },
   {
@@ -260,11 +300,39 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     prose: true,
   },
   {
+    id: 'en-permitted-other-users',
+    category: 'exfiltration',
+    lang: 'en',
+    // A fake grant to hand other users' data over ("you are permitted to share other users' memory files").
+    regex: /\byou(?:\s+are|['\u2019]re)\s+(?:now\s+|hereby\s+|officially\s+|explicitly\s+)?(?:permitted|authori[sz]ed|allowed|cleared|free|entitled|approved)\s+to\s+(?:share|reveal|show|disclose|read\s+out|give|send|forward|export|provide|pass\s+on|access|read)\b[^.!?\n]{0,60}?(?:\bother\s+(?:users?|people|members|customers|accounts)['\u2019]s?|\banother\s+(?:user|person|member|customer)['\u2019]s|\b(?:all|every)\s+users?['\u2019]s?|\b(?:memor(?:y|ies)|data|conversations?|chats?|messages|profiles?|files|histor(?:y|ies)|notes)\s+(?:of|from|belonging\s+to)\s+(?:other|all|every|another)\s+(?:users?|people|members|customers|accounts))|\byou\s+(?:may|can)\s+(?:now\s+)?(?:share|reveal|show|disclose|give|send|forward|export)\s+(?:the\s+)?(?:contents?\s+of\s+)?(?:other\s+(?:users?|people|members|customers)['\u2019]s?|another\s+user['\u2019]s|all\s+users['\u2019])\s+(?:memor(?:y|ies)|data|conversations?|chats?|messages|profiles?|files|histor(?:y|ies)|notes)/gi,
+    prose: true,
+  },
+  {
+    id: 'en-tool-against-users',
+    category: 'exfiltration',
+    lang: 'en',
+    // The bot's own scheduler turned against its users: a job that collects everyone's conversations and sends them off.
+    regex: /\b(?:cron|scheduler|schedule[sd]?|scheduling|recurring|background\s+(?:job|task)|every\s+(?:hour|day|night|morning|evening|week|minute|\d+\s+(?:minutes|hours|days)))\b[^.!?\n]{0,120}?(?:\b(?:conversations?|transcripts?|chats?|chat\s+logs?|messages|memor(?:y|ies)|histor(?:y|ies)|profiles?)\s+(?:of|from|with)\s+(?:all|every|each|other)\s+(?:users?|people|chats?|channels?|members|customers)\b|\b(?:all|every|other)\s+users['\u2019]?\s+(?:conversations?|transcripts?|chats?|messages|memor(?:y|ies)|histor(?:y|ies)|profiles?)\b)[^.!?\n]{0,80}?\b(?:e-?mails?|sends?|forwards?|posts?|uploads?|mails?|delivers?|exports?|copies|copy|pushes|push)\b|\b(?:cron|scheduler|schedule[sd]?|scheduling|recurring|background\s+(?:job|task)|every\s+(?:hour|day|night|morning|evening|week|minute))\b[^.!?\n]{0,80}?\b(?:e-?mails?|sends?|forwards?|posts?|uploads?|mails?|delivers?|exports?)\s+(?:the\s+)?(?:full\s+|latest\s+|complete\s+)?(?:(?:conversations?|transcripts?|chats?|chat\s+logs?|messages|memor(?:y|ies)|histor(?:y|ies))\s+(?:of|from)\s+(?:all|every|each|other)\s+(?:users?|people|chats?|channels?)|(?:all|every|other)\s+users['\u2019]?\s+(?:conversations?|transcripts?|chats?|messages|memor(?:y|ies)|histor(?:y|ies)))\b/gi,
+    prose: true,
+  },
+  {
     id: 'en-deliver-elsewhere',
     category: 'exfiltration',
     lang: 'en',
     regex: /\b(?:send|deliver|forward|post|copy|e-?mail)\b[^.!?\n]{0,80}?\b(?:to|at)\s+(?:the\s+chat\s+)?(?:telegram|slack|discord|email):[\w.@-]+[^.!?\n]{0,60}?\b(?:as\s+well|too|also|and\s+do\s+not\s+mention|without)\b|\b(?:send|deliver|forward)\s+the\s+contents\s+of\s+[~/.\w-]+\s+to\s+(?:the\s+chat\s+)?(?:telegram|slack|discord|email):/gi,
     prose: true,
+  },
+
+  {
+    id: 'any-secret-to-address',
+    category: 'exfiltration',
+    lang: '*',
+    // An e-mail address or outside URL that a sentence (or two) sends secrets or conversations to,
+    // in any language: the address is the match, the secret noun and the sending verb are looked
+    // for around it (`sendsSecretTo`), negation ("never send passwords to …") included.
+    regex: /@[\w-]+(?:\.[\w-]+)+|https?:\/\/(?!localhost\b|127\.|\[::1\])[^\s)>"'\]]+/g,
+    prose: true,
+    accept: (m, text) => (m[0][0] !== '@' || /[\w.+-]/.test(text[m.index - 1] ?? '')) && sendsSecretTo(m, text),
   },
 
   // ── Chinese ───────────────────────────────────────────────────────────────
@@ -506,6 +574,13 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     prose: false,
   },
   {
+    id: 'es-mode',
+    category: 'role_hijack',
+    lang: 'es',
+    regex: re(`modo\\s+(?:desarrollador|programador|dios|sin\\s+restricciones|sin\\s+l[ií]mites|jailbreak|dan)\\s+(?:est[aá]\\s+)?(?:activado|activo|habilitado|encendido)|(?:activa|activad|entra\\s+en|habilita)\\s+(?:el\\s+)?modo\\s+(?:desarrollador|programador|dios|sin\\s+restricciones|jailbreak|dan)${E}|ya\\s+no\\s+tienes\\s+(?:ninguna\\s+|ningún\\s+|ningun\\s+|más\\s+)?(?:restricci|l[ií]mite|regla|filtro|norma)\\p{L}*|(?:(?:tus|sus)\\s+(?:\\p{L}+\\s+)?(?:reglas|restricciones|instrucciones|normas|directrices|políticas|limitaciones)|(?:reglas|restricciones|instrucciones|normas|directrices)\\s+(?:del\\s+sistema|de\\s+seguridad|del\\s+desarrollador|del\\s+operador|anteriores|originales))\\s+(?:ya\\s+no\\s+(?:se\\s+aplican|aplican|valen|son\\s+válidas|rigen|cuentan)|(?:han\\s+dejado|dejaron)\\s+de\\s+(?:aplicar|valer|regir))`),
+    prose: false,
+  },
+  {
     id: 'es-leak',
     category: 'prompt_leak',
     lang: 'es',
@@ -551,6 +626,13 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     prose: false,
   },
   {
+    id: 'pt-mode',
+    category: 'role_hijack',
+    lang: 'pt',
+    regex: re(`modo\\s+(?:desenvolvedor|programador|dev|deus|irrestrito|sem\\s+restriç(?:ões|ão)|sem\\s+limites|jailbreak|dan)\\s+(?:está\\s+)?(?:ativado|ativo|habilitado|ligado)|(?:ative|ativa|entre\\s+no|habilite)\\s+(?:o\\s+)?modo\\s+(?:desenvolvedor|programador|deus|irrestrito|jailbreak|dan)${E}|(?:você|voce|tu)\\s+(?:já\\s+)?não\\s+(?:tem|possui|tens)\\s+(?:mais\\s+)?(?:nenhuma?\\s+|qualquer\\s+)?(?:restriç|limite|regra|filtro)\\p{L}*(?:\\s+mais)?|(?:(?:suas|tuas)\\s+(?:\\p{L}+\\s+)?(?:regras|restriç(?:ões|ão)|instruç(?:ões|ão)|diretrizes|políticas|limitações)|(?:regras|restrições|instruções|diretrizes)\\s+(?:do\\s+sistema|de\\s+segurança|do\\s+desenvolvedor|do\\s+operador|anteriores|originais))\\s+(?:(?:já\\s+)?não\\s+(?:se\\s+aplicam|valem|são\\s+(?:mais\\s+)?válidas|contam)(?:\\s+mais)?|deixaram\\s+de\\s+(?:valer|se\\s+aplicar))`),
+    prose: false,
+  },
+  {
     id: 'pt-leak',
     category: 'prompt_leak',
     lang: 'pt',
@@ -593,6 +675,13 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     category: 'role_hijack',
     lang: 'de',
     regex: re(`(?:du\\s+bist|bist\\s+du|sie\\s+sind|sind\\s+sie)\\s+(?:ab\\s+(?:jetzt|sofort)\\s+|jetzt\\s+|nun\\s+)?kein(?:e)?\\s+(?:assistent|assistentin|ki|bot|sprachmodell|chatbot)${E}|(?:ki|assistent|bot|modell|sprachmodell|künstliche\\s+intelligenz)\\s+ohne\\s+(?:jegliche\\s+|irgendwelche\\s+|alle\\s+)?(?:einschränkungen|beschränkungen|regeln|grenzen|filter|zensur)${E}`),
+    prose: false,
+  },
+  {
+    id: 'de-mode',
+    category: 'role_hijack',
+    lang: 'de',
+    regex: re(`(?:entwickler|developer|gott|jailbreak|dan)-?modus\\s+(?:ist\\s+)?(?:jetzt\\s+|nun\\s+)?(?:aktiviert|aktiv|an|eingeschaltet)${E}|(?:aktiviere|aktivier|wechsle\\s+in\\s+den)\\s+(?:den\\s+)?(?:entwickler|developer|gott|jailbreak|dan)-?modus|(?:du\\s+hast|sie\\s+haben)\\s+(?:ab\\s+jetzt\\s+|jetzt\\s+|nun\\s+|ab\\s+sofort\\s+)?keine(?:rlei)?\\s+(?:\\p{L}+\\s+)?(?:einschränkung|beschränkung|regel|grenze|filter)\\p{L}*\\s+mehr|(?:(?:deine|ihre)\\s+(?:\\p{L}+\\s+)?(?:regeln|einschränkungen|anweisungen|richtlinien|vorgaben)|(?:system|sicherheits|entwickler)(?:regeln|anweisungen|richtlinien|vorgaben))\\s+gelten\\s+(?:ab\\s+jetzt\\s+|jetzt\\s+|nun\\s+|ab\\s+sofort\\s+)?nicht\\s+mehr`),
     prose: false,
   },
   {
@@ -642,6 +731,13 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     prose: false,
   },
   {
+    id: 'fr-mode',
+    category: 'role_hijack',
+    lang: 'fr',
+    regex: re(`mode\\s+(?:développeur|developpeur|dieu|sans\\s+(?:restrictions?|limites?)|jailbreak|dan)\\s+(?:est\\s+)?(?:activé|active|actif|enclenché)|(?:active|activez|passe\\s+en|passez\\s+en|entre\\s+en)\\s+(?:le\\s+)?mode\\s+(?:développeur|developpeur|dieu|sans\\s+(?:restrictions?|limites?)|jailbreak|dan)${E}|(?:tu\\s+n['’]as|vous\\s+n['’]avez)\\s+plus\\s+(?:aucune?\\s+|de\\s+)?(?:restriction|limite|règle|filtre)\\p{L}*|(?:(?:tes|vos)\\s+(?:\\p{L}+\\s+)?(?:règles|restrictions|instructions|consignes|directives|limites)|(?:règles|restrictions|instructions|consignes)\\s+(?:du\\s+système|de\\s+sécurité|du\\s+développeur|précédentes|d['’]origine))\\s+ne\\s+(?:s['’]appliquent|comptent|valent|sont\\s+valables)\\s+plus`),
+    prose: false,
+  },
+  {
     id: 'fr-leak',
     category: 'prompt_leak',
     lang: 'fr',
@@ -684,6 +780,13 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     category: 'role_hijack',
     lang: 'it',
     regex: re(`non\\s+sei\\s+più\\s+(?:un|una|un['’]|l['’])?\\s*(?:assistente|ia|bot|modello|chatbot)${E}|(?:ia|assistente|modello|bot|intelligenza\\s+artificiale)\\s+senza\\s+(?:alcun[ao]?\\s+|nessun[ao]?\\s+)?(?:limiti|restrizioni|regole|filtri|censura)${E}`),
+    prose: false,
+  },
+  {
+    id: 'it-mode',
+    category: 'role_hijack',
+    lang: 'it',
+    regex: re(`modalità\\s+(?:sviluppatore|developer|dio|senza\\s+(?:restrizioni|limiti)|jailbreak|dan)\\s+(?:è\\s+)?(?:attivata|attiva|abilitata|accesa)|(?:attiva|entra\\s+in|abilita)\\s+(?:la\\s+)?modalità\\s+(?:sviluppatore|developer|dio|senza\\s+(?:restrizioni|limiti)|jailbreak|dan)${E}|non\\s+hai\\s+più\\s+(?:alcuna\\s+|nessuna\\s+|alcun\\s+|nessun\\s+)?(?:restrizion|limit|regol|filtr)\\p{L}*|(?:(?:le\\s+tue|tue)\\s+(?:\\p{L}+\\s+)?(?:regole|restrizioni|istruzioni|direttive|linee\\s+guida)|(?:regole|restrizioni|istruzioni|direttive)\\s+(?:di\\s+sistema|del\\s+sistema|di\\s+sicurezza|dello\\s+sviluppatore|precedenti|originali))\\s+non\\s+(?:valgono|contano|si\\s+applicano|sono\\s+(?:più\\s+)?valide)(?:\\s+più)`),
     prose: false,
   },
   {
@@ -820,10 +923,17 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     prose: false,
   },
   {
+    id: 'tr-mode',
+    category: 'role_hijack',
+    lang: 'tr',
+    regex: re(`geliştirici\\s+mod(?:u|una|unda)?\\s+(?:artık\\s+|şimdi\\s+)?(?:etkin|aktif|açık|devrede|etkinleştirildi|açıldı)|(?:geliştirici|sistem|güvenlik|senin|tüm|bütün|önceki|asistan)\\s+(?:\\p{L}+\\s+)?(?:kural|kısıtlama|sınırlama|talimat|yönerge|filtre)\\p{L}*\\s+artık\\s+(?:geçerli\\s+değil|geçersiz|uygulanmıyor|uygulanmaz|yok)|artık\\s+(?:hiçbir\\s+)?(?:kısıtlama|sınır|kural|filtre)\\p{L}*\\s+(?:yok|bulunmuyor)`),
+    prose: false,
+  },
+  {
     id: 'tr-leak',
     category: 'prompt_leak',
     lang: 'tr',
-    regex: re(`(?:sistem\\s+istem|sistem\\s+prompt|sistem\\s+talimat|sistem\\s+mesaj|gizli\\s+talimat|talimatların|istemin)\\p{L}*${P}{0,30}?(?:göster|yazdır|yaz|söyle|paylaş|tekrarla|ver|ifşa\\s+et|dök)`),
+    regex: re(`(?:sistem\\s+istem|sistem\\s+prompt|sistem\\s+talimat|sistem\\s+mesaj|gizli\\s+talimat|talimatların|istemin)\\p{L}*${P}{0,50}?(?:göster|yazdır|yaz|söyle|paylaş|tekrarla|ver|ifşa\\s+et|dök)`),
     prose: true,
   },
   {

@@ -319,6 +319,9 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   'en-rm-rf-any': ['rm'],
   'en-secret-to-place': ['.ssh/', 'id_', '.aws/credentials', '.env', '.netrc', '.git-credentials'],
   'en-send-conversation': ['@', 'http'],
+  'any-secret-to-address': ['@', 'http'],
+  'en-permitted-other-users': ['you'],
+  'en-tool-against-users': ['cron', 'schedul', 'recurring', 'background', 'every'],
   // The patterns with a NEEDS test: pieces of it (a word before `\s` stands for the phrase), so
   // the keyword pass settles them too when none occurs and the NEEDS regex runs only otherwise.
   'exfil-env-var': ['key', 'token', 'secret', 'passw', 'pat', 'credential'],
@@ -403,10 +406,32 @@ function keywordsIn(texts: readonly string[]): Set<string> {
 const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
 const LETTER = /[\p{L}\p{M}]/u;
 
-/** A prose pattern in another language is exempt when that language negates it ("no compartas …"). */
-function isNegatedIntent(lang: string, text: string, index: number, length: number, lineStart: number): boolean {
+/**
+ * Words (in the other languages) that mark a quoted phrase as an example or test data rather than
+ * an order ("frases como «ignora las instrucciones» son datos de prueba").
+ */
+const FOREIGN_DISCUSSION =
+  /(?:inyecci|injeç|injec|injekt|iniezion|инъекц|ін['’]?єкц|enjeksiyon|注入|インジェクション|인젝션|حقن|इंजेक्शन|ataque|atacante|attaqu|angriff|angreifer|attacc|атак|saldır|攻击|攻撃|공격|هجوم|هجمات|हमल|malicios|malveillant|bösartig|malevol|вредонос|шкідлив|kötü\s+niyetli|恶意|悪意|악의|خبيث|detecci|detecç|détection|erkennung|rilevament|обнаружен|виявлен|tespit|检测|検出|탐지|كشف|datos\s+de\s+prueba|dados\s+de\s+teste|données\s+de\s+test|testdaten|dati\s+di\s+test|тестов|test\s+veri|测试数据|テストデータ|테스트\s*데이터|بيانات\s+اختبار|परीक्षण|frases?\s+como|por\s+ejemplo|por\s+exemplo|phrases?\s+comme|par\s+exemple|sätze\s+wie|zum\s+beispiel|z\.\s?b\.|frasi\s+come|ad\s+esempio|per\s+esempio|фраз\p{L}*\s+(?:вроде|как|типа)|например|наприклад|örneğin|gibi\s+ifade|例如|例えば|예를\s*들어|مثل|उदाहरण)/iu;
+
+/**
+ * A prose pattern in another language is exempt when that language negates it ("no compartas …"),
+ * before the match or before its last word (the verb, when the object comes first: "пароли никогда
+ * не отправляйте"), and, outside memory, when it is quoted as an example or test data.
+ */
+function isNegatedIntent(lang: string, text: string, starts: readonly number[], index: number, length: number, scope: ScanScope): boolean {
+  const { start: lineStart, end: lineEnd } = lineOf(text, starts, index);
   const before = NEGATION_BEFORE[lang];
   if (before && before.test(text.slice(Math.max(lineStart, index - 40), index))) return true;
+  if (before) {
+    const match = text.slice(index, index + length);
+    const lastWord = index + match.search(/\S+$/u);
+    if (lastWord > index && before.test(text.slice(Math.max(index, lastWord - 16), lastWord))) return true;
+  }
+  if (scope !== 'memory') {
+    const from = Math.max(lineStart, index - WINDOW);
+    const line = text.slice(from, Math.min(lineEnd, index + length + WINDOW));
+    if (isQuoted(line, index - from, index - from + length) && (FOREIGN_DISCUSSION.test(line) || DISCUSSION.test(line))) return true;
+  }
   const after = NEGATION_AFTER[lang];
   return after !== undefined && after.test(text.slice(index + length, index + length + 12));
 }
@@ -446,7 +471,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
         if (foreign && WORD_START_LANGS.has(pattern.lang!) && m.index > 0 && LETTER.test(view.text[m.index - 1])) continue;
         if (pattern.accept && !pattern.accept(m as RegExpExecArray, view.text)) continue;
         if (foreign) {
-          if (pattern.prose && isNegatedIntent(pattern.lang!, body, index, m[0].length, lineOf(body, starts, index).start)) continue;
+          if (pattern.prose && isNegatedIntent(pattern.lang!, body, starts, index, m[0].length, scope)) continue;
         } else if (isExempt(pattern, body, starts, index, m[0].length, scope)) continue;
         seen.add(index);
         if (seen.size > MAX_MATCHES_PER_PATTERN) break scan;
