@@ -162,7 +162,7 @@ function isQuoted(line: string, start: number, end: number): boolean {
   const after = line.slice(end);
   const count = (s: string, c: string) => s.split(c).length - 1;
   for (const q of ['"', '`']) if (count(before, q) % 2 === 1 && after.includes(q)) return true;
-  for (const [open, close] of [['\u201C', '\u201D'], ['\u00AB', '\u00BB'], ['\u2018', '\u2019']]) {
+  for (const [open, close] of [['\u201C', '\u201D'], ['\u00AB', '\u00BB'], ['\u2018', '\u2019'], ['\u201E', '\u201C'], ['\u201E', '\u201D'], ['\u300C', '\u300D'], ['\u300E', '\u300F']]) {
     if (before.lastIndexOf(open) > before.lastIndexOf(close) && after.includes(close)) return true;
   }
   // A single quote opens only at a word start (so "don't" is no quote).
