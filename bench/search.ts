@@ -234,7 +234,7 @@ async function runConversation(compress: boolean): Promise<CompressionRun> {
       tools,
       buildPrompt: testPromptFactory(book),
       maintainSession: compress
-        ? createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt: (s) => app.prompts.rebuild(s) }))
+        ? createCompressionMaintainer({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt: (s) => app.prompts.rebuild(s) })
         : async (session) => session,
     });
     const { agent } = app;

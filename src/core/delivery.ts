@@ -29,7 +29,7 @@ const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attemp
  */
 export class DeliveryService {
   private readonly now: () => number;
-  private backoff: (attempt: number) => number;
+  private readonly backoff: (attempt: number) => number;
   /** Chats being delivered, by their address text. */
   private readonly busy = new Set<string>();
   /** Chats kicked while their drain was running. */
@@ -46,10 +46,7 @@ export class DeliveryService {
     this.backoff = options.backoffMs ?? defaultBackoff;
   }
 
-  /** Replaces the retry backoff (`cron run` retries quickly within its window). */
-  setBackoff(backoff: (attempt: number) => number): void {
-    this.backoff = backoff;
-  }
+
 
   /** Starts the retry timer. */
   start(): void {

@@ -144,10 +144,10 @@ export async function compressIfNeeded(
  * `deps` may be a function, read at each turn, for wiring where the agent is created after the
  * maintainer (its `rebuildPrompt` is needed here).
  */
-export function createCompressionMaintainer(deps: CompressionDeps | (() => CompressionDeps)): SessionMaintainer {
+export function createCompressionMaintainer(deps: CompressionDeps): SessionMaintainer {
   // The history read for the threshold check is the one the turn sends: handed on, not read again.
   return async (session, ctx) => {
-    const { session: kept, history } = await compressIfNeeded(typeof deps === 'function' ? deps() : deps, session, ctx);
+    const { session: kept, history } = await compressIfNeeded(deps, session, ctx);
     return { session: kept, history };
   };
 }

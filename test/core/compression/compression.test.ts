@@ -45,7 +45,7 @@ async function harness(summaryFails = false): Promise<Harness> {
   h = await startHarness({
     configYaml: CONFIG,
     maintainer: ({ settings, store, provider, tools, rebuildPrompt }) =>
-      createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt })),
+      createCompressionMaintainer({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt }),
   });
   h.fake.setScript(script({ summaryFails }));
   return h;

@@ -42,7 +42,7 @@ describe('with the real memory tool and prompt builder', () => {
       configYaml: 'model: { context_window: 4000 }\nsessions: { compress_at: 0.5, keep_recent_turns: 2, idle_reset_minutes: 0 }\n',
       real: { memoryTool, buildPrompt: realPrompt },
       maintainer: ({ settings, store, provider, tools, rebuildPrompt }) =>
-        createCompressionMaintainer(() => ({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt })),
+        createCompressionMaintainer({ settings, store, provider, tools, logger: silentLogger, rebuildPrompt }),
     });
     h.fake.setScript(script);
     const sessions = h.store.sessions;
