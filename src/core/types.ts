@@ -119,4 +119,10 @@ export interface Adapter {
   sendTyping?(target: DeliveryTarget): Promise<void>;
   /** Optional capability: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
   diagnose?(): Promise<string[]>;
+  /**
+   * True when only one process at a time may run this door's intake (Telegram long polling, the
+   * Discord gateway connection, the IMAP mailbox): with several instances on one database the
+   * intake runs under a lease (DESIGN §9). Absent or false: every instance runs it (webhooks, Slack).
+   */
+  readonly exclusiveIntake?: boolean;
 }
