@@ -3,12 +3,13 @@ import type { Adapter } from '../core/types.js';
 import type { PlatformId } from '../platform/ids.js';
 import type { AdapterDeps } from './deps.js';
 
-/** Chat platforms whose credentials are set, in a stable order. */
+/** Chat platforms whose credentials are set, in a stable order (e-mail: when a mailbox is read, IMAP_URL). */
 export function configuredPlatforms(settings: Settings): PlatformId[] {
   const out: PlatformId[] = [];
   if (settings.telegram) out.push('telegram');
   if (settings.slack) out.push('slack');
   if (settings.discord) out.push('discord');
+  if (settings.email.imap) out.push('email');
   return out;
 }
 

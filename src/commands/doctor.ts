@@ -67,7 +67,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   // Platforms
   const platforms = configuredPlatforms(settings);
   if (!platforms.length) {
-    checks.push({ name: 'platforms', ok: true, detail: 'none configured: `switchboard start` runs the terminal channel (set TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN to add one)' });
+    checks.push({ name: 'platforms', ok: true, detail: 'none configured: `switchboard start` runs the terminal channel (set TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN, DISCORD_BOT_TOKEN or IMAP_URL to add one)' });
   }
   for (const adapter of await createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
     try {
@@ -82,7 +82,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
       } catch (error) {
         problems = [oneLine(error)];
       }
-      const fine = adapter.platform === 'email' && !settings.email.smtpUrl ? `no SMTP_URL: mail is written as .eml files to ${settings.home}/outbox` : 'credentials accepted';
+      const fine = adapter.platform === 'email' ? emailFine(settings) : 'credentials accepted';
       checks.push({ name: adapter.platform, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : fine });
     } finally {
       await adapter.close().catch(() => undefined);
@@ -99,4 +99,11 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   const bad = checks.filter((c) => !c.ok).length;
   io.stdout.write(bad ? `${bad} problem(s) found.\n` : 'All checks passed.\n');
   return bad ? 1 : 0;
+}
+
+/** What the e-mail door does when its checks pass: where mail goes, and the mailbox it reads. */
+function emailFine(settings: Settings): string {
+  const out = settings.email.smtpUrl ? 'SMTP login accepted' : `no SMTP_URL: mail is written as .eml files to ${settings.home}/outbox`;
+  const imap = settings.email.imap;
+  return imap ? `${out}; mailbox ${imap.mailbox} on ${imap.host}:${imap.port} opened as ${imap.user} (IMAP_URL)` : out;
 }

@@ -37,7 +37,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   const logFile = interactive ? join(settings.home, 'logs', 'switchboard.log') : null;
   const logger = createLogger({ secrets: settings.secrets, write: logFile ? fileWriter(logFile) : undefined });
   const deps = { config: settings.config, logger, home: settings.home };
-  const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined }, deps);
+  const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined, email: { ...settings.email, imap: undefined } }, deps);
   // Terminal only: end of input (Ctrl-D) ends the run, as in `chat`.
   const terminalOnly = mode === 'chat' || platforms.length === 0;
   const cli = wantCli

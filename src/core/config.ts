@@ -144,6 +144,10 @@ export const configSchema = z.strictObject({
   email: z
     .strictObject({
       from: z.string().min(1).nullable().default(null),
+      /** Inbound (IMAP_URL): seconds between mailbox checks where the server has no IDLE (with IDLE, a safety net). */
+      poll_seconds: z.number().min(1).max(3600).default(30),
+      /** Inbound: unseen mail older than this many days is not answered at start (marked seen, logged). */
+      max_age_days: z.number().min(0.01).default(7),
     })
     .prefault({}),
   /** How long finished rows are kept (src/core/retention.ts); null keeps them for good. */

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { z } from 'zod';
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirs } from './fs.js';
@@ -57,10 +58,24 @@ export interface DiscordSettings {
   gatewayUrl?: string;
   allowed: AllowList;
 }
+/** The mailbox read as a chat door (IMAP_URL, DESIGN §11). */
+export interface ImapSettings {
+  host: string;
+  port: number;
+  /** imaps:// — TLS from the start; imap:// — STARTTLS when the server offers it. */
+  secure: boolean;
+  user: string;
+  pass: string;
+  mailbox: string;
+  /** The URL with the password hidden, for messages. */
+  shown: string;
+}
 export interface EmailSettings {
   smtpUrl?: string;
   from: string;
   allowed: AllowList;
+  /** Inbound mail; absent: the e-mail door only sends. */
+  imap?: ImapSettings;
 }
 
 /** Config file + environment, merged once at start. Environment variables win. */
@@ -178,10 +193,13 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
       }
     : undefined;
 
+  const imapRaw = env(e, 'IMAP_URL');
   const email: EmailSettings = {
     smtpUrl: env(e, 'SMTP_URL'),
     from: env(e, 'EMAIL_FROM') ?? config.email.from ?? 'Switchboard <switchboard@localhost>',
-    allowed: parseAllowList(env(e, 'EMAIL_ALLOWED_SENDERS')),
+    // Addresses compare lower-cased (DESIGN §11); the adapter lower-cases the sender too.
+    allowed: parseAllowList(env(e, 'EMAIL_ALLOWED_SENDERS')?.toLowerCase()),
+    imap: imapRaw === undefined ? undefined : parseImapUrl(imapRaw),
   };
 
   const secrets = [
@@ -197,6 +215,7 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
   const smtp = email.smtpUrl ? safePassword(email.smtpUrl) : undefined;
   if (smtp) secrets.push(smtp);
+  if (email.imap && email.imap.pass.length >= 4) secrets.push(email.imap.pass);
   const databaseUrl = databaseUrlOf(e);
   const dbPassword = databaseUrl ? safePassword(databaseUrl) : undefined;
   if (dbPassword) secrets.push(dbPassword);
@@ -209,6 +228,39 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
 export function hidePassword(url: string): string {
   // Up to the last '@': a password with an unencoded '/' or '@' is hidden whole (hiding more is safe).
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i, '$1:***@');
+}
+
+const IMAP_FORM = 'imaps://user:password@host:993/INBOX or imap://user:password@host:143/INBOX';
+
+const imapUrlSchema = z
+  .url({ protocol: /^imaps?$/, error: `expected ${IMAP_FORM}` })
+  .transform((raw) => new URL(raw))
+  .refine((u) => u.hostname !== '', { error: `names no host (${IMAP_FORM})` })
+  .refine((u) => u.username !== '' && u.password !== '', { error: `needs the user and password (${IMAP_FORM}; percent-encode special characters)` });
+
+/**
+ * IMAP_URL (DESIGN §4): `imaps://user:pass@host:993/INBOX` (TLS) or `imap://…:143/…` (STARTTLS when
+ * offered); the path is the mailbox (default INBOX). Anything else is one ConfigError line with the
+ * password hidden.
+ */
+export function parseImapUrl(raw: string): ImapSettings {
+  const shown = hidePassword(raw);
+  const result = imapUrlSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError(`IMAP_URL: '${shown}' ${result.error.issues[0]?.message ?? 'is not valid'}`);
+  const u = result.data;
+  const secure = u.protocol === 'imaps:';
+  let user: string;
+  let pass: string;
+  let mailbox: string;
+  try {
+    user = decodeURIComponent(u.username);
+    pass = decodeURIComponent(u.password);
+    mailbox = decodeURIComponent(u.pathname.replace(/^\/+/, '').replace(/\/+$/, '')) || 'INBOX';
+  } catch {
+    throw new ConfigError(`IMAP_URL: '${shown}' has a bad percent-escape (${IMAP_FORM})`);
+  }
+  const port = u.port ? Number(u.port) : secure ? 993 : 143;
+  return { host: u.hostname.replace(/^\[|\]$/g, ''), port, secure, user, pass, mailbox, shown };
 }
 
 /**

@@ -29,7 +29,8 @@ export function messageIdFor(delivery: Delivery, from: string): string {
 }
 
 function subjectFrom(delivery: Delivery): string {
-  const given = delivery.message.subject?.replace(/\s+/g, ' ').trim();
+  // A reply in a thread keeps the thread's subject (`Re: …`, set by the inbound door).
+  const given = (delivery.target.extra?.subject ?? delivery.message.subject)?.replace(/\s+/g, ' ').trim();
   if (given) return given;
   const firstLine = (delivery.message.chunks[0] ?? '').split('\n').find((l) => l.trim())?.trim();
   if (!firstLine) return FALLBACK_SUBJECT;

@@ -1,7 +1,9 @@
 /**
- * E-mail door, outbound only for now: pooled SMTP from `SMTP_URL`, or — without it, the embedded
- * default — `.eml` files in `$SWITCHBOARD_HOME/outbox/`. One delivery is one mail: chunk 0 is the
- * text/plain body, `message.html` the HTML alternative, `message.subject` the subject.
+ * E-mail door. Outbound: pooled SMTP from `SMTP_URL`, or — without it, the embedded default —
+ * `.eml` files in `$SWITCHBOARD_HOME/outbox/`. One delivery is one mail: chunk 0 is the text/plain
+ * body, `message.html` the HTML alternative, the subject `Re: …` of the thread (target.extra) or the
+ * report's own. Inbound (DESIGN §11), only with `IMAP_URL`: the mailbox is read by intake.ts, whose
+ * IMAP client and mail parser are loaded only then.
  */
 import { join } from 'node:path';
 import { access, constants, mkdir } from 'node:fs/promises';
@@ -14,6 +16,7 @@ import type { AdapterDeps } from '../deps.js';
 import { composeMail } from './compose.js';
 import { toPlatformError } from './errors.js';
 import { writeEml } from './file-outbox.js';
+import type { MailboxIntake } from './intake.js';
 
 export { composeMail, domainOf, messageIdFor } from './compose.js';
 export { toPlatformError } from './errors.js';
@@ -45,6 +48,7 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
   const now = deps.now ?? (() => new Date());
   const outboxDir = fileOutboxDir(deps.home);
   let smtp: Transporter | undefined;
+  let intake: MailboxIntake | null = null;
 
   function transport(): Transporter {
     if (!settings.smtpUrl) throw new Error('no SMTP_URL');
@@ -91,16 +95,24 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
     platform: 'email',
     profile: PLATFORM_HINTS.email,
 
-    async start(_handler: InboundHandler): Promise<void> {
-      // Outbound only: no mailbox is read yet.
+    // With a mailbox to read, only one instance at a time may read it (DESIGN §9).
+    exclusiveIntake: Boolean(settings.imap),
+
+    async start(handler: InboundHandler): Promise<void> {
       deps.logger.info('email', settings.smtpUrl ? 'sending mail through SMTP' : `no SMTP_URL: mail is written to ${outboxDir}`);
+      if (!settings.imap || intake) return;
+      const { MailboxIntake } = await import('./intake.js');
+      const { poll_seconds, max_age_days } = deps.config.email;
+      const door = new MailboxIntake({ imap: settings.imap, from: settings.from, pollSeconds: poll_seconds, maxAgeDays: max_age_days, logger: deps.logger, now }, handler);
+      await door.start();
+      intake = door;
     },
 
-    async stop(): Promise<void> {
-      // No intake to stop; the SMTP pool stays for the replies still going out.
-    },
+    /** Intake only; the SMTP pool stays for the replies still going out. */
+    stop: stopIntake,
 
     async close(): Promise<void> {
+      await stopIntake();
       smtp?.close();
       smtp = undefined;
     },
@@ -117,22 +129,40 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
     },
 
     async diagnose(): Promise<string[]> {
-      if (!settings.smtpUrl) {
-        try {
-          await mkdir(outboxDir, { recursive: true });
-          await access(outboxDir, constants.W_OK);
-          return [];
-        } catch {
-          return [`e-mail: no SMTP_URL and ${outboxDir} is not writable for the .eml outbox; set SMTP_URL or fix the folder's permissions`];
-        }
+      const problems: string[] = [];
+      const outbound = await diagnoseOutbound();
+      if (outbound) problems.push(outbound);
+      if (settings.imap) {
+        const { checkMailbox } = await import('./intake.js');
+        const inbound = await checkMailbox(settings.imap);
+        if (inbound) problems.push(`e-mail inbound: ${inbound}`);
       }
-      try {
-        await transport().verify();
-        return [];
-      } catch (error) {
-        const e = error instanceof PlatformApiError ? error : toPlatformError(error, 'verify');
-        return [`e-mail: ${e.message}; check SMTP_URL (host, port, user, password)`];
-      }
+      return problems;
     },
   };
+
+  async function stopIntake(): Promise<void> {
+    const door = intake;
+    intake = null;
+    await door?.stop();
+  }
+
+  async function diagnoseOutbound(): Promise<string | null> {
+    if (!settings.smtpUrl) {
+      try {
+        await mkdir(outboxDir, { recursive: true });
+        await access(outboxDir, constants.W_OK);
+        return null;
+      } catch {
+        return `e-mail: no SMTP_URL and ${outboxDir} is not writable for the .eml outbox; set SMTP_URL or fix the folder's permissions`;
+      }
+    }
+    try {
+      await transport().verify();
+      return null;
+    } catch (error) {
+      const e = error instanceof PlatformApiError ? error : toPlatformError(error, 'verify');
+      return `e-mail: ${e.message}; check SMTP_URL (host, port, user, password)`;
+    }
+  }
 }

@@ -44,8 +44,12 @@ export class Access {
     return (platform === 'telegram' && c.telegram.pairing) || (platform === 'slack' && c.slack.pairing) || (platform === 'discord' && c.discord.pairing);
   }
 
-  /** The reply a refused sender gets (issuing a pairing code where pairing is on). */
-  async refusal(message: InboundMessage): Promise<string> {
+  /**
+   * The reply a refused sender gets (issuing a pairing code where pairing is on); null for e-mail,
+   * where the From address is trivially forged: answering it would mail strangers (backscatter).
+   */
+  async refusal(message: InboundMessage): Promise<string | null> {
+    if (message.platform === 'email') return null;
     if (this.pairingEnabled(message.platform)) {
       const r = await this.pairing.request(message.platform, message.userId, message.chatId, this.now().getTime());
       if (r.status === 'full') return 'Sorry, this bot is private and cannot take more pairing requests right now. Please try again later.';

@@ -98,14 +98,17 @@ export class Gateway {
     return next();
   };
 
-  /** Refused senders get a refusal (or a pairing code); their message never reaches the model. */
+  /**
+   * Refused senders get a refusal (or a pairing code) — on e-mail nothing at all (no backscatter);
+   * their message never reaches the model.
+   */
   private readonly authorize: Step = async ({ message }, next) => {
     if (await this.access.allows(message)) return next();
-    this.deps.logger.info('auth', `refused ${message.platform} user ${message.userId}`);
     const text = await this.access.refusal(message);
+    this.deps.logger.info('auth', `refused ${message.platform} user ${message.userId}${text === null ? ' (not answered)' : ''}`);
     await this.deps.replies.commit(null, async (tx, reply) => {
       await tx.inbound.mark(message.platform, message.updateId, 'refused');
-      await reply({ ...message.replyTarget, ephemeral: true }, text);
+      if (text !== null) await reply({ ...message.replyTarget, ephemeral: true }, text);
     });
     return 'refused';
   };

@@ -1,0 +1,40 @@
+/**
+ * A parsed mail as the gateway's InboundMessage (DESIGN §11): user = the sender's address, chat =
+ * the thread root (the first Message-ID of `References`, else its own), so a reply in the thread
+ * continues the session; the reply goes to Reply-To or From with the threading headers in
+ * `replyTarget.extra` (compose.ts writes them). The Message-ID is the dedup key.
+ */
+import type { InboundMessage } from '../../core/types.js';
+import { replySubject, type InboundMail } from './parse.js';
+
+/** `extra` keys compose.ts reads on an e-mail reply. */
+export const THREAD_KEYS = { inReplyTo: 'inReplyTo', references: 'references', subject: 'subject' } as const;
+
+/**
+ * `fallbackId` names a mail without a Message-ID (`<uidvalidity.uid@imap.mailbox>`), so it is still
+ * journaled once.
+ */
+export function toInboundMessage(mail: InboundMail, fallbackId: string, receivedAt: Date): InboundMessage {
+  const messageId = mail.messageId ?? fallbackId;
+  const root = mail.references[0] ?? messageId;
+  const isReply = mail.references.length > 0 || mail.inReplyTo !== undefined;
+  // The subject is the person's own words too; on a reply it only repeats the thread's.
+  const text = !isReply && mail.subject && mail.text ? `Subject: ${mail.subject}\n\n${mail.text}` : mail.text;
+  const references = [...mail.references.filter((r) => r !== messageId), ...(mail.messageId ? [mail.messageId] : [])];
+  const extra: Record<string, string> = { [THREAD_KEYS.subject]: replySubject(mail.subject) };
+  if (mail.messageId) extra[THREAD_KEYS.inReplyTo] = mail.messageId;
+  if (references.length) extra[THREAD_KEYS.references] = references.join(' ');
+  return {
+    platform: 'email',
+    chatId: root,
+    userId: mail.from,
+    displayName: mail.fromName,
+    text,
+    isDirect: true,
+    mentionsBot: true,
+    messageId,
+    updateId: messageId,
+    receivedAt,
+    replyTarget: { platform: 'email', chatId: mail.replyTo || mail.from, userId: mail.from, extra },
+  };
+}
