@@ -34,11 +34,15 @@ export interface Dovecot {
   mailbox: string;
   /** `imap://user:pass@127.0.0.1:port/INBOX` */
   url: string;
-  /** Puts a raw message into the mailbox with IMAP APPEND (flags: none, so it is unseen). */
-  append(raw: string | Buffer, flags?: string[]): Promise<void>;
+  /** Puts a raw message into the mailbox with IMAP APPEND (flags: none, so it is unseen; `date`: its arrival time). */
+  append(raw: string | Buffer, flags?: string[], date?: Date): Promise<void>;
   /** Every message: its Message-ID header and whether it is `\Seen`. */
   messages(): Promise<Array<{ uid: number; messageId: string | undefined; seen: boolean }>>;
-  /** Stops the server (every IMAP connection drops) and starts it again on the same port and maildir. */
+  /** Removes `\Seen` from the message with this Message-ID (as if a crash came before the flag). */
+  markUnseen(messageId: string): Promise<void>;
+  /** Kills this server's `imap` processes: every client connection drops at once, as in a server crash. */
+  dropConnections(): Promise<number>;
+  /** Drops every connection, stops the server and starts it again on the same port and maildir. */
   restart(): Promise<void>;
   /** Dovecot's own log (for a failing test's message). */
   log(): string;
@@ -93,6 +97,7 @@ disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:${dir}/mail/%u
 mailbox_idle_check_interval = 1 secs
+auth_failure_delay = 0
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u ${dir}/passwd
@@ -138,6 +143,26 @@ export async function startDovecot(options: { user?: string; pass?: string } = {
     child = spawn(DOVECOT_BIN, ['-F', '-c', confPath], { stdio: 'ignore' });
     await waitForPort(port, child, logPath);
   };
+  /** The PIDs of this master's `imap` children (one per logged-in client). */
+  const imapPids = (): number[] => {
+    const out = spawnSync('ps', ['-o', 'pid=,comm=', '--ppid', String(child.pid)], { encoding: 'utf8' }).stdout;
+    return out
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/))
+      .filter(([pid, comm]) => pid && comm === 'imap')
+      .map(([pid]) => Number(pid));
+  };
+  const dropConnections = async (): Promise<number> => {
+    const pids = imapPids();
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    return pids.length;
+  };
   const halt = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -167,8 +192,8 @@ export async function startDovecot(options: { user?: string; pass?: string } = {
     pass,
     mailbox: 'INBOX',
     url: `imap://${user}:${pass}@127.0.0.1:${port}/INBOX`,
-    async append(raw, flags = []) {
-      await withClient((c) => c.append('INBOX', raw, flags));
+    async append(raw, flags = [], date) {
+      await withClient((c) => c.append('INBOX', raw, flags, date));
     },
     async messages() {
       return withClient(async (c) => {
@@ -186,7 +211,21 @@ export async function startDovecot(options: { user?: string; pass?: string } = {
         }
       });
     },
+    async markUnseen(messageId) {
+      await withClient(async (c) => {
+        const lock = await c.getMailboxLock('INBOX');
+        try {
+          const uids = (await c.search({ header: { 'message-id': messageId } }, { uid: true })) || [];
+          if (!uids.length) throw new Error(`no message ${messageId}`);
+          await c.messageFlagsRemove(uids.join(','), ['\\Seen'], { uid: true });
+        } finally {
+          lock.release();
+        }
+      });
+    },
+    dropConnections,
     async restart() {
+      await dropConnections();
       await halt();
       await launch();
     },

@@ -13,7 +13,7 @@ import { oneLine, PlatformApiError } from '../../core/errors.js';
 import { parseMail } from './parse.js';
 import { screenMail } from './screen.js';
 import { toInboundMessage } from './inbound.js';
-import { toImapError } from './imap-errors.js';
+import { imapProblem, toImapError } from './imap-errors.js';
 
 export interface IntakeOptions {
   imap: ImapSettings;
@@ -31,12 +31,14 @@ export interface IntakeOptions {
 const STOP_GRACE_MS = 3_000;
 const DAY_MS = 86_400_000;
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 5 * 60_000 };
+/** IDLE starts this soon after our last command (imapflow's default 15 s would hide new mail that long). */
+const AUTO_IDLE_DELAY_MS = 1_000;
 
 const defaultBackoff = (attempt: number): number => Math.min(60_000, 500 * 2 ** Math.max(0, attempt - 1));
 
 /** Options for a connection to the IMAP_URL mailbox (also used by doctor's check). */
 export function clientFor(imap: ImapSettings): ImapFlow {
-  return new ImapFlow({ host: imap.host, port: imap.port, secure: imap.secure, auth: { user: imap.user, pass: imap.pass }, logger: false, ...TIMEOUTS });
+  return new ImapFlow({ host: imap.host, port: imap.port, secure: imap.secure, auth: { user: imap.user, pass: imap.pass }, logger: false, autoIdleDelay: AUTO_IDLE_DELAY_MS, ...TIMEOUTS });
 }
 
 /** Logs in and opens the mailbox; null when fine, else the one-line problem (doctor). */
@@ -50,7 +52,7 @@ export async function checkMailbox(imap: ImapSettings): Promise<string | null> {
     await client.mailboxOpen(imap.mailbox, { readOnly: true });
     return null;
   } catch (error) {
-    return toImapError(error, imap, method).message;
+    return imapProblem(error, imap, method).message;
   } finally {
     await client.logout().catch(() => client.close());
   }

@@ -1,0 +1,197 @@
+/**
+ * The mailbox as a chat door (DESIGN §11), end to end: a real IMAP server (Dovecot), mail put in with
+ * IMAP APPEND, `switchboard start` reading it, answers read from the SMTP fake, the model fake
+ * recording what the model was given.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startModelFake, lastUserText, type ModelFake, type RecordedRequest } from '../fakes/model.js';
+import { startSmtpFake, type SmtpFake, type ReceivedMail } from '../fakes/smtp.js';
+import { dovecotAvailability, startDovecot, type Dovecot } from '../fakes/dovecot.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, sleep, until, type Running } from '../helpers/cli.js';
+import { rawMail } from '../helpers/mail.js';
+
+const unavailable = dovecotAvailability();
+const title = (t: string) => (unavailable ? `${t} (skipped: ${unavailable})` : t);
+
+let dovecot: Dovecot;
+let model: ModelFake;
+let smtp: SmtpFake;
+let root: string;
+let gateway: Running | undefined;
+let env: NodeJS.ProcessEnv;
+
+const ALICE = 'Alice Example <ALICE@example.com>';
+
+beforeAll(async () => {
+  if (unavailable) return;
+  dovecot = await startDovecot();
+  model = await startModelFake();
+  smtp = await startSmtpFake();
+  root = mkdtempSync(join(tmpdir(), 'sb-email-in-'));
+  const config = join(root, 'config.yaml');
+  writeFileSync(config, 'email:\n  max_age_days: 2\n');
+  env = cleanEnv({
+    SWITCHBOARD_HOME: join(root, 'home'),
+    SWITCHBOARD_CONFIG: config,
+    OPENAI_BASE_URL: model.openaiUrl,
+    OPENAI_API_KEY: 'sk-email-in',
+    MODEL: 'fake-model',
+    SMTP_URL: smtp.url,
+    IMAP_URL: dovecot.url,
+    EMAIL_FROM: 'Switchboard <bot@example.com>',
+    EMAIL_ALLOWED_SENDERS: 'Alice@Example.com, carol@example.org',
+  });
+});
+afterAll(() => cleanUp(() => killIfRunning(gateway), () => dovecot?.stop(), () => model?.close(), () => smtp?.close(), () => removeDir(root)));
+
+async function startGateway(): Promise<Running> {
+  gateway = startCli(['start'], { env, cwd: root });
+  await gateway.waitFor(/ready \(/, 20_000);
+  return gateway;
+}
+
+async function answer(n: number): Promise<ReceivedMail> {
+  const got = await smtp.waitForMessages(n, 15_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${gateway?.stderr() ?? ''}`);
+  });
+  return got[n - 1];
+}
+
+async function seen(messageId: string): Promise<boolean> {
+  return (await dovecot.messages()).find((m) => m.messageId === messageId)?.seen ?? false;
+}
+
+function historyOf(req: RecordedRequest): Array<{ role: string; content: string }> {
+  return (req.body.messages as Array<{ role: string; content: unknown }>).map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
+}
+
+describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
+  it(title('answers mail that came while down, threads the answer, sets \\Seen after, and a reply continues the session'), { timeout: 60_000 }, async () => {
+    const first = '<q1.alice@example.com>';
+    // Arrived before the gateway ran; one more mail older than email.max_age_days stays unanswered.
+    await dovecot.append(rawMail({ from: ALICE, subject: 'Question about invoices', messageId: first, text: 'How many invoices are open?' }));
+    await dovecot.append(rawMail({ from: ALICE, subject: 'Ancient', messageId: '<old@example.com>', text: 'Very old' }), [], new Date(Date.now() - 5 * 86_400_000));
+    const g = await startGateway();
+
+    const mail1 = await answer(1);
+    expect(mail1.envelope.to).toEqual(['alice@example.com']);
+    expect(mail1.parsed.subject).toBe('Re: Question about invoices');
+    expect(mail1.parsed.inReplyTo).toBe(first);
+    expect(mail1.parsed.references).toBe(first);
+    expect(mail1.parsed.text).toContain('How many invoices are open?');
+    expect(mail1.parsed.html).toContain('How many invoices are open?');
+    expect(await seen(first)).toBe(true);
+    expect(await seen('<old@example.com>')).toBe(false);
+    expect(model.completions().length).toBe(1);
+    expect(lastUserText(model.completions()[0])).toContain('Subject: Question about invoices');
+
+    // Alice replies in the thread (Gmail style), quoting the answer and signing.
+    const second = '<q2.alice@example.com>';
+    await dovecot.append(
+      rawMail({
+        from: ALICE,
+        replyTo: 'alice.work@example.com',
+        subject: 'Re: Question about invoices',
+        messageId: second,
+        inReplyTo: mail1.parsed.messageId,
+        references: [first, mail1.parsed.messageId!],
+        text: `And how many are overdue?\n\nOn Tue, Dec 1, 2026 at 9:00 AM Switchboard <bot@example.com> wrote:\n> Echo: an earlier answer\n> QUOTED-SECRET\n\n-- \nAlice Example\nSIGNATURE-LINE`,
+      }),
+    );
+    const mail2 = await answer(2);
+    expect(mail2.envelope.to).toEqual(['alice.work@example.com']);
+    expect(mail2.parsed.subject).toBe('Re: Question about invoices');
+    expect(mail2.parsed.inReplyTo).toBe(second);
+    expect(mail2.parsed.references).toEqual([first, mail1.parsed.messageId, second]);
+    const req = model.completions()[1];
+    const sent = lastUserText(req);
+    expect(sent).toContain('And how many are overdue?');
+    for (const hidden of ['QUOTED-SECRET', 'SIGNATURE-LINE', 'wrote:', 'Echo: an earlier answer']) expect(sent).not.toContain(hidden);
+    // the same session: the first turn is in the history
+    const history = historyOf(req);
+    expect(history.some((m) => m.role === 'user' && m.content.includes('How many invoices are open?'))).toBe(true);
+    expect(history.some((m) => m.role === 'assistant' && m.content.includes('Echo:'))).toBe(true);
+    expect(JSON.stringify(req.body)).not.toContain('QUOTED-SECRET');
+    expect(await seen(second)).toBe(true);
+  });
+
+  it(title('never answers machine mail, lists, bounces, its own mail, forged or unknown senders — no model call, no mail, each marked seen with its reason'), { timeout: 60_000 }, async () => {
+    const g = gateway!;
+    const calls = model.completions().length;
+    const mails = smtp.messages.length;
+    const skipped: Array<[string, Parameters<typeof rawMail>[0], RegExp]> = [
+      ['<auto@example.com>', { from: ALICE, headers: ['Auto-Submitted: auto-replied'], text: 'I am out of office' }, /Auto-Submitted: auto-replied/],
+      ['<bulk@example.com>', { from: ALICE, headers: ['Precedence: bulk'], text: 'Newsletter' }, /Precedence: bulk/],
+      ['<list@example.com>', { from: ALICE, headers: ['List-Id: Team <team.lists.example.com>'], text: 'List traffic' }, /List-Id/],
+      ['<bounce@example.com>', { from: 'Mail Delivery System <MAILER-DAEMON@example.com>', text: 'Delivery failed' }, /mailer-daemon/i],
+      ['<postmaster@example.com>', { from: 'postmaster@example.com', text: 'Notice' }, /postmaster/],
+      ['<loop@example.com>', { from: 'Switchboard <bot@example.com>', text: 'Echo: ourselves' }, /own address/],
+      ['<dmarc@example.com>', { from: ALICE, headers: ['Authentication-Results: mx.example.net; spf=pass smtp.mailfrom=evil.test; dmarc=fail (p=reject) header.from=example.com'], text: 'Forged' }, /dmarc=fail/],
+      ['<spf@example.com>', { from: ALICE, headers: ['Authentication-Results: mx.example.net; spf=fail smtp.mailfrom=alice@example.com'], text: 'Forged too' }, /spf=fail/],
+      ['<stranger@example.com>', { from: 'Mallory <mallory@evil.test>', text: 'Let me in' }, /EMAIL_ALLOWED_SENDERS \(no reply/],
+    ];
+    for (const [id, spec] of skipped) await dovecot.append(rawMail({ ...spec, messageId: id }));
+    // an allowed sender after them: once it is answered, every mail before it was handled
+    await dovecot.append(rawMail({ from: 'carol@example.org', subject: 'Sentinel', messageId: '<sentinel@example.org>', text: 'Ping from Carol' }));
+    const mail = await answer(mails + 1);
+    expect(mail.envelope.to).toEqual(['carol@example.org']);
+    await sleep(300);
+    expect(model.completions().length).toBe(calls + 1);
+    expect(lastUserText(model.completions()[calls])).toContain('Ping from Carol');
+    expect(smtp.messages.length).toBe(mails + 1);
+    for (const [id, , reason] of skipped) {
+      expect(await seen(id), id).toBe(true);
+      const line = g.stderr().split('\n').find((l) => l.includes(id));
+      expect(line, `log line for ${id}\n${g.stderr()}`).toMatch(reason);
+    }
+  });
+
+  it(title('resumes after the IMAP connection is killed and the server restarted'), { timeout: 60_000 }, async () => {
+    const mails = smtp.messages.length;
+    expect(await dovecot.dropConnections()).toBeGreaterThanOrEqual(1);
+    await dovecot.restart();
+    await dovecot.append(rawMail({ from: ALICE, subject: 'After the drop', messageId: '<after-drop@example.com>', text: 'Still there?' }));
+    const mail = await answer(mails + 1);
+    expect(mail.parsed.subject).toBe('Re: After the drop');
+    expect(await seen('<after-drop@example.com>')).toBe(true);
+    expect(gateway!.stderr()).toMatch(/IMAP connection to 127\.0\.0\.1:\d+ dropped; reconnecting/);
+  });
+
+  it(title('a restart answers nothing twice, even a journaled mail whose \\Seen was lost'), { timeout: 60_000 }, async () => {
+    expect(await gateway!.stop('SIGTERM')).toBe(0);
+    const calls = model.completions().length;
+    const mails = smtp.messages.length;
+    // as if the gateway had died between journaling and flagging
+    await dovecot.markUnseen('<q1.alice@example.com>');
+    const g = await startGateway();
+    await until(() => g.stderr().includes('this Message-ID was handled before'), 10_000, 'the duplicate to be noticed', g);
+    await sleep(500);
+    expect(model.completions().length).toBe(calls);
+    expect(smtp.messages.length).toBe(mails);
+    expect(await seen('<q1.alice@example.com>')).toBe(true);
+    expect(await g.stop('SIGTERM')).toBe(0);
+  });
+});
+
+describe.skipIf(Boolean(unavailable))('doctor with IMAP_URL', () => {
+  it(title('accepts the mailbox, and names IMAP_URL in one line for a wrong password or host, the password hidden'), { timeout: 30_000 }, async () => {
+    const doctor = (imapUrl: string) => runCli(['doctor'], { env: { ...env, IMAP_URL: imapUrl }, cwd: root });
+    const [good, wrong, host, box] = await Promise.all([
+      doctor(dovecot.url),
+      doctor(`imap://bot:wrong-password@127.0.0.1:${dovecot.port}/INBOX`),
+      doctor('imap://bot:secret-pass@127.0.0.1:1/INBOX'),
+      doctor(`imap://bot:secret-pass@127.0.0.1:${dovecot.port}/Nope`),
+    ]);
+    expect(good.stdout).toMatch(/✓ email: .*mailbox INBOX on 127\.0\.0\.1:\d+ opened as bot/);
+    expect(wrong.code).toBe(1);
+    const line = wrong.stdout.split('\n').find((l) => l.startsWith('✗ email'));
+    expect(line).toMatch(/refused the login for bot; check the user and password in IMAP_URL \(imap:\/\/bot:\*\*\*@127\.0\.0\.1:\d+\/INBOX\)/);
+    expect(wrong.stdout + wrong.stderr).not.toContain('wrong-password');
+    expect(host.stdout).toMatch(/✗ email: e-mail inbound: cannot reach the IMAP server 127\.0\.0\.1:1 .*IMAP_URL/);
+    expect(host.stdout).not.toContain('secret-pass');
+    expect(box.stdout).toMatch(/✗ email: e-mail inbound: the mailbox 'Nope' does not exist/);
+  });
+});

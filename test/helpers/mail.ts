@@ -1,0 +1,41 @@
+/** Raw RFC 822 messages for inbound e-mail tests (put into Dovecot with APPEND, or parsed directly). */
+export interface MailSpec {
+  from: string;
+  to?: string;
+  subject?: string;
+  messageId?: string | null;
+  inReplyTo?: string;
+  references?: string[];
+  replyTo?: string;
+  date?: Date;
+  /** Extra header lines, e.g. `Auto-Submitted: auto-replied`. */
+  headers?: string[];
+  text?: string;
+  html?: string;
+}
+
+/** A message with a text/plain body, an HTML-only body, or both (multipart/alternative). */
+export function rawMail(spec: MailSpec): string {
+  const lines = [
+    `From: ${spec.from}`,
+    `To: ${spec.to ?? 'Switchboard <bot@example.com>'}`,
+    `Subject: ${spec.subject ?? 'Hello'}`,
+    `Date: ${(spec.date ?? new Date()).toUTCString()}`,
+    ...(spec.messageId === null ? [] : [`Message-ID: ${spec.messageId ?? `<${Math.random().toString(36).slice(2)}@example.com>`}`]),
+    ...(spec.inReplyTo ? [`In-Reply-To: ${spec.inReplyTo}`] : []),
+    ...(spec.references?.length ? [`References: ${spec.references.join(' ')}`] : []),
+    ...(spec.replyTo ? [`Reply-To: ${spec.replyTo}`] : []),
+    ...(spec.headers ?? []),
+    'MIME-Version: 1.0',
+  ];
+  const text = spec.text ?? (spec.html === undefined ? 'Hi' : undefined);
+  if (text !== undefined && spec.html !== undefined) {
+    const b = 'b-alt-1';
+    lines.push(`Content-Type: multipart/alternative; boundary="${b}"`, '', `--${b}`, 'Content-Type: text/plain; charset=utf-8', '', text, `--${b}`, 'Content-Type: text/html; charset=utf-8', '', spec.html, `--${b}--`);
+  } else if (spec.html !== undefined) {
+    lines.push('Content-Type: text/html; charset=utf-8', '', spec.html);
+  } else {
+    lines.push('Content-Type: text/plain; charset=utf-8', '', text ?? '');
+  }
+  return lines.join('\r\n').replace(/(?<!\r)\n/g, '\r\n') + '\r\n';
+}
