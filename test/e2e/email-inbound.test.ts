@@ -194,4 +194,12 @@ describe.skipIf(Boolean(unavailable))('doctor with IMAP_URL', () => {
     expect(host.stdout).not.toContain('secret-pass');
     expect(box.stdout).toMatch(/✗ email: e-mail inbound: the mailbox 'Nope' does not exist/);
   });
+
+  it(title('start with a wrong IMAP password stops with one line naming IMAP_URL'), { timeout: 30_000 }, async () => {
+    const r = await runCli(['start'], { env: { ...env, SWITCHBOARD_HOME: join(root, 'home-wrong'), IMAP_URL: `imap://bot:wrong-password@127.0.0.1:${dovecot.port}/INBOX` }, cwd: root });
+    expect(r.code).not.toBe(0);
+    const lines = r.stderr.trim().split('\n').filter((l) => !/ info /.test(l));
+    expect(lines).toEqual([expect.stringMatching(/^switchboard: .*refused the login for bot; check the user and password in IMAP_URL \(imap:\/\/bot:\*\*\*@/)]);
+    expect(r.stderr).not.toContain('wrong-password');
+  });
 });
