@@ -85,8 +85,8 @@ async function waitForPort(port: number, child: ChildProcess, logPath: string, t
   }
 }
 
-function config(dir: string, port: number): string {
-  return `
+function config(dir: string, port: number, capabilities?: string): string {
+  return `${capabilities ? `imap_capability = ${capabilities}\n` : ''}
 base_dir = ${dir}/run
 state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
@@ -118,8 +118,11 @@ protocol imap {
 `;
 }
 
-/** Starts one Dovecot with one user (`bot` / `secret-pass`) and an empty INBOX. */
-export async function startDovecot(options: { user?: string; pass?: string } = {}): Promise<Dovecot> {
+/**
+ * Starts one Dovecot with one user (`bot` / `secret-pass`) and an empty INBOX. `capabilities`
+ * replaces the advertised CAPABILITY list (e.g. without IDLE, to test polling).
+ */
+export async function startDovecot(options: { user?: string; pass?: string; capabilities?: string } = {}): Promise<Dovecot> {
   const why = dovecotAvailability();
   if (why) throw new Error(why);
   const user = options.user ?? 'bot';
@@ -135,7 +138,7 @@ export async function startDovecot(options: { user?: string; pass?: string } = {
   chmodSync(passwd, 0o640);
   const port = await freePort();
   const confPath = join(dir, 'dovecot.conf');
-  writeFileSync(confPath, config(dir, port));
+  writeFileSync(confPath, config(dir, port, options.capabilities));
   const logPath = join(dir, 'dovecot.log');
 
   let child: ChildProcess;
