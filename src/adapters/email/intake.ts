@@ -33,12 +33,14 @@ const DAY_MS = 86_400_000;
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 5 * 60_000 };
 /** IDLE starts this soon after our last command (imapflow's default 15 s would hide new mail that long). */
 const AUTO_IDLE_DELAY_MS = 1_000;
+/** IDLE is renewed this often, so a quiet connection never meets the socket timeout (or a server's IDLE limit). */
+const MAX_IDLE_MS = 4 * 60_000;
 
 const defaultBackoff = (attempt: number): number => Math.min(60_000, 500 * 2 ** Math.max(0, attempt - 1));
 
 /** Options for a connection to the IMAP_URL mailbox (also used by doctor's check). */
 export function clientFor(imap: ImapSettings): ImapFlow {
-  return new ImapFlow({ host: imap.host, port: imap.port, secure: imap.secure, auth: { user: imap.user, pass: imap.pass }, logger: false, autoIdleDelay: AUTO_IDLE_DELAY_MS, ...TIMEOUTS });
+  return new ImapFlow({ host: imap.host, port: imap.port, secure: imap.secure, auth: { user: imap.user, pass: imap.pass }, logger: false, autoIdleDelay: AUTO_IDLE_DELAY_MS, maxIdleTime: MAX_IDLE_MS, ...TIMEOUTS });
 }
 
 /** Logs in and opens the mailbox; null when fine, else the one-line problem (doctor). */
@@ -62,6 +64,8 @@ export class MailboxIntake {
   private stopping = false;
   private client: ImapFlow | null = null;
   private wake: (() => void) | null = null;
+  /** The server reported new mail since the last scan began (it may come while a scan runs). */
+  private newMail = false;
   private loop: Promise<void> | null = null;
   /** The mail being handed over right now (stop waits for it, briefly). */
   private current: Promise<void> | null = null;
@@ -133,7 +137,10 @@ export class MailboxIntake {
         closed = true;
         this.wake?.();
       });
-      client.on('exists', () => this.wake?.());
+      client.on('exists', () => {
+        this.newMail = true;
+        this.wake?.();
+      });
       let method = 'connect';
       try {
         await client.connect();
@@ -170,7 +177,7 @@ export class MailboxIntake {
 
   /** Until the server reports new mail (IDLE/`exists`), the poll interval passes, the connection drops or stop. */
   private waitForMail(closed: () => boolean): Promise<void> {
-    if (closed()) return Promise.resolve();
+    if (closed() || this.newMail) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, this.options.pollSeconds * 1000);
       function done(): void {
@@ -200,6 +207,7 @@ export class MailboxIntake {
 
   /** Every unseen mail not older than max_age_days, oldest first. */
   private async scan(client: ImapFlow): Promise<void> {
+    this.newMail = false;
     const now = this.options.now().getTime();
     const oldest = now - this.options.maxAgeDays * DAY_MS;
     // SEARCH SINCE has day precision (and the server's time zone): a day more, then the exact check below.
