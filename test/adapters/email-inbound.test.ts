@@ -161,6 +161,13 @@ describe('thread and reply', () => {
     expect(options).toMatchObject({ to: 'alice@example.com', subject: 'Re: Plans', inReplyTo: '<m3@example.com>', references: '<m1@example.com> <m2@bot> <m3@example.com>', text: 'Answer', html: '<p>Answer</p>' });
   });
 
+  it('a new mail with only a subject is still a question; a reply with nothing written is empty', async () => {
+    const only = toInboundMessage(await parseMail(rawMail({ from: FROM, subject: 'What is on today?', text: '' })), '<f@imap>', new Date(0));
+    expect(only.text).toBe('Subject: What is on today?');
+    const quoteOnly = toInboundMessage(await parseMail(rawMail({ from: FROM, subject: 'Re: x', references: ['<r@x>'], text: '> all quoted' })), '<f@imap>', new Date(0));
+    expect(quoteOnly.text).toBe('');
+  });
+
   it('a mail without Message-ID is keyed by its mailbox UID', async () => {
     const mail = await parseMail(rawMail({ from: FROM, messageId: null, text: 'x' }));
     const inbound = toInboundMessage(mail, '<17.3@imap.mail.example.com>', new Date(0));

@@ -178,7 +178,9 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
 
 describe.skipIf(Boolean(unavailable))('doctor with IMAP_URL', () => {
   it(title('accepts the mailbox, and names IMAP_URL in one line for a wrong password or host, the password hidden'), { timeout: 30_000 }, async () => {
-    const doctor = (imapUrl: string) => runCli(['doctor'], { env: { ...env, IMAP_URL: imapUrl }, cwd: root });
+    // each its own data folder: four processes migrating one new SQLite file wait on each other
+    let n = 0;
+    const doctor = (imapUrl: string) => runCli(['doctor'], { env: { ...env, SWITCHBOARD_HOME: join(root, `doctor-${++n}`), IMAP_URL: imapUrl }, cwd: root });
     const [good, wrong, host, box] = await Promise.all([
       doctor(dovecot.url),
       doctor(`imap://bot:wrong-password@127.0.0.1:${dovecot.port}/INBOX`),
@@ -196,7 +198,9 @@ describe.skipIf(Boolean(unavailable))('doctor with IMAP_URL', () => {
   });
 
   it(title('start with a wrong IMAP password stops with one line naming IMAP_URL'), { timeout: 30_000 }, async () => {
-    const r = await runCli(['start'], { env: { ...env, SWITCHBOARD_HOME: join(root, 'home-wrong'), IMAP_URL: `imap://bot:wrong-password@127.0.0.1:${dovecot.port}/INBOX` }, cwd: root });
+    // a server of its own: Dovecot holds back a second failed login from one address for seconds
+    const other = await startDovecot();
+    const r = await runCli(['start'], { env: { ...env, SWITCHBOARD_HOME: join(root, 'home-wrong'), IMAP_URL: `imap://bot:wrong-password@127.0.0.1:${other.port}/INBOX` }, cwd: root }).finally(() => other.stop());
     expect(r.code).not.toBe(0);
     const lines = r.stderr.trim().split('\n').filter((l) => !/ info /.test(l));
     expect(lines).toEqual([expect.stringMatching(/^switchboard: .*refused the login for bot; check the user and password in IMAP_URL \(imap:\/\/bot:\*\*\*@/)]);

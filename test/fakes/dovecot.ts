@@ -97,6 +97,7 @@ disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:${dir}/mail/%u
 mailbox_idle_check_interval = 1 secs
+# (a second failed login from one address is still held back ~4 s by Dovecot's auth penalty)
 auth_failure_delay = 0
 passdb {
   driver = passwd-file

@@ -19,7 +19,8 @@ export function toInboundMessage(mail: InboundMail, fallbackId: string, received
   const root = mail.references[0] ?? messageId;
   const isReply = mail.references.length > 0 || mail.inReplyTo !== undefined;
   // The subject is the person's own words too; on a reply it only repeats the thread's.
-  const text = !isReply && mail.subject && mail.text ? `Subject: ${mail.subject}\n\n${mail.text}` : mail.text;
+  // A new mail may say everything in its subject line.
+  const text = !isReply && mail.subject ? `Subject: ${mail.subject}${mail.text ? `\n\n${mail.text}` : ''}` : mail.text;
   const references = [...mail.references.filter((r) => r !== messageId), ...(mail.messageId ? [mail.messageId] : [])];
   const extra: Record<string, string> = { [THREAD_KEYS.subject]: replySubject(mail.subject) };
   if (mail.messageId) extra[THREAD_KEYS.inReplyTo] = mail.messageId;
