@@ -225,13 +225,15 @@ export class MailboxIntake {
         this.options.logger.info('email', `not answering mail UID ${uid}: it arrived ${new Date(arrived).toISOString()}, more than email.max_age_days (${this.options.maxAgeDays}) ago`);
         continue;
       }
-      const handing = this.handOver(message, key);
-      this.current = handing.then(() => undefined, () => undefined);
-      try {
-        const verdict = await handing;
-        if (verdict === null) continue;
+      // Hand-over and confirmation are one piece of work, which a stop lets finish (briefly).
+      const work = (async () => {
+        const verdict = await this.handOver(message, key);
         // Journaled (or never to be answered): only now is it confirmed to the mailbox.
-        await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+        if (verdict !== null) await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+      })();
+      this.current = work.catch(() => undefined);
+      try {
+        await work;
       } finally {
         this.current = null;
       }
