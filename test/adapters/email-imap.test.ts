@@ -27,6 +27,8 @@ let adapter: Adapter;
 const lines: string[] = [];
 const logger: Logger = { debug() {}, info: (s, m) => lines.push(`${s}: ${m}`), warn: (s, m) => lines.push(`${s}: ${m}`), error: (s, m) => lines.push(`${s}: ${m}`) };
 const handed: InboundMessage[] = [];
+/** Mails the handler began to take (it then waits for `gate`). */
+let entered = 0;
 let gate: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
@@ -46,6 +48,7 @@ describe.skipIf(Boolean(unavailable))('e-mail intake without IDLE', () => {
   it(title('declares exclusive intake and polls every email.poll_seconds'), { timeout: 20_000 }, async () => {
     expect(adapter.exclusiveIntake).toBe(true);
     await adapter.start(async (m): Promise<InboundVerdict> => {
+      entered += 1;
       await gate;
       handed.push(m);
       return 'accepted';
@@ -71,11 +74,20 @@ describe.skipIf(Boolean(unavailable))('e-mail intake without IDLE', () => {
     expect(await seen('<p2@example.com>')).toBe(true);
   });
 
-  it(title('stop() ends intake: later mail stays unseen for the next start'), { timeout: 20_000 }, async () => {
-    await adapter.stop();
-    await dovecot.append(rawMail({ from: 'Alice <alice@example.com>', messageId: '<p3@example.com>', text: 'After stop' }));
+  it(title('stop() lets the mail being handed over finish and be confirmed, then takes no more'), { timeout: 20_000 }, async () => {
+    let release!: () => void;
+    gate = new Promise<void>((r) => (release = r));
+    await dovecot.append(rawMail({ from: 'Alice <alice@example.com>', messageId: '<p3@example.com>', text: 'Handed over during the stop' }));
+    await until(() => entered === 3, 5_000, 'the third mail to reach the handler');
+    const stopped = adapter.stop();
+    await sleep(300);
+    release();
+    await stopped;
+    expect(handed.length).toBe(3);
+    expect(await seen('<p3@example.com>')).toBe(true);
+    await dovecot.append(rawMail({ from: 'Alice <alice@example.com>', messageId: '<p4@example.com>', text: 'After stop' }));
     await sleep(2_000);
-    expect(handed.length).toBe(2);
-    expect(await seen('<p3@example.com>')).toBe(false);
+    expect(entered).toBe(3);
+    expect(await seen('<p4@example.com>')).toBe(false);
   });
 });
