@@ -94,6 +94,10 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
       checks.push({ name: `${p} access`, ok: false, detail: `${p.toUpperCase()}_ALLOWED_USERS is empty, so nobody may talk to the bot — fix: set it to a comma list of user ids, or *` });
     }
   }
+  const mail = settings.email;
+  if (mail.imap && !mail.allowed.everyone && mail.allowed.ids.size === 0) {
+    checks.push({ name: 'email access', ok: false, detail: 'EMAIL_ALLOWED_SENDERS is empty, so no mail in the IMAP_URL mailbox is answered — fix: set it to a comma list of sender addresses, or *' });
+  }
 
   for (const c of checks) io.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}\n`);
   const bad = checks.filter((c) => !c.ok).length;

@@ -195,6 +195,9 @@ describe.skipIf(Boolean(unavailable))('doctor with IMAP_URL', () => {
     expect(host.stdout).toMatch(/✗ email: e-mail inbound: cannot reach the IMAP server 127\.0\.0\.1:1 .*IMAP_URL/);
     expect(host.stdout).not.toContain('secret-pass');
     expect(box.stdout).toMatch(/✗ email: e-mail inbound: the mailbox 'Nope' does not exist/);
+    expect(good.stdout).not.toContain('email access');
+    const nobody = await runCli(['doctor'], { env: { ...env, SWITCHBOARD_HOME: join(root, 'doctor-nobody'), EMAIL_ALLOWED_SENDERS: '' }, cwd: root });
+    expect(nobody.stdout).toMatch(/✗ email access: EMAIL_ALLOWED_SENDERS is empty/);
   });
 
   it(title('start with a wrong IMAP password stops with one line naming IMAP_URL'), { timeout: 30_000 }, async () => {
