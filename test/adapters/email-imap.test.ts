@@ -74,20 +74,50 @@ describe.skipIf(Boolean(unavailable))('e-mail intake without IDLE', () => {
     expect(await seen('<p2@example.com>')).toBe(true);
   });
 
+  it(title('reads at most 10 MB of a huge mail: the text is there, the rest is said to be missing'), { timeout: 20_000 }, async () => {
+    const b = 'big-1';
+    const raw = [
+      'From: Alice <alice@example.com>',
+      'To: bot@example.com',
+      'Subject: Huge',
+      'Message-ID: <huge@example.com>',
+      'MIME-Version: 1.0',
+      `Content-Type: multipart/mixed; boundary="${b}"`,
+      '',
+      `--${b}`,
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'The video is attached.',
+      `--${b}`,
+      'Content-Type: video/mp4; name="talk.mp4"',
+      'Content-Disposition: attachment; filename="talk.mp4"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.alloc(9 * 1024 * 1024, 7).toString('base64').replace(/.{76}/g, '$&\r\n'),
+      `--${b}--`,
+      '',
+    ].join('\r\n');
+    await dovecot.append(raw);
+    await until(() => handed.length === 3, 10_000, 'the huge mail');
+    expect(handed[2].text).toMatch(/^Subject: Huge\n\nThe video is attached\.[\s\S]*\[Only the first 10 MB of this mail were read; attachments after that are not listed\.\]$/);
+    await sleep(200);
+    expect(await seen('<huge@example.com>')).toBe(true);
+  });
+
   it(title('stop() lets the mail being handed over finish and be confirmed, then takes no more'), { timeout: 20_000 }, async () => {
     let release!: () => void;
     gate = new Promise<void>((r) => (release = r));
     await dovecot.append(rawMail({ from: 'Alice <alice@example.com>', messageId: '<p3@example.com>', text: 'Handed over during the stop' }));
-    await until(() => entered === 3, 5_000, 'the third mail to reach the handler');
+    await until(() => entered === 4, 5_000, 'the fourth mail to reach the handler');
     const stopped = adapter.stop();
     await sleep(300);
     release();
     await stopped;
-    expect(handed.length).toBe(3);
+    expect(handed.length).toBe(4);
     expect(await seen('<p3@example.com>')).toBe(true);
     await dovecot.append(rawMail({ from: 'Alice <alice@example.com>', messageId: '<p4@example.com>', text: 'After stop' }));
     await sleep(2_000);
-    expect(entered).toBe(3);
+    expect(entered).toBe(4);
     expect(await seen('<p4@example.com>')).toBe(false);
   });
 });

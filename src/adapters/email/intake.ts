@@ -30,6 +30,8 @@ export interface IntakeOptions {
 /** What a stop waits for a mail being handed over before it leaves it for the next start. */
 const STOP_GRACE_MS = 3_000;
 const DAY_MS = 86_400_000;
+/** Most of a mail read from the server: its text comes first; attachments past this are not loaded. */
+export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 5 * 60_000 };
 /** IDLE starts this soon after our last command (imapflow's default 15 s would hide new mail that long). */
 const AUTO_IDLE_DELAY_MS = 1_000;
@@ -217,7 +219,7 @@ export class MailboxIntake {
       if (this.stopping) return;
       const key = `${validity}.${uid}`;
       if (this.tooOld.has(key)) continue;
-      const message = await client.fetchOne(String(uid), { uid: true, source: true, internalDate: true }, { uid: true });
+      const message = await client.fetchOne(String(uid), { uid: true, size: true, internalDate: true, source: { maxLength: MAX_SOURCE_BYTES } }, { uid: true });
       if (!message || !message.source) continue;
       const arrived = message.internalDate ? new Date(message.internalDate).getTime() : now;
       if (arrived < oldest) {
@@ -245,7 +247,7 @@ export class MailboxIntake {
     const { logger } = this.options;
     let mail;
     try {
-      mail = await parseMail(message.source as Buffer);
+      mail = await parseMail(message.source as Buffer, { cutAtBytes: (message.size ?? 0) > MAX_SOURCE_BYTES ? MAX_SOURCE_BYTES : undefined });
     } catch (error) {
       logger.warn('email', `not answering mail UID ${message.uid}: it cannot be parsed (${oneLine(error)})`);
       return 'unparsable';

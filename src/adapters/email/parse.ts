@@ -136,8 +136,8 @@ function idsOf(value: string | string[] | undefined): string[] {
   return raw.match(/<[^<>\s]+>/g) ?? [];
 }
 
-/** Parses a raw RFC 822 message. */
-export async function parseMail(raw: Buffer | string): Promise<InboundMail> {
+/** Parses a raw RFC 822 message; `cutAtBytes`: only that much of a bigger mail was read (its end, attachments mostly, is missing). */
+export async function parseMail(raw: Buffer | string, options: { cutAtBytes?: number } = {}): Promise<InboundMail> {
   // skipHtmlToText: `text` is only a real text/plain part, so an HTML-only mail is converted here, quotes dropped.
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
   const from = firstAddress(mail.from);
@@ -160,7 +160,7 @@ export async function parseMail(raw: Buffer | string): Promise<InboundMail> {
     inReplyTo: idsOf(mail.inReplyTo)[0],
     references: idsOf(mail.references),
     date: mail.date,
-    text: bodyOf(visibleText(source), attachments),
+    text: options.cutAtBytes ? `${bodyOf(visibleText(source), attachments)}\n\n[Only the first ${Math.round(options.cutAtBytes / 1024 / 1024)} MB of this mail were read; attachments after that are not listed.]`.trimStart() : bodyOf(visibleText(source), attachments),
     headers,
   };
 }
