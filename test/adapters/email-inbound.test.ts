@@ -45,6 +45,12 @@ describe('what the person wrote', () => {
     expect(await written('First line\n\nSecond paragraph\n\n-- \nAlice Example\nACME Corp | +1 555 0100\n')).toBe('First line\n\nSecond paragraph');
   });
 
+  it('keeps text after a line the person drew (----, ____, ===), unlike a "-- " signature', async () => {
+    expect(await written('Agenda\n\n----\n\nItem one\nItem two\n\n-- \nAlice')).toBe('Agenda\n\n----\n\nItem one\nItem two');
+    expect(await written('Totals\n=====\n42 open')).toBe('Totals\n=====\n42 open');
+    expect(await written('Short answer\n--\nAlice (mobile)')).toBe('Short answer');
+  });
+
   it('drops interleaved > lines but keeps the answers between them', async () => {
     expect(await written('> Can you come?\nYes, at 10.\n> And bring the slides?\nSure.\n')).toBe('Yes, at 10.\nSure.');
   });

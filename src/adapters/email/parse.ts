@@ -50,8 +50,13 @@ export interface MailHeaders {
   autoReplyMarkers: string[];
 }
 
+interface ReplyFragment {
+  isHidden(): boolean;
+  isSignature(): boolean;
+  getContent(): string;
+}
 interface ReplyParserInstance {
-  read(text: string): { getVisibleText(): string };
+  read(text: string): { getFragments(): ReplyFragment[] };
 }
 type ReplyParserClass = new () => ReplyParserInstance;
 const EmailReplyParser = createRequire(import.meta.url)('email-reply-parser') as ReplyParserClass;
@@ -59,12 +64,21 @@ const EmailReplyParser = createRequire(import.meta.url)('email-reply-parser') as
 /** Outlook's reply header without an address (`From: Bob Smith` / `Sent: …`), which the library misses. */
 const OUTLOOK_HEADER = /^\s*\*?(From|Von|De):\*?\s.+\r?\n\s*\*?(Sent|Gesendet|Envoyé|Date):\*?\s.+$/im;
 
+const DRAWN_LINE = /^\s*(-{3,}|_+|\+{2,}|={2,})\s*$/;
+
 /** What the person wrote, quoted replies and signatures cut. */
 export function visibleText(text: string): string {
   let body = text.replace(/\r\n?/g, '\n');
   const outlook = OUTLOOK_HEADER.exec(body);
   if (outlook) body = body.slice(0, outlook.index);
-  body = new EmailReplyParser().read(body).getVisibleText();
+  const fragments = new EmailReplyParser().read(body).getFragments();
+  // The library also ends the text at a drawn line (`----`, `____`, `===`): that is the person's
+  // own layout, not a signature delimiter (`-- `, or `--` where a client trimmed the space).
+  body = fragments
+    .filter((f) => !f.isHidden() || (f.isSignature() && DRAWN_LINE.test(f.getContent().split('\n')[0] ?? '')))
+    .map((f) => f.getContent())
+    .join('\n')
+    .replace(/(\n\s*(-{2,}|_{2,}|\+{2,}|={2,})\s*)+\s*$/, '');
   // Interleaved quoting keeps '>' lines between the person's own; those were someone else's words.
   return body
     .split('\n')
