@@ -82,6 +82,22 @@ describe('gateway', () => {
     cleanup(core.home);
   });
 
+  it('refuses an e-mail sender who is not allowed with no reply at all (no backscatter), journaled as refused', async () => {
+    const door = recordingAdapter('email');
+    const core = makeCore({ modelUrl: model.openaiUrl, door });
+    const before = model.completions().length;
+    const m = { ...inbound('let me in', { user: 'mallory@evil.test', chat: '<m1@evil.test>' }), platform: 'email' as const, replyTarget: { platform: 'email' as const, chatId: 'mallory@evil.test' } };
+    expect(await core.gateway.handle(m)).toBe('refused');
+    expect(await core.gateway.handle({ ...m })).toBe('duplicate');
+    await core.gateway.idle();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(door.sent).toEqual([]);
+    expect(await core.store.outbox.counts()).toMatchObject({ pending: 0, sent: 0 });
+    expect(model.completions().length).toBe(before);
+    await core.close();
+    cleanup(core.home);
+  });
+
   it('answers a redelivered update once', async () => {
     model.setScript(() => ({ text: 'once' }));
     const core = makeCore({ modelUrl: model.openaiUrl });
