@@ -143,6 +143,9 @@ export async function startDovecot(options: { user?: string; pass?: string; capa
   const logPath = join(dir, 'dovecot.log');
 
   let child: ChildProcess;
+  // A test process that ends without stop() (a crash, a timeout) takes its server with it.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
   const launch = async () => {
     child = spawn(DOVECOT_BIN, ['-F', '-c', confPath], { stdio: 'ignore' });
     await waitForPort(port, child, logPath);
@@ -235,6 +238,7 @@ export async function startDovecot(options: { user?: string; pass?: string; capa
     },
     log: () => (existsSync(logPath) ? readFileSync(logPath, 'utf8') : ''),
     async stop() {
+      process.off('exit', orphanGuard);
       await halt();
       rmSync(dir, { recursive: true, force: true });
     },
