@@ -1,6 +1,6 @@
 import type { Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
-import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
 import { toChat, type MessageRow } from '../rows.js';
 
 
@@ -167,5 +167,14 @@ export class PgMessageRepo implements MessageRepo {
     if (!q.tsquery && !q.substrings.length) return [];
     const rows = await this.run.rows<HitRow>(searchSql(false), [q.tsquery, q.substrings, limit]);
     return rows.map((r) => toHit(r, q.substrings));
+  }
+
+  async daily(since: number, offsetMs: number): Promise<DailyActivity[]> {
+    return this.run.rows<DailyActivity>(
+      `SELECT ((created_at + $1) / 86400000)::bigint AS day, COUNT(*) FILTER (WHERE role IN ('user','assistant'))::bigint AS messages,
+              COALESCE(SUM(input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(cached_tokens), 0)::bigint AS "cachedTokens"
+       FROM messages WHERE created_at >= $2 GROUP BY 1 ORDER BY 1`,
+      [offsetMs, since],
+    );
   }
 }

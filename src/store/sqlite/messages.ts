@@ -1,6 +1,6 @@
 import { prepare, type Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
-import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
 import { toChat, type MessageRow } from '../rows.js';
 
 
@@ -210,5 +210,15 @@ export class SqliteMessageRepo implements MessageRepo {
          WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?`,
       )
       .all(fts, limit) as Array<SearchHit & { personKey: string }>;
+  }
+
+  async daily(since: number, offsetMs: number): Promise<DailyActivity[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return prepare(this.db,
+        `SELECT (created_at + ?) / 86400000 AS day, COUNT(*) FILTER (WHERE role IN ('user','assistant')) AS messages,
+                COALESCE(SUM(input_tokens), 0) AS inputTokens, COALESCE(SUM(cached_tokens), 0) AS cachedTokens
+         FROM messages WHERE created_at >= ? GROUP BY day ORDER BY day`,
+      )
+      .all(offsetMs, since) as DailyActivity[];
   }
 }
