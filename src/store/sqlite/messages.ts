@@ -215,7 +215,7 @@ export class SqliteMessageRepo implements MessageRepo {
   async daily(since: number, offsetMs: number): Promise<DailyActivity[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db,
-        `SELECT (created_at + ?) / 86400000 AS day, COUNT(*) FILTER (WHERE role IN ('user','assistant')) AS messages,
+        `SELECT CAST((created_at + CAST(? AS INTEGER)) / 86400000 AS INTEGER) AS day, COUNT(*) FILTER (WHERE role IN ('user','assistant')) AS messages,
                 COALESCE(SUM(input_tokens), 0) AS inputTokens, COALESCE(SUM(cached_tokens), 0) AS cachedTokens
          FROM messages WHERE created_at >= ? GROUP BY day ORDER BY day`,
       )
