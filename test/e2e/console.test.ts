@@ -139,7 +139,7 @@ describe('web console in a browser', () => {
     ),
   );
 
-  const visible = () => page.evaluate(() => document.body.innerText);
+  const visible = () => page.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText);
   /** A request with the browser's login cookie, as a forged cross-site form would carry it (the page's CSP forbids fetch from it). */
   const withCookie = async (path: string, init: RequestInit = {}) => {
     const cookie = (await browser!.cookies()).find((c) => c.name === 'switchboard_console')!;
@@ -197,7 +197,7 @@ describe('web console in a browser', () => {
     expect(text).toContain(XSS); // shown as the user wrote it
     expect(text).toContain(`You said: ${XSS}`);
     for (const layer of ['identity', 'tool_guidance', 'platform_hint']) expect(text).toContain(layer);
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.$$eval('script', (s) => s.length)).toBe(0);
     expect(await page.$$eval('main img', (s) => s.length)).toBe(0);
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', 'console-session.png'), fullPage: true });

@@ -1,0 +1,169 @@
+/**
+ * The web console (DESIGN §12): how fast its pages answer on a big store, and what it adds to the
+ * memory of `switchboard start`.
+ *
+ * 1. Pages: a SQLite store seeded directly with 1,000 sessions and 100,000 messages over the last
+ *    7 days; the console app served on a loopback port; every page and API answer requested
+ *    `REQUESTS` times over HTTP (keep-alive), p50 and p95 per path (goal: p95 < 100 ms).
+ * 2. Memory: the compiled `switchboard start` (no credentials: e-mail door only) on that store, with
+ *    the console off (port 0) and on; resident memory at ready, and, with it on, after every page was
+ *    requested (the console is loaded lazily, so "on" only costs once it is in use). Medians of `RUNS`.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { getRequestListener } from '@hono/node-server';
+import { openSqliteStore, sqlitePath } from '../src/store/sqlite/index.js';
+import { createConsoleApp } from '../src/console/app.js';
+import type { Store } from '../src/core/store/types.js';
+import { cleanEnv, COMPILED_BIN, startCli } from '../test/helpers/cli.js';
+import { percentile, round, rssMiB, sleep } from './util.js';
+
+const SESSIONS = 1_000;
+const MESSAGES_PER_SESSION = 100;
+const REQUESTS = 60;
+const RUNS = 3;
+const DAY = 86_400_000;
+
+export interface ConsoleBench {
+  sessions: number;
+  messages: number;
+  pages: Array<{ path: string; p50Ms: number; p95Ms: number }>;
+  worstP95Ms: number;
+  rss: { offMiB: number; onReadyMiB: number; onAfterPagesMiB: number; addedMiB: number };
+}
+
+async function seed(store: Store, now: number): Promise<string> {
+  let busiest = '';
+  for (let s = 0; s < SESSIONS; s++) {
+    const platform = (['telegram', 'slack', 'discord', 'email'] as const)[s % 4];
+    const user = `${platform === 'email' ? `user${s}@example.com` : String(100_000 + s)}`;
+    const id = `bench-${s}`;
+    const started = now - (s % 7) * DAY - 3_600_000;
+    await store.transaction(async (tx) => {
+      await tx.sessions.create({
+        id,
+        address: { platform, chatId: user, userId: user },
+        personKey: `${platform}:${user}`,
+        startedAt: started,
+        promptLayers: [
+          { name: 'identity', text: 'You are Switchboard. '.repeat(30) },
+          { name: 'tool_guidance', text: 'Use the tools. '.repeat(80) },
+          { name: 'platform_hint', text: `${platform} formatting. `.repeat(20) },
+        ],
+        prompt: 'x'.repeat(2600),
+        promptSha256: 'ab'.repeat(32),
+        toolsSignature: '',
+      });
+      for (let t = 0; t < MESSAGES_PER_SESSION / 2; t++) {
+        const at = started + t * 30_000;
+        const usage = { inputTokens: 2000 + t * 40, outputTokens: 120, cachedTokens: t === 0 ? 0 : 1800 + t * 30, cacheWriteTokens: 0 };
+        await tx.messages.append(id, `${platform}:${user}`, [{ role: 'user', content: `Question ${t} about the quarterly numbers and the open invoices?` }, { role: 'assistant', content: `Answer ${t}: the numbers are in, three invoices are still open. `.repeat(3) }], at, usage);
+        await tx.sessions.recordTurn(id, at, usage, 1);
+      }
+    });
+    if (s === 0) busiest = id;
+  }
+  return busiest;
+}
+
+async function time(base: string, path: string, headers: Record<string, string>): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(base + path, { headers });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+  return performance.now() - t0;
+}
+
+async function pages(home: string, log: (line: string) => void): Promise<{ pages: ConsoleBench['pages']; session: string }> {
+  const store = openSqliteStore({ path: sqlitePath(home), home });
+  let server: Server | undefined;
+  try {
+    const t0 = performance.now();
+    const session = await seed(store, Date.now());
+    log(`console: seeded ${SESSIONS} sessions, ${SESSIONS * MESSAGES_PER_SESSION} messages in ${round((performance.now() - t0) / 1000, 1)} s`);
+    const token = 'bench-console-token';
+    const app = createConsoleApp({
+      store,
+      token,
+      secrets: [],
+      doors: () => [{ platform: 'telegram', state: 'running' }],
+      model: 'bench-model (openai)',
+      cron: { nextRuns: () => new Map(), runNow: async () => ({ ok: true, detail: '' }), changed: () => undefined },
+      kickDelivery: () => undefined,
+    });
+    server = createServer(getRequestListener(app.fetch));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const headers = { Authorization: `Bearer ${token}` };
+    const paths = ['/', '/api/overview', '/sessions', '/sessions?page=15', '/api/sessions', `/sessions/${session}`, `/sessions/${session}?page=2`, `/api/sessions/${session}`, '/cron', '/outbox', '/pairing'];
+    const out: ConsoleBench['pages'] = [];
+    for (const path of paths) {
+      for (let i = 0; i < 5; i++) await time(base, path, headers);
+      const times: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) times.push(await time(base, path, headers));
+      out.push({ path: path.replace(session, '<id>'), p50Ms: round(percentile(times, 50)), p95Ms: round(percentile(times, 95)) });
+    }
+    return { pages: out, session };
+  } finally {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server?.closeAllConnections();
+    await store.close();
+  }
+}
+
+const median = (values: number[]) => percentile(values, 50);
+
+async function startRss(home: string, port: number, session: string): Promise<{ ready: number; after: number }> {
+  const gw = startCli(['start'], { env: cleanEnv({ SWITCHBOARD_HOME: home, SWITCHBOARD_CONSOLE_PORT: String(port), OPENAI_API_KEY: 'sk-bench', MODEL: 'bench' }), bin: COMPILED_BIN });
+  try {
+    await gw.waitFor(/ready \(/, 30_000);
+    await sleep(1500);
+    const ready = rssMiB(gw.child.pid!);
+    let after = ready;
+    if (port !== 0) {
+      const token = readFileSync(join(home, 'console.token'), 'utf8').trim();
+      const base = /web console on (http:\/\/[^ ]+)/.exec(gw.stderr())![1];
+      const headers = { Authorization: `Bearer ${token}` };
+      for (let i = 0; i < 20; i++) {
+        for (const path of ['/', '/api/overview', '/sessions', '/api/sessions', `/sessions/${session}`, '/cron', '/outbox', '/pairing']) await time(base, path, headers);
+      }
+      await sleep(1500);
+      after = rssMiB(gw.child.pid!);
+    }
+    return { ready, after };
+  } finally {
+    await gw.stop('SIGTERM');
+  }
+}
+
+export async function benchConsole(log: (line: string) => void = () => undefined): Promise<ConsoleBench> {
+  const home = mkdtempSync(join(tmpdir(), 'sb-bench-console-'));
+  try {
+    const { pages: figures, session } = await pages(home, log);
+    for (const p of figures) log(`console: ${p.path} p50 ${p.p50Ms} ms, p95 ${p.p95Ms} ms`);
+    const off: number[] = [];
+    const onReady: number[] = [];
+    const onAfter: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      off.push((await startRss(home, 0, session)).ready);
+      const on = await startRss(home, 38_000 + i, session);
+      onReady.push(on.ready);
+      onAfter.push(on.after);
+      log(`console: start RSS off ${off[i]} MiB, on ${on.ready} MiB at ready, ${on.after} MiB after the pages`);
+    }
+    const rss = { offMiB: median(off), onReadyMiB: median(onReady), onAfterPagesMiB: median(onAfter), addedMiB: round(median(onAfter) - median(off), 1) };
+    return {
+      sessions: SESSIONS,
+      messages: SESSIONS * MESSAGES_PER_SESSION,
+      pages: figures,
+      worstP95Ms: Math.max(...figures.map((p) => p.p95Ms)),
+      rss,
+    };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
