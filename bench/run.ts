@@ -125,7 +125,9 @@ function rows(r: Results): Row[] {
   if (r.console) {
     const c = r.console;
     for (const p of c.pages) add('Console', `${p.path} with ${n(c.sessions, 0)} sessions and ${n(c.messages, 0)} messages, p50 / p95 (goal p95 < 100)`, `${n(p.p50Ms)} / ${n(p.p95Ms)}`, 'ms');
-    add('Console', `resident memory of \`start\` (compiled, e-mail door only): console off / on at ready / on after every page (medians)`, `${n(c.rss.offMiB, 1)} / ${n(c.rss.onReadyMiB, 1)} / ${n(c.rss.onAfterPagesMiB, 1)}`, 'MiB');
+    add('Console', 'first overview of a fresh console (reads the whole week; then only today, the past days kept 5 minutes)', n(c.coldOverviewMs), 'ms');
+    add('Console', 'resident memory of `start` (compiled, terminal + e-mail doors) at ready, console off / on', `${n(c.rss.offReadyMiB, 1)} / ${n(c.rss.onReadyMiB, 1)}`, 'MiB');
+    add('Console', 'the same after 30 messages through the model, console off / on and every page requested 20 times', `${n(c.rss.offMiB, 1)} / ${n(c.rss.onAfterPagesMiB, 1)}`, 'MiB');
     add('Console', 'memory the console adds to `start` once used (goal ≤ 10)', n(c.rss.addedMiB, 1), 'MiB');
   }
   return out;

@@ -28,6 +28,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<Env> {
   // The token and every configured secret are cut from every body, whatever a row happens to hold.
   const scrub = createRedactor([...deps.secrets, deps.token]);
   const now = () => (deps.now ?? (() => new Date()))();
+  const past = new data.PastDays();
 
   const page = (c: Context<Env>, body: string, status: 200 | 400 | 401 | 403 | 404 | 500 = 200) => c.html(scrub(body), status);
   const json = (c: Context<Env>, value: unknown, status: 200 | 401 | 404 = 200) =>
@@ -74,8 +75,8 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<Env> {
     await next();
   });
 
-  app.get('/', async (c) => page(c, pages.overviewPage(await data.overview(deps), ctx(c))));
-  app.get('/api/overview', async (c) => json(c, await data.overview(deps)));
+  app.get('/', async (c) => page(c, pages.overviewPage(await data.overview(deps, past), ctx(c))));
+  app.get('/api/overview', async (c) => json(c, await data.overview(deps, past)));
 
   app.get('/sessions', async (c) => page(c, pages.sessionsPage(await data.sessions(deps, pageOf(c)), ctx(c))));
   app.get('/api/sessions', async (c) => json(c, await data.sessions(deps, pageOf(c))));

@@ -3,7 +3,7 @@
  * objects. Everything is read from the store on each request (several instances may share it).
  */
 import type { ConsoleDeps, DoorStatus } from './types.js';
-import type { OutboxItem, SessionRecord, TranscriptLine } from '../core/store/types.js';
+import type { DailyActivity, OutboxItem, SessionRecord, TranscriptLine } from '../core/store/types.js';
 import { formatAddress } from '../platform/address.js';
 
 const DAY_MS = 86_400_000;
@@ -98,18 +98,41 @@ function localOffset(now: Date): number {
   return -now.getTimezoneOffset() * 60_000;
 }
 
-export async function overview(deps: ConsoleDeps): Promise<Overview> {
+/**
+ * The finished days of the chart, read again at most every `ttlMs`: only today is counted on every
+ * overview, so the page costs what today holds, not the whole week.
+ */
+export class PastDays {
+  private key = '';
+  private at = 0;
+  private rows: DailyActivity[] = [];
+
+  constructor(private readonly ttlMs = 5 * 60_000) {}
+
+  async get(deps: ConsoleDeps, first: number, today: number, offset: number, now: number): Promise<DailyActivity[]> {
+    const key = `${first}:${today}:${offset}`;
+    if (key !== this.key || now - this.at > this.ttlMs) {
+      this.rows = await deps.store.messages.daily(first * DAY_MS - offset, today * DAY_MS - offset, offset);
+      this.key = key;
+      this.at = now;
+    }
+    return this.rows;
+  }
+}
+
+export async function overview(deps: ConsoleDeps, past: PastDays = new PastDays()): Promise<Overview> {
   const now = (deps.now ?? (() => new Date()))();
   const offset = localOffset(now);
   const today = Math.floor((now.getTime() + offset) / DAY_MS);
   const first = today - (CHART_DAYS - 1);
-  const [rows, counts, sessions, schemaVersion] = await Promise.all([
-    deps.store.messages.daily(first * DAY_MS - offset, offset),
+  const [before, todays, counts, sessions, schemaVersion] = await Promise.all([
+    past.get(deps, first, today, offset, now.getTime()),
+    deps.store.messages.daily(today * DAY_MS - offset, (today + 1) * DAY_MS - offset, offset),
     deps.store.outbox.counts(),
     deps.store.sessions.count(),
     deps.store.schemaVersion(),
   ]);
-  const byDay = new Map(rows.map((r) => [Number(r.day), r]));
+  const byDay = new Map([...before, ...todays].map((r) => [Number(r.day), r]));
   const days: DayFigures[] = [];
   for (let d = first; d <= today; d++) {
     const r = byDay.get(d);

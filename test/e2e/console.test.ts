@@ -168,6 +168,10 @@ describe('web console in a browser', () => {
     if (!haveChromium) return;
     tg.pushText({ text: XSS, userId: 1001 });
     await tg.waitForMessages(1);
+    tg.pushText({ text: 'What is on my calendar today?', userId: 1001 });
+    await tg.waitForMessages(2);
+    tg.pushText({ text: 'And where are the release notes for 2.4?', userId: 1001 });
+    await tg.waitForMessages(3);
     await page.goto(`${base}/login?token=${encodeURIComponent(token)}`);
     expect(new URL(page.url()).pathname).toBe('/');
     const cookies = await browser!.cookies();
@@ -180,7 +184,9 @@ describe('web console in a browser', () => {
     expect(text).toContain('gpt-4o-mini (openai)');
     expect(text).toContain('sqlite');
     expect(await page.$$eval('svg.chart rect.bar', (bars) => bars.length)).toBe(7);
-    expect(await page.$eval('#messages-today', (e) => e.textContent)).toBe('2');
+    expect(await page.$eval('#messages-today', (e) => e.textContent)).toBe('6');
+    // later turns reuse the cached prompt prefix (the model fake simulates a prefix cache)
+    expect(await page.$eval('#cache-today', (e) => e.textContent)).toMatch(/^[1-9]\d? %$/);
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', 'console-overview.png'), fullPage: true });
   });
 

@@ -121,10 +121,10 @@ export interface MessageRepo {
   /** Operator search across everyone (`sessions search`). */
   searchAll(query: string, limit?: number): Promise<Array<SearchHit & { personKey: string }>>;
   /**
-   * Per-day counts of messages created at or after `since` (epoch ms), days taken as
+   * Per-day counts of messages created in [`since`, `until`) (epoch ms), days taken as
    * `floor((created_at + offsetMs) / 86 400 000)`; only days with messages are returned, oldest first.
    */
-  daily(since: number, offsetMs: number): Promise<DailyActivity[]>;
+  daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]>;
 }
 
 // ── inbound journal ─────────────────────────────────────────────────────────────────────────

@@ -169,12 +169,12 @@ export class PgMessageRepo implements MessageRepo {
     return rows.map((r) => toHit(r, q.substrings));
   }
 
-  async daily(since: number, offsetMs: number): Promise<DailyActivity[]> {
+  async daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]> {
     return this.run.rows<DailyActivity>(
       `SELECT ((created_at + $1) / 86400000)::bigint AS day, COUNT(*) FILTER (WHERE role IN ('user','assistant'))::bigint AS messages,
               COALESCE(SUM(input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(cached_tokens), 0)::bigint AS "cachedTokens"
-       FROM messages WHERE created_at >= $2 GROUP BY 1 ORDER BY 1`,
-      [offsetMs, since],
+       FROM messages WHERE created_at >= $2 AND created_at < $3 GROUP BY 1 ORDER BY 1`,
+      [offsetMs, since, until],
     );
   }
 }

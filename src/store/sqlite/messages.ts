@@ -62,6 +62,8 @@ export class HistoryCache {
   }
 }
 
+const DAY_MS = 86_400_000;
+
 const charsOf = (rows: readonly ChatMessage[]) => rows.reduce((n, m) => n + m.content.length + 32, 0);
 
 export class SqliteMessageRepo implements MessageRepo {
@@ -212,13 +214,25 @@ export class SqliteMessageRepo implements MessageRepo {
       .all(fts, limit) as Array<SearchHit & { personKey: string }>;
   }
 
-  async daily(since: number, offsetMs: number): Promise<DailyActivity[]> {
+  /**
+   * One aggregate per day over the covering index `messages_created` rather than one GROUP BY: each is
+   * a plain range scan, with no sorter holding the week's rows in this process's memory.
+   */
+  async daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return prepare(this.db,
-        `SELECT CAST((created_at + CAST(? AS INTEGER)) / 86400000 AS INTEGER) AS day, COUNT(*) FILTER (WHERE role IN ('user','assistant')) AS messages,
-                COALESCE(SUM(input_tokens), 0) AS inputTokens, COALESCE(SUM(cached_tokens), 0) AS cachedTokens
-         FROM messages WHERE created_at >= ? GROUP BY day ORDER BY day`,
-      )
-      .all(offsetMs, since) as DailyActivity[];
+    const day = prepare(this.db,
+      `SELECT COUNT(*) FILTER (WHERE role IN ('user','assistant')) AS messages,
+              COALESCE(SUM(input_tokens), 0) AS inputTokens, COALESCE(SUM(cached_tokens), 0) AS cachedTokens
+       FROM messages WHERE created_at >= ? AND created_at < ?`,
+    );
+    const out: DailyActivity[] = [];
+    for (let d = Math.floor((since + offsetMs) / DAY_MS); d * DAY_MS - offsetMs < until; d++) {
+      const from = Math.max(since, d * DAY_MS - offsetMs);
+      const to = Math.min(until, (d + 1) * DAY_MS - offsetMs);
+      const r = day.get(from, to) as Omit<DailyActivity, 'day'>;
+      if (r.messages > 0 || r.inputTokens > 0) out.push({ day: d, ...r });
+    }
+    return out;
   }
+
 }

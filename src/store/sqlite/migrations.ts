@@ -145,6 +145,12 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 4: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
+  // 7 (after the two steps of other branches; renumber on merge): the web console's reads — the
+  // 7-day figures read only this covering index, the sessions list pages by last activity
+  `
+  CREATE INDEX messages_created ON messages(created_at, role, input_tokens, cached_tokens);
+  CREATE INDEX sessions_active ON sessions(last_active_at);
+  `,
 ];
 
 /**
