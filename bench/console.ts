@@ -99,7 +99,7 @@ async function pages(home: string, log: (line: string) => void): Promise<{ pages
       token,
       secrets: [],
       doors: () => [{ platform: 'telegram', state: 'running' }],
-      model: 'bench-model (openai)',
+      model: () => 'bench-model (openai)',
       cron: { nextRuns: () => new Map(), runNow: async () => ({ ok: true, detail: '' }), changed: () => undefined },
       kickDelivery: () => undefined,
     });

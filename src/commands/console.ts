@@ -37,7 +37,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     const model = await app.agent.modelStatus();
     const web = await serveConsole(app, {
       doors: () => adapters.map((a) => ({ platform: a.platform, state: 'stopped', detail: 'send only: this process (switchboard console) takes no messages in' })),
-      model: model.label,
+      model: () => model.label,
       terminal: io.stdout,
       beforeSend: startDelivery,
     });

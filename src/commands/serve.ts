@@ -61,6 +61,18 @@ export async function serve(options: ServeOptions): Promise<number> {
   const doors = (): DoorStatus[] =>
     adapters.map((a) => ({ platform: a.platform, state: stopping ? 'stopped' : started.includes(a) ? 'running' : 'starting' }));
 
+  // The console comes up before the doors, so its line is printed before the terminal's prompt (the
+  // doors show as starting until they run). Loaded only when wanted: off, Hono costs nothing.
+  let modelLabel = 'checking…';
+  if (mode === 'start' && settings.console && settings.console.port !== 0) {
+    try {
+      const { serveConsole } = await import('../console/index.js');
+      webConsole = await serveConsole(app, { doors, model: () => modelLabel, terminal: io.stdout });
+    } catch (error) {
+      logger.warn('console', `the web console is off: ${oneLine(error)}`);
+    }
+  }
+
   try {
     for (const adapter of adapters) {
       await adapter.start(app.gateway.handle);
@@ -75,15 +87,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   void app.retention.start(); // prunes in the background, then every retention.interval_minutes
   if (mode === 'start') app.scheduler.start().catch((error: unknown) => logger.error('cron', `scheduler failed to start: ${oneLine(error)}`));
   const model = await app.agent.modelStatus();
-  if (mode === 'start' && settings.console && settings.console.port !== 0) {
-    // Loaded only when wanted: with the console off, Hono and the pages cost nothing.
-    try {
-      const { serveConsole } = await import('../console/index.js');
-      webConsole = await serveConsole(app, { doors, model: model.label, terminal: io.stdout });
-    } catch (error) {
-      logger.warn('console', `the web console is off: ${oneLine(error)}`);
-    }
-  }
+  modelLabel = model.label;
   logger.info('switchboard', readyLine(settings, started, app, mode, model.label));
   // How to configure a model, once: the terminal says it in its answer, the log says it for other doors.
   if (!model.ok && started.some((a) => a.platform !== 'cli' && a.platform !== 'email')) logger.warn('model', HOW_TO_CONFIGURE_MODEL);

@@ -142,7 +142,7 @@ export async function overview(deps: ConsoleDeps, past: PastDays = new PastDays(
   }
   return {
     doors: [...deps.doors()],
-    model: deps.model,
+    model: deps.model(),
     engine: deps.store.engine,
     schemaVersion,
     today: days[days.length - 1],

@@ -13,8 +13,8 @@ export type { RunningConsole } from './server.js';
 
 export interface ConsoleForAppOptions {
   doors: () => readonly DoorStatus[];
-  /** The model label (app.agent.modelStatus()). */
-  model: string;
+  /** The model label (app.agent.modelStatus()), as known now. */
+  model: () => string;
   terminal?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Called before "run now" and "retry" (`console` alone starts delivery only then, as `cron run` does). */
   beforeSend?: () => void;

@@ -31,7 +31,7 @@ export interface ConsoleDeps {
   /** Door states now (called for every overview). */
   doors: () => readonly DoorStatus[];
   /** The model label (`gpt-4o-mini (openai)`), or why there is none. */
-  model: string;
+  model: () => string;
   cron: {
     /** Next slot of each armed job (epoch ms); empty when no scheduler runs here. */
     nextRuns: () => ReadonlyMap<string, number | null>;

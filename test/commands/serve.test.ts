@@ -28,7 +28,7 @@ function terminal() {
   let out = '';
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   const stderr = vi.spyOn(process.stderr, 'write');
-  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1' };
+  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1', SWITCHBOARD_CONSOLE_PORT: '0' };
   const running = serve({ mode: 'start', io: { stdin, stdout, stderr: process.stderr, env, cwd: root }, cwd: root });
   return {
     home,

@@ -55,7 +55,7 @@ function depsFor(store: Store, now: Date, calls: string[]): ConsoleDeps {
     token: TOKEN,
     secrets: [SECRET],
     doors: () => [{ platform: 'telegram', state: 'running' }, { platform: 'discord', state: 'standby', detail: 'lease held by host-b' }],
-    model: 'fake-model (openai)',
+    model: () => 'fake-model (openai)',
     cron: { nextRuns: () => new Map(), runNow: async (id) => (calls.push(`run ${id}`), { ok: true, detail: 'ran' }), changed: () => calls.push('changed') },
     kickDelivery: () => calls.push('kick'),
     now: () => now,
