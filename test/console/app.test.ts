@@ -178,6 +178,23 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     expect(await approved.text()).toContain('Approved telegram user 3003');
     expect(await store.pairing.isPaired('telegram', '3003')).toBe(true);
   });
+
+  it.skipIf(Boolean(engine.skip))('a pause from the console outlives the config sync at the next start; enabled: false still wins', async () => {
+    const job = { id: 'daily', schedule: '0 9 * * *', prompt: 'report', deliver: { platform: 'telegram' as const, chatId: '1000' }, enabled: true };
+    const at = now.getTime();
+    await store.cron.syncConfig([job], at);
+    await store.cron.setPaused('daily', true, at);
+    await store.cron.syncConfig([job], at + 1000);
+    expect((await store.cron.get('daily'))?.paused).toBe(true);
+    await store.cron.setPaused('daily', false, at + 2000);
+    await store.cron.syncConfig([job], at + 3000);
+    expect((await store.cron.get('daily'))?.paused).toBe(false);
+    await store.cron.syncConfig([{ ...job, enabled: false }], at + 4000);
+    await store.cron.setPaused('daily', false, at + 5000);
+    await store.cron.syncConfig([{ ...job, enabled: false }], at + 6000);
+    expect((await store.cron.get('daily'))?.paused).toBe(true);
+    await store.cron.syncConfig([], at + 7000);
+  });
 });
 
 describe('console token and host', () => {

@@ -218,7 +218,11 @@ export interface CronRepo {
    */
   syncConfig(jobs: readonly CronJobConfig[], at: number): Promise<{ added: string[]; removed: string[]; replacedChatJobs: string[] }>;
   insertChatJob(job: NewChatJob, at: number): Promise<CronJob>;
-  /** Resuming moves the watermark to `at`, so slots passed while paused are not caught up. */
+  /**
+   * Resuming moves the watermark to `at`, so slots passed while paused are not caught up. A pause
+   * outlives `syncConfig` (the console's pause of a config job survives a restart); the config's
+   * `enabled: false` still pauses a job whatever was set here.
+   */
   setPaused(id: string, paused: boolean, at: number): Promise<void>;
   remove(id: string): Promise<boolean>;
   /** Claims a slot once across every scheduler on this database (the exactly-once guarantee). */
