@@ -182,16 +182,17 @@ export async function session(deps: ConsoleDeps, id: string, page: number): Prom
   const s = await deps.store.sessions.get(id);
   if (!s) return null;
   const size = pageSizeOf(deps);
-  const lines: TranscriptLine[] = await deps.store.messages.transcript(s.id, s.personKey);
-  const slice = lines.slice((page - 1) * size, page * size);
+  // One row more than the page tells whether there is a next one, without counting the session.
+  const lines: TranscriptLine[] = await deps.store.messages.transcript(s.id, s.personKey, { offset: (page - 1) * size, limit: size + 1 });
+  const slice = lines.slice(0, size);
   return {
     session: { ...summary(s), model: s.model, promptSha256: s.promptSha256, promptChars: s.prompt.length, promptRebuilds: s.promptRebuilds },
     layers: s.promptLayers.map((l) => ({ name: l.name, chars: l.text.length, text: l.text })),
     transcript: {
       page,
       pageSize: size,
-      total: lines.length,
-      hasNext: page * size < lines.length,
+      total: null,
+      hasNext: lines.length > size,
       items: slice.map((l) => ({ id: l.id, role: l.role, content: l.content, at: iso(l.createdAt) })),
     },
   };

@@ -50,10 +50,11 @@ function action(ctx: PageContext, path: string, label: string, name?: string): M
   return html`<form method="post" action="${path}" class="inline">${csrfField(ctx)}<button${name ? html` name="do" value="${name}"` : ''}>${label}</button></form>`;
 }
 
-function pager(base: string, p: Page<unknown>): Markup {
+/** Page links; lists run newest first, a transcript oldest first (`labels`). */
+function pager(base: string, p: Page<unknown>, labels: [string, string] = ['← newer', 'older →']): Markup {
   const pages = p.total === null ? null : Math.max(1, Math.ceil(p.total / p.pageSize));
-  return html`<nav class="pager">${p.page > 1 ? html`<a href="${base}?page=${p.page - 1}" rel="prev">← newer</a>` : ''}
-<span>page ${p.page}${pages ? ` of ${pages}` : ''}</span>${p.hasNext ? html`<a href="${base}?page=${p.page + 1}" rel="next">older →</a>` : ''}</nav>`;
+  return html`<nav class="pager">${p.page > 1 ? html`<a href="${base}?page=${p.page - 1}" rel="prev">${labels[0]}</a>` : ''}
+<span>page ${p.page}${pages ? ` of ${pages}` : ''}</span>${p.hasNext ? html`<a href="${base}?page=${p.page + 1}" rel="next">${labels[1]}</a>` : ''}</nav>`;
 }
 
 export function overviewPage(o: Overview, ctx: PageContext): string {
@@ -116,7 +117,7 @@ export function sessionPage(d: SessionDetail, ctx: PageContext): string {
 <table class="layers"><thead><tr><th>Layer</th><th>Characters</th></tr></thead><tbody>${layers}</tbody></table>
 <h2>Transcript</h2>
 ${lines.length ? lines : html`<p>No messages yet.</p>`}
-${pager(`/sessions/${encodeURIComponent(s.id)}`, d.transcript)}`,
+${pager(`/sessions/${encodeURIComponent(s.id)}`, d.transcript, ['← earlier', 'later →'])}`,
     ctx,
   );
 }

@@ -134,6 +134,13 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     expect(p2.items.map((s) => s.id)).toEqual(['s2']);
     expect(p2.hasNext).toBe(false);
 
+    const detail = (await (await app.request('/api/sessions/s0', { headers: { Cookie: cookie } })).json()) as { transcript: { items: Array<{ content: string }>; hasNext: boolean }; layers: Array<{ name: string; chars: number }> };
+    expect(detail.transcript.items.map((m) => m.content)).toEqual([expect.stringContaining('hello 0'), 'hi 0']);
+    expect(detail.transcript.hasNext).toBe(false);
+    expect(detail.layers).toEqual([{ name: 'identity', chars: 20, text: 'You are Switchboard.' }, { name: 'platform_hint', chars: 15, text: 'Telegram: HTML.' }]);
+    expect((await store.messages.transcript('s0', 'telegram:1000', { offset: 1, limit: 1 })).map((l) => l.content)).toEqual(['hi 0']);
+    expect(await store.messages.transcript('s0', 'telegram:1001')).toEqual([]); // someone else's session: nothing
+    expect((await app.request('/api/sessions/nope', { headers: { Cookie: cookie } })).status).toBe(404);
     const page = await (await app.request('/sessions/s0', { headers: { Cookie: cookie } })).text();
     expect(page).toContain('platform_hint');
     expect(page).toContain('&lt;script&gt;x()&lt;/script&gt;');

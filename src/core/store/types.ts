@@ -113,8 +113,8 @@ export interface MessageRepo {
   /** Marks rows as compressed away (they stay searchable) and stores the summary replacing them. */
   compress(sessionId: string, rowIds: readonly number[], summary: string): Promise<void>;
   summary(sessionId: string): Promise<string | null>;
-  /** User and assistant messages of a session, only when it belongs to `personKey`. */
-  transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]>;
+  /** User and assistant messages of a session, only when it belongs to `personKey`; all, or one page. */
+  transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]>;
   count(sessionId: string): Promise<number>;
   /** Full-text search over one person's messages (never anyone else's). */
   search(personKey: string, query: string, options?: { excludeSessionId?: string; limit?: number }): Promise<SearchHit[]>;

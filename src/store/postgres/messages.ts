@@ -139,11 +139,12 @@ export class PgMessageRepo implements MessageRepo {
     return row?.summary ?? null;
   }
 
-  async transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]> {
+  async transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]> {
     return this.run.rows<TranscriptLine & { [column: string]: unknown }>(
       `SELECT id, role, content, created_at AS "createdAt" FROM messages
-       WHERE session_id = $1 AND person_key = $2 AND role IN ('user','assistant') AND content <> '' ORDER BY id`,
-      [sessionId, personKey],
+       WHERE session_id = $1 AND person_key = $2 AND role IN ('user','assistant') AND content <> '' ORDER BY id
+       LIMIT $3 OFFSET $4`,
+      [sessionId, personKey, page?.limit ?? null, page?.offset ?? 0],
     );
   }
 

@@ -170,13 +170,13 @@ export class SqliteMessageRepo implements MessageRepo {
    * The user and assistant messages of one session (compressed ones too), oldest first — only if the
    * session belongs to `personKey`, so a caller can never read another person's session by id.
    */
-  async transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]> {
+  async transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db, 
         `SELECT id, role, content, created_at AS createdAt FROM messages
-         WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id`,
+         WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id LIMIT ? OFFSET ?`,
       )
-      .all(sessionId, personKey) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }>;
+      .all(sessionId, personKey, page?.limit ?? -1, page?.offset ?? 0) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }>;
   }
 
   async count(sessionId: string): Promise<number> {
