@@ -10,7 +10,10 @@
  *    on. Both first answer `WARM_MESSAGES` lines through the model, so both have paid for what a
  *    working gateway always loads (the HTTP client of the model SDK); then, with the console on,
  *    every page is requested `PAGE_ROUNDS` times. Resident memory at ready and at the end; the
- *    console's cost is the difference of the ends (medians of `RUNS`).
+ *    console's cost is the difference of the ends (medians of `RUNS`). V8 sizes its young generation
+ *    by the allocation rate, which makes that difference swing by ±10 MiB from run to run; the same
+ *    pair with `--max-semi-space-size=1` (young generation capped in both) shows what the console
+ *    itself keeps.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,10 +32,11 @@ import { startInstantModel } from './instant-model.js';
 const SESSIONS = 1_000;
 const MESSAGES_PER_SESSION = 100;
 const REQUESTS = 60;
-const RUNS = 3;
+const RUNS = 5;
 const WARM_MESSAGES = 30;
 const PAGE_ROUNDS = 20;
 const DAY = 86_400_000;
+const CAPPED = '--max-semi-space-size=1';
 
 export interface ConsoleBench {
   sessions: number;
@@ -41,7 +45,7 @@ export interface ConsoleBench {
   /** The first overview of a fresh console, which reads the whole week. */
   coldOverviewMs: number;
   worstP95Ms: number;
-  rss: { offReadyMiB: number; offMiB: number; onReadyMiB: number; onAfterPagesMiB: number; addedMiB: number };
+  rss: { offReadyMiB: number; offMiB: number; onReadyMiB: number; onAfterPagesMiB: number; addedMiB: number; perRunAddedMiB: number[]; cappedAddedMiB: number };
 }
 
 async function seed(store: Store, now: number): Promise<string> {
@@ -127,9 +131,18 @@ async function pages(home: string, log: (line: string) => void): Promise<{ pages
 
 const median = (values: number[]) => percentile(values, 50);
 
-async function startRss(home: string, modelUrl: string, port: number, session: string): Promise<{ ready: number; after: number }> {
+/** A port free right now (the machine is shared: fixed ports may be taken). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+async function startRss(home: string, modelUrl: string, port: number, session: string, nodeOptions = ''): Promise<{ ready: number; after: number }> {
   const gw = startCli(['start'], {
-    env: cleanEnv({ SWITCHBOARD_HOME: home, SWITCHBOARD_CONSOLE_PORT: String(port), OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'sk-bench', MODEL: 'bench' }),
+    env: cleanEnv({ SWITCHBOARD_HOME: home, SWITCHBOARD_CONSOLE_PORT: String(port), OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'sk-bench', MODEL: 'bench', NODE_OPTIONS: nodeOptions }),
     bin: COMPILED_BIN,
   });
   try {
@@ -141,7 +154,8 @@ async function startRss(home: string, modelUrl: string, port: number, session: s
     while (gw.stdout().split('\n').filter(Boolean).length < WARM_MESSAGES && Date.now() < deadline) await sleep(50);
     if (port !== 0) {
       const token = readFileSync(join(home, 'console.token'), 'utf8').trim();
-      const base = /web console on (http:\/\/[^ ]+)/.exec(gw.stderr())![1];
+      const base = /web console on (http:\/\/[^ ]+)/.exec(gw.stderr())?.[1];
+      if (!base) throw new Error(`the console did not start:\n${gw.stderr()}`);
       const headers = { Authorization: `Bearer ${token}` };
       for (let i = 0; i < PAGE_ROUNDS; i++) {
         for (const path of ['/', '/api/overview', '/sessions', '/sessions?page=7', '/api/sessions', `/sessions/${session}`, '/cron', '/outbox', '/pairing']) await time(base, path, headers);
@@ -165,15 +179,24 @@ export async function benchConsole(log: (line: string) => void = () => undefined
     const off: number[] = [];
     const onReady: number[] = [];
     const onAfter: number[] = [];
+    const cappedOff: number[] = [];
+    const cappedOn: number[] = [];
     try {
       for (let i = 0; i < RUNS; i++) {
         const o = await startRss(home, model.url, 0, session);
         offReady.push(o.ready);
         off.push(o.after);
-        const on = await startRss(home, model.url, 38_000 + i, session);
+        const on = await startRss(home, model.url, await freePort(), session);
         onReady.push(on.ready);
         onAfter.push(on.after);
         log(`console: start RSS, console off: ${o.ready} MiB at ready, ${o.after} after ${WARM_MESSAGES} messages; on: ${on.ready} at ready, ${on.after} after the messages and the pages`);
+      }
+      for (let i = 0; i < RUNS; i++) {
+        const o = await startRss(home, model.url, 0, session, CAPPED);
+        cappedOff.push(o.after);
+        const on = await startRss(home, model.url, await freePort(), session, CAPPED);
+        cappedOn.push(on.after);
+        log(`console: start RSS with ${CAPPED}, console off: ${o.after} MiB, on: ${on.after} MiB after the messages (and the pages)`);
       }
     } finally {
       await model.close();
@@ -184,6 +207,8 @@ export async function benchConsole(log: (line: string) => void = () => undefined
       onReadyMiB: median(onReady),
       onAfterPagesMiB: median(onAfter),
       addedMiB: round(median(onAfter) - median(off), 1),
+      perRunAddedMiB: onAfter.map((v, i) => round(v - off[i], 1)),
+      cappedAddedMiB: round(median(cappedOn) - median(cappedOff), 1),
     };
     return {
       sessions: SESSIONS,

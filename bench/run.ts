@@ -128,7 +128,8 @@ function rows(r: Results): Row[] {
     add('Console', 'first overview of a fresh console (reads the whole week; then only today, the past days kept 5 minutes)', n(c.coldOverviewMs), 'ms');
     add('Console', 'resident memory of `start` (compiled, terminal + e-mail doors) at ready, console off / on', `${n(c.rss.offReadyMiB, 1)} / ${n(c.rss.onReadyMiB, 1)}`, 'MiB');
     add('Console', 'the same after 30 messages through the model, console off / on and every page requested 20 times', `${n(c.rss.offMiB, 1)} / ${n(c.rss.onAfterPagesMiB, 1)}`, 'MiB');
-    add('Console', 'memory the console adds to `start` once used (goal ≤ 10)', n(c.rss.addedMiB, 1), 'MiB');
+    add('Console', `memory the console adds to \`start\` once used, median (goal ≤ 10; per run ${c.rss.perRunAddedMiB.map((v) => n(v, 1)).join(', ')})`, n(c.rss.addedMiB, 1), 'MiB');
+    add('Console', 'the same with V8\'s young generation capped in both (--max-semi-space-size=1): what the console keeps', n(c.rss.cappedAddedMiB, 1), 'MiB');
   }
   return out;
 }
