@@ -151,8 +151,7 @@ describe('web console in a browser', () => {
     body: new URLSearchParams(fields).toString(),
   });
 
-  it(`prints where the token is (never the token) and answers 401 without a login${skipped}`, async () => {
-    if (!haveChromium) return;
+  it.skipIf(!haveChromium)(`prints where the token is (never the token) and answers 401 without a login${skipped}`, async () => {
     expect(gw!.stderr()).toContain(`web console on ${base}`);
     expect(gw!.stderr()).toContain(join(home, 'console.token'));
     expect(gw!.stderr() + gw!.stdout()).not.toContain(token);
@@ -164,8 +163,7 @@ describe('web console in a browser', () => {
     expect(res?.status()).toBe(401);
   });
 
-  it(`logs in with the link: an HttpOnly, SameSite=Strict cookie, then the overview${skipped}`, async () => {
-    if (!haveChromium) return;
+  it.skipIf(!haveChromium)(`logs in with the link: an HttpOnly, SameSite=Strict cookie, then the overview${skipped}`, async () => {
     tg.pushText({ text: XSS, userId: 1001 });
     await tg.waitForMessages(1);
     tg.pushText({ text: 'What is on my calendar today?', userId: 1001 });
@@ -190,8 +188,7 @@ describe('web console in a browser', () => {
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', 'console-overview.png'), fullPage: true });
   });
 
-  it(`lists sessions and shows one transcript with its prompt layers; a chat's <script> stays text${skipped}`, async () => {
-    if (!haveChromium) return;
+  it.skipIf(!haveChromium)(`lists sessions and shows one transcript with its prompt layers; a chat's <script> stays text${skipped}`, async () => {
     await page.goto(`${base}/sessions`);
     const list = await visible();
     expect(list).toMatch(/telegram\s+1001/);
@@ -209,8 +206,7 @@ describe('web console in a browser', () => {
     if (SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', 'console-session.png'), fullPage: true });
   });
 
-  it(`approving a pairing code in the page lets that user's next message through${skipped}`, async () => {
-    if (!haveChromium) return;
+  it.skipIf(!haveChromium)(`approving a pairing code in the page lets that user's next message through${skipped}`, async () => {
     const before = tg.sent.length;
     tg.pushText({ text: 'let me in', userId: 3003 });
     await until(() => tg.sent.length > before, 10_000, 'the pairing code', gw);
@@ -225,8 +221,7 @@ describe('web console in a browser', () => {
     expect(tg.sent.at(-1)).toMatchObject({ chatId: '3003', plain: 'You said: paired now' });
   });
 
-  it(`"Run now" on a cron job delivers its report${skipped}`, async () => {
-    if (!haveChromium) return;
+  it.skipIf(!haveChromium)(`"Run now" on a cron job delivers its report${skipped}`, async () => {
     await page.goto(`${base}/cron`);
     expect(await visible()).toContain('morning-report');
     const n = tg.sent.length;
@@ -235,8 +230,7 @@ describe('web console in a browser', () => {
     await until(() => tg.sent.slice(n).some((m) => m.chatId === '1001' && m.plain.includes('Scheduled run of job morning-report')), 15_000, 'the cron report', gw);
   });
 
-  it(`a POST without the CSRF token is refused (403) and changes nothing; with the form it pauses and resumes${skipped}`, async () => {
-    if (!haveChromium) return;
+  it.skipIf(!haveChromium)(`a POST without the CSRF token is refused (403) and changes nothing; with the form it pauses and resumes${skipped}`, async () => {
     await page.goto(`${base}/cron`);
     expect((await withCookie('/cron/morning-report/pause', form({}))).status).toBe(403);
     expect((await withCookie('/cron/morning-report/pause', form({ csrf: 'guess' }))).status).toBe(403);
@@ -248,8 +242,7 @@ describe('web console in a browser', () => {
     expect(await visible()).toContain('morning-report resumed');
   });
 
-  it(`no page and no API answer holds a secret${skipped}`, async () => {
-    if (!haveChromium) return;
+  it.skipIf(!haveChromium)(`no page and no API answer holds a secret${skipped}`, async () => {
     const sessions = (await (await withCookie('/api/sessions')).json()) as { items: Array<{ id: string }> };
     const paths = ['/', '/sessions', '/sessions?page=2', '/cron', '/outbox', '/pairing', '/api/overview', '/api/sessions', '/api/cron', '/api/outbox', '/api/pairing'];
     for (const s of sessions.items) paths.push(`/sessions/${s.id}`, `/api/sessions/${s.id}`);
