@@ -3,7 +3,9 @@
  * machine it ran on), `bench/results.json`, and the same table as the README's "Benchmark" section.
  *
  * Options: `--no-readme` leaves README.md alone; `--from-results` only rewrites the README table from
- * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize` leaves sections out.
+ * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,console` leaves sections out;
+ * `--only=console` (a comma list) runs just those sections and writes bench/results.<sections>.json only
+ * (the README table and bench/results.json stay those of the last whole run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,7 @@ import { benchFootprint, type FootprintBench } from './footprint.js';
 import { benchPrompt, type PromptBench } from './prompt.js';
 import { benchSearch, type SearchBenchResult } from './search.js';
 import { benchDbSize, type DbSizeBench } from './dbsize.js';
+import { benchConsole, type ConsoleBench } from './console.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -40,11 +43,14 @@ interface Results {
   search?: SearchBenchResult;
   footprint?: FootprintBench;
   dbsize?: DbSizeBench;
+  console?: ConsoleBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const skip = new Set((args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean));
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console'];
+const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
+const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const n = (v: number, digits = 2) => v.toLocaleString('en-US', { maximumFractionDigits: digits });
 
@@ -115,6 +121,15 @@ function rows(r: Results): Row[] {
       if (c) add('Database', `state.db + WAL after ${n(k, 0)} messages (day ${n(c.day, 0)} of ${d.simulatedDays}; ${n(c.messagesRows, 0)} message rows, ${n(c.inboundRows, 0)} journal rows)`, n(c.mb, 1), 'MB');
     }
     add('Database', `spread of the size once retention (${d.retentionDays} days) applies, from day ${d.retentionDays + 1} on (flat: ≈ 0)`, n(d.flatSpreadMb, 1), 'MB');
+  }
+  if (r.console) {
+    const c = r.console;
+    for (const p of c.pages) add('Console', `${p.path} with ${n(c.sessions, 0)} sessions and ${n(c.messages, 0)} messages, p50 / p95 (goal p95 < 100)`, `${n(p.p50Ms)} / ${n(p.p95Ms)}`, 'ms');
+    add('Console', 'first overview of a fresh console (reads the whole week; then only today, the past days kept 5 minutes)', n(c.coldOverviewMs), 'ms');
+    add('Console', 'resident memory of `start` (compiled, terminal + e-mail doors) at ready, console off / on', `${n(c.rss.offReadyMiB, 1)} / ${n(c.rss.onReadyMiB, 1)}`, 'MiB');
+    add('Console', 'the same after 30 messages through the model, console off / on and every page requested 20 times', `${n(c.rss.offMiB, 1)} / ${n(c.rss.onAfterPagesMiB, 1)}`, 'MiB');
+    add('Console', `memory the console adds to \`start\` once used, median (goal ≤ 10; per run ${c.rss.perRunAddedMiB.map((v) => n(v, 1)).join(', ')})`, n(c.rss.addedMiB, 1), 'MiB');
+    add('Console', 'the same with V8\'s young generation capped in both (--max-semi-space-size=1): what the console keeps', n(c.rss.cappedAddedMiB, 1), 'MiB');
   }
   return out;
 }
@@ -189,10 +204,16 @@ if (!skip.has('dbsize')) {
   log('dbsize: database size over 100,000 messages with retention…');
   results.dbsize = await benchDbSize(log);
 }
+if (!skip.has('console')) {
+  log('console: pages on 1,000 sessions / 100,000 messages, and the memory it adds to start…');
+  results.console = await benchConsole(log);
+}
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 
 const text = table(results);
 process.stdout.write(`\n${text}\n`);
-writeFileSync(`${root}bench/results.json`, `${JSON.stringify(results, null, 2)}\n`);
-if (!args.includes('--no-readme')) updateReadme(text);
-log(`wrote bench/results.json${args.includes('--no-readme') ? '' : ' and the README Benchmark section'}`);
+const file = only.length ? `results.${only.join('+')}.json` : 'results.json';
+writeFileSync(`${root}bench/${file}`, `${JSON.stringify(results, null, 2)}\n`);
+const readme = !args.includes('--no-readme') && !only.length;
+if (readme) updateReadme(text);
+log(`wrote bench/${file}${readme ? ' and the README Benchmark section' : ''}`);

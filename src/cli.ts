@@ -20,6 +20,7 @@ const USAGE = `usage: switchboard <command>
   sessions list | sessions search QUERY
   pairing list | pairing approve CODE | pairing deny CODE
   migrate                       create or upgrade the database schema (SQLite, or PostgreSQL with DATABASE_URL)
+  console                       serve the web console alone (start serves it too; see README)
   doctor                        check config, credentials, database and model`;
 
 const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   sessions: () => import('./commands/sessions.js'),
   pairing: () => import('./commands/pairing.js'),
   migrate: () => import('./commands/migrate.js'),
+  console: () => import('./commands/console.js'),
   doctor: () => import('./commands/doctor.js'),
 };
 

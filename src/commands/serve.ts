@@ -11,6 +11,8 @@ import { NO_MODEL, oneLine, SwitchboardError } from '../core/errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import type { CommandIO } from './io.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
+import { checkConsoleSettings } from '../console/settings.js';
+import type { DoorStatus, RunningConsole } from '../console/index.js';
 
 export interface ServeOptions {
   mode: 'start' | 'chat';
@@ -29,6 +31,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   const { io, mode } = options;
   const settings = loadSettings(io.env);
   validateCronJobs(settings.config.cron);
+  if (mode === 'start' && settings.console) checkConsoleSettings(settings.console);
   ensureHome(settings.home);
   const platforms = configuredPlatforms(settings);
   const wantCli = mode === 'chat' || Boolean(io.stdin.isTTY) || platforms.length === 0;
@@ -49,10 +52,26 @@ export async function serve(options: ServeOptions): Promise<number> {
 
   const started: Adapter[] = [];
   let stopping: Promise<number> | null = null;
+  let webConsole: RunningConsole | null = null;
   const stop = (reason: string): Promise<number> => {
-    stopping ??= shutdown(app, { started, all: adapters }, mode, reason);
+    // The console goes first: no page reads a store that is being closed.
+    stopping ??= (webConsole?.close() ?? Promise.resolve()).then(() => shutdown(app, { started, all: adapters }, mode, reason));
     return stopping;
   };
+  const doors = (): DoorStatus[] =>
+    adapters.map((a) => ({ platform: a.platform, state: stopping ? 'stopped' : started.includes(a) ? 'running' : 'starting' }));
+
+  // The console comes up before the doors, so its line is printed before the terminal's prompt (the
+  // doors show as starting until they run). Loaded only when wanted: off, Hono costs nothing.
+  let modelLabel = 'checking…';
+  if (mode === 'start' && settings.console && settings.console.port !== 0) {
+    try {
+      const { serveConsole } = await import('../console/index.js');
+      webConsole = await serveConsole(app, { doors, model: () => modelLabel, terminal: io.stdout });
+    } catch (error) {
+      logger.warn('console', `the web console is off: ${oneLine(error)}`);
+    }
+  }
 
   try {
     for (const adapter of adapters) {
@@ -68,6 +87,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   void app.retention.start(); // prunes in the background, then every retention.interval_minutes
   if (mode === 'start') app.scheduler.start().catch((error: unknown) => logger.error('cron', `scheduler failed to start: ${oneLine(error)}`));
   const model = await app.agent.modelStatus();
+  modelLabel = model.label;
   logger.info('switchboard', readyLine(settings, started, app, mode, model.label));
   // How to configure a model, once: the terminal says it in its answer, the log says it for other doors.
   if (!model.ok && started.some((a) => a.platform !== 'cli' && a.platform !== 'email')) logger.warn('model', HOW_TO_CONFIGURE_MODEL);

@@ -165,6 +165,15 @@ export const configSchema = z.strictObject({
       interval_minutes: z.number().min(0).default(60),
     })
     .prefault({}),
+  /** The web console (DESIGN §12); SWITCHBOARD_CONSOLE_PORT / SWITCHBOARD_CONSOLE_HOST override. */
+  console: z
+    .strictObject({
+      /** 0 turns it off. */
+      port: z.number().int().min(0).max(65535).default(8787),
+      /** Loopback by default; any other host needs SWITCHBOARD_CONSOLE_TOKEN set. */
+      host: z.string().min(1).default('127.0.0.1'),
+    })
+    .prefault({}),
   gateway: z
     .strictObject({
       /** Seconds given to running turns on SIGTERM/SIGINT. */

@@ -78,6 +78,15 @@ export interface EmailSettings {
   imap?: ImapSettings;
 }
 
+/** The web console (DESIGN §12): where it listens and, when set explicitly, its access token. */
+export interface ConsoleSettings {
+  /** 0 = off. */
+  port: number;
+  host: string;
+  /** SWITCHBOARD_CONSOLE_TOKEN; unset = generated once into $SWITCHBOARD_HOME/console.token. */
+  token?: string;
+}
+
 /** Config file + environment, merged once at start. Environment variables win. */
 export interface Settings {
   home: string;
@@ -92,6 +101,8 @@ export interface Settings {
   databaseUrl?: string;
   /** This instance's name in logs, leases and `doctor` (SWITCHBOARD_INSTANCE_ID, default `<hostname>-<pid>`). */
   instanceId?: string;
+  /** Always set by loadSettings; absent in hand-made test settings (the console is then off). */
+  console?: ConsoleSettings;
   /** Secret values to redact from every log line. */
   secrets: string[];
 }
@@ -210,6 +221,7 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     'SLACK_SIGNING_SECRET',
     'SLACK_APP_TOKEN',
     'DISCORD_BOT_TOKEN',
+    'SWITCHBOARD_CONSOLE_TOKEN',
   ]
     .map((n) => env(e, n))
     .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
@@ -221,7 +233,13 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
   if (dbPassword) secrets.push(dbPassword);
   const instanceId = env(e, 'SWITCHBOARD_INSTANCE_ID') ?? `${hostname()}-${process.pid}`;
 
-  return { home, configPath, config, model, telegram, slack, discord, email, databaseUrl, instanceId, secrets };
+  const consoleSettings: ConsoleSettings = {
+    port: port(e, 'SWITCHBOARD_CONSOLE_PORT', config.console.port),
+    host: env(e, 'SWITCHBOARD_CONSOLE_HOST') ?? config.console.host,
+    token: env(e, 'SWITCHBOARD_CONSOLE_TOKEN'),
+  };
+
+  return { home, configPath, config, model, telegram, slack, discord, email, databaseUrl, instanceId, console: consoleSettings, secrets };
 }
 
 /** `scheme://user:***@host…`: a URL as it may be shown in an error line. */

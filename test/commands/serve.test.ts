@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,14 +22,14 @@ beforeAll(async () => {
 afterAll(() => cleanUp(() => model?.close(), () => removeDir(root)));
 
 let n = 0;
-function terminal() {
+function terminal(extraEnv: Record<string, string> = {}) {
   const home = join(root, `home-${++n}`);
   const stdin = Object.assign(new PassThrough(), { isTTY: true });
   const stdout = Object.assign(new PassThrough(), { isTTY: true });
   let out = '';
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   const stderr = vi.spyOn(process.stderr, 'write');
-  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1' };
+  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1', SWITCHBOARD_CONSOLE_PORT: '0', ...extraEnv };
   const running = serve({ mode: 'start', io: { stdin, stdout, stderr: process.stderr, env, cwd: root }, cwd: root });
   return {
     home,
@@ -73,6 +74,35 @@ describe('start on a terminal, no platform configured', () => {
       expect(t.out()).toMatch(/you> \nStopped \(Ctrl-C\)\.\n$/);
       expect(t.log().match(/stop/g)).toEqual(['stop']);
       expect(t.log()).toMatch(/stopped \(SIGINT\)\n$/);
+    } finally {
+      t.restore();
+    }
+  });
+});
+
+describe('start on a terminal with the web console on', () => {
+  it('shows the login link with the token on the terminal, before the prompt; the log only says where the token is', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const t = terminal({ SWITCHBOARD_CONSOLE_PORT: String(port) });
+    try {
+      await until(() => t.out().includes('you> '), 10_000, 'the prompt');
+      const token = readFileSync(join(t.home, 'console.token'), 'utf8').trim();
+      const lines = t.out().split('\n');
+      expect(lines[0]).toBe(`Console: http://127.0.0.1:${port}/login?token=${token}`);
+      expect(lines[1]).toMatch(/^Switchboard: type a message/);
+      await until(() => { try { return t.log().includes('ready ('); } catch { return false; } }, 10_000, 'ready');
+      expect(t.log()).toContain(`web console on http://127.0.0.1:${port} (the token is in ${join(t.home, 'console.token')}`);
+      expect(t.log()).not.toContain(token);
+      expect(t.stderrWrites()).not.toContain(token);
+      const res = await fetch(`http://127.0.0.1:${port}/login?token=${token}`, { redirect: 'manual' });
+      expect(res.status).toBe(303);
+      t.stdin.end();
+      expect(await t.running).toBe(0);
+      // stopped with the gateway
+      await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
     } finally {
       t.restore();
     }

@@ -12,11 +12,14 @@ export const BIN = join(ROOT, 'bin', 'switchboard-dev.js');
 /** The production entry point: dist/ (built by `npm run build` / `prepare`). */
 export const COMPILED_BIN = join(ROOT, 'bin', 'switchboard.js');
 
-/** Environment without any credential from the developer's shell, plus `extra`. */
+/**
+ * Environment without any credential from the developer's shell, plus `extra`. The web console is
+ * off unless `extra` turns it on (SWITCHBOARD_CONSOLE_PORT), so parallel gateways never race for 8787.
+ */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS']) if (process.env[k]) env[k] = process.env[k];
-  return { ...env, LOG_LEVEL: 'info', ...extra };
+  return { ...env, LOG_LEVEL: 'info', SWITCHBOARD_CONSOLE_PORT: '0', ...extra };
 }
 
 export interface RunResult {

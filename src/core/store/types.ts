@@ -65,6 +65,8 @@ export interface SessionRepo {
   /** Usage spent outside turns (compression, search summaries), without touching last activity. */
   addUsage(id: string, usage: Usage, requests: number): Promise<void>;
   list(options?: { limit?: number; personKey?: string }): Promise<SessionRecord[]>;
+  /** One page of every session, the most recently active first (the web console). */
+  page(offset: number, limit: number): Promise<SessionRecord[]>;
   usageByPeople(): Promise<Array<PersonUsage & { personKey: string }>>;
   usageByPerson(personKey: string): Promise<PersonUsage>;
   count(): Promise<number>;
@@ -91,6 +93,17 @@ export interface TranscriptLine {
   createdAt: number;
 }
 
+/** Messages and model usage of one day (the web console's overview and chart). */
+export interface DailyActivity {
+  /** Days since the epoch, counted after shifting by the caller's `offsetMs` (its local day). */
+  day: number;
+  /** User and assistant messages stored that day. */
+  messages: number;
+  /** Model input tokens of the turns finished that day, and how many of them the prompt cache served. */
+  inputTokens: number;
+  cachedTokens: number;
+}
+
 export interface MessageRepo {
   /** The replayable history: the compression summary (if any), then the kept rows, oldest first. */
   history(sessionId: string): Promise<ChatMessage[]>;
@@ -100,13 +113,18 @@ export interface MessageRepo {
   /** Marks rows as compressed away (they stay searchable) and stores the summary replacing them. */
   compress(sessionId: string, rowIds: readonly number[], summary: string): Promise<void>;
   summary(sessionId: string): Promise<string | null>;
-  /** User and assistant messages of a session, only when it belongs to `personKey`. */
-  transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]>;
+  /** User and assistant messages of a session, only when it belongs to `personKey`; all, or one page. */
+  transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]>;
   count(sessionId: string): Promise<number>;
   /** Full-text search over one person's messages (never anyone else's). */
   search(personKey: string, query: string, options?: { excludeSessionId?: string; limit?: number }): Promise<SearchHit[]>;
   /** Operator search across everyone (`sessions search`). */
   searchAll(query: string, limit?: number): Promise<Array<SearchHit & { personKey: string }>>;
+  /**
+   * Per-day counts of messages created in [`since`, `until`) (epoch ms), days taken as
+   * `floor((created_at + offsetMs) / 86 400 000)`; only days with messages are returned, oldest first.
+   */
+  daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]>;
 }
 
 // ── inbound journal ─────────────────────────────────────────────────────────────────────────
@@ -159,6 +177,10 @@ export interface OutboxRepo {
   /** A permanent failure: kept with its reason, for the operator. */
   failed(id: number, error: string): Promise<void>;
   counts(): Promise<Record<OutboxStatus, number>>;
+  /** Parked replies (failed for good or out of attempts), newest first, one page. */
+  parked(offset: number, limit: number): Promise<OutboxItem[]>;
+  /** Puts a parked reply back in line with fresh attempts, due at `at`; false when it was not parked. */
+  retry(id: number, at: number): Promise<boolean>;
 }
 
 // ── cron ────────────────────────────────────────────────────────────────────────────────────
@@ -196,7 +218,11 @@ export interface CronRepo {
    */
   syncConfig(jobs: readonly CronJobConfig[], at: number): Promise<{ added: string[]; removed: string[]; replacedChatJobs: string[] }>;
   insertChatJob(job: NewChatJob, at: number): Promise<CronJob>;
-  /** Resuming moves the watermark to `at`, so slots passed while paused are not caught up. */
+  /**
+   * Resuming moves the watermark to `at`, so slots passed while paused are not caught up. A pause
+   * outlives `syncConfig` (the console's pause of a config job survives a restart); the config's
+   * `enabled: false` still pauses a job whatever was set here.
+   */
   setPaused(id: string, paused: boolean, at: number): Promise<void>;
   remove(id: string): Promise<boolean>;
   /** Claims a slot once across every scheduler on this database (the exactly-once guarantee). */

@@ -45,9 +45,11 @@ export class PgCronRepo implements CronRepo {
            VALUES ($1, 'config', NULL, $2, $3, $4, $5, $6, $7, $8, $9)
            ON CONFLICT (id) DO UPDATE SET source = 'config', owner = NULL, schedule = excluded.schedule,
              timezone = excluded.timezone, prompt = excluded.prompt, deliver_platform = excluded.deliver_platform,
-             deliver_chat = excluded.deliver_chat, deliver_thread = excluded.deliver_thread, paused = excluded.paused,
-             last_slot = CASE WHEN cron_jobs.paused AND NOT excluded.paused THEN GREATEST(COALESCE(cron_jobs.last_slot, 0), $9)
-                         ELSE cron_jobs.last_slot END`,
+             deliver_chat = excluded.deliver_chat, deliver_thread = excluded.deliver_thread,
+             held = cron_jobs.source = 'config' AND cron_jobs.held,
+             paused = excluded.paused OR (cron_jobs.source = 'config' AND cron_jobs.held),
+             last_slot = CASE WHEN cron_jobs.paused AND NOT excluded.paused AND NOT (cron_jobs.source = 'config' AND cron_jobs.held)
+                         THEN GREATEST(COALESCE(cron_jobs.last_slot, 0), $9) ELSE cron_jobs.last_slot END`,
           [job.id, job.schedule, job.timezone ?? null, job.prompt, ...deliverColumns(job.deliver), !job.enabled, at],
         );
       }
@@ -73,8 +75,9 @@ export class PgCronRepo implements CronRepo {
   }
 
   async setPaused(id: string, paused: boolean, at: number): Promise<void> {
-    if (paused) await this.run.exec('UPDATE cron_jobs SET paused = TRUE WHERE id = $1', [id]);
-    else await this.run.exec('UPDATE cron_jobs SET paused = FALSE, last_slot = GREATEST(COALESCE(last_slot, 0), $1) WHERE id = $2', [at, id]);
+    // `held`: the pause outlives the config sync at the next start (a config job's `enabled` is re-read then).
+    if (paused) await this.run.exec('UPDATE cron_jobs SET paused = TRUE, held = TRUE WHERE id = $1', [id]);
+    else await this.run.exec('UPDATE cron_jobs SET paused = FALSE, held = FALSE, last_slot = GREATEST(COALESCE(last_slot, 0), $1) WHERE id = $2', [at, id]);
   }
 
   async remove(id: string): Promise<boolean> {

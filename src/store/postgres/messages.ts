@@ -1,6 +1,6 @@
 import type { Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
-import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
 import { toChat, type MessageRow } from '../rows.js';
 
 
@@ -139,11 +139,12 @@ export class PgMessageRepo implements MessageRepo {
     return row?.summary ?? null;
   }
 
-  async transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]> {
+  async transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]> {
     return this.run.rows<TranscriptLine & { [column: string]: unknown }>(
       `SELECT id, role, content, created_at AS "createdAt" FROM messages
-       WHERE session_id = $1 AND person_key = $2 AND role IN ('user','assistant') AND content <> '' ORDER BY id`,
-      [sessionId, personKey],
+       WHERE session_id = $1 AND person_key = $2 AND role IN ('user','assistant') AND content <> '' ORDER BY id
+       LIMIT $3 OFFSET $4`,
+      [sessionId, personKey, page?.limit ?? null, page?.offset ?? 0],
     );
   }
 
@@ -167,5 +168,14 @@ export class PgMessageRepo implements MessageRepo {
     if (!q.tsquery && !q.substrings.length) return [];
     const rows = await this.run.rows<HitRow>(searchSql(false), [q.tsquery, q.substrings, limit]);
     return rows.map((r) => toHit(r, q.substrings));
+  }
+
+  async daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]> {
+    return this.run.rows<DailyActivity>(
+      `SELECT ((created_at + $1) / 86400000)::bigint AS day, COUNT(*) FILTER (WHERE role IN ('user','assistant'))::bigint AS messages,
+              COALESCE(SUM(input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(cached_tokens), 0)::bigint AS "cachedTokens"
+       FROM messages WHERE created_at >= $2 AND created_at < $3 GROUP BY 1 ORDER BY 1`,
+      [offsetMs, since, until],
+    );
   }
 }

@@ -159,6 +159,13 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 3: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
+  // 6 (after the two steps of other branches; renumber on merge): the web console — the 7-day
+  // figures read only this index (the sessions list already pages by sessions_active), and `held`
+  // keeps an operator's pause of a config job across the config sync at start
+  `
+  CREATE INDEX messages_created ON messages(created_at) INCLUDE (role, input_tokens, cached_tokens);
+  ALTER TABLE cron_jobs ADD COLUMN held BOOLEAN NOT NULL DEFAULT FALSE;
+  `,
 ];
 
 /** Any fixed number: the key of the advisory lock that keeps two starting instances from migrating at once. */

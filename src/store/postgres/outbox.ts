@@ -80,4 +80,13 @@ export class PgOutboxRepo implements OutboxRepo {
     for (const r of rows) if (r.status in out) out[r.status as OutboxStatus] = r.n;
     return out;
   }
+
+  async parked(offset: number, limit: number): Promise<OutboxItem[]> {
+    const rows = await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'failed' ORDER BY id DESC LIMIT $1 OFFSET $2", [limit, offset]);
+    return rows.map(outboxFromRow);
+  }
+
+  async retry(id: number, at: number): Promise<boolean> {
+    return (await this.run.exec("UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = $1 WHERE id = $2 AND status = 'failed'", [at, id])) === 1;
+  }
 }

@@ -81,6 +81,11 @@ export class PgSessionRepo implements SessionRepo {
     return rows.map(sessionFromRow);
   }
 
+  async page(offset: number, limit: number): Promise<SessionRecord[]> {
+    const rows = await this.run.rows<SessionRow>('SELECT * FROM sessions ORDER BY last_active_at DESC, id LIMIT $1 OFFSET $2', [limit, offset]);
+    return rows.map(sessionFromRow);
+  }
+
   async usageByPeople(): Promise<Array<PersonUsage & { personKey: string }>> {
     return this.run.rows<PersonUsage & { personKey: string }>(
       `SELECT person_key AS "personKey", ${SUMS} FROM sessions GROUP BY person_key

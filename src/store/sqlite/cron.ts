@@ -60,9 +60,11 @@ export class SqliteCronRepo implements CronRepo {
              VALUES (?, 'config', NULL, ?, ?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT(id) DO UPDATE SET source = 'config', owner = NULL, schedule = excluded.schedule,
                timezone = excluded.timezone, prompt = excluded.prompt, deliver_platform = excluded.deliver_platform,
-               deliver_chat = excluded.deliver_chat, deliver_thread = excluded.deliver_thread, paused = excluded.paused,
-               last_slot = CASE WHEN cron_jobs.paused = 1 AND excluded.paused = 0 THEN MAX(COALESCE(cron_jobs.last_slot, 0), ?)
-                           ELSE cron_jobs.last_slot END`,
+               deliver_chat = excluded.deliver_chat, deliver_thread = excluded.deliver_thread,
+               held = CASE WHEN cron_jobs.source = 'config' THEN cron_jobs.held ELSE 0 END,
+               paused = CASE WHEN excluded.paused = 1 OR (cron_jobs.source = 'config' AND cron_jobs.held = 1) THEN 1 ELSE 0 END,
+               last_slot = CASE WHEN cron_jobs.paused = 1 AND excluded.paused = 0 AND NOT (cron_jobs.source = 'config' AND cron_jobs.held = 1)
+                           THEN MAX(COALESCE(cron_jobs.last_slot, 0), ?) ELSE cron_jobs.last_slot END`,
           )
           .run(job.id, job.schedule, job.timezone ?? null, job.prompt, ...deliverColumns(job.deliver), job.enabled ? 0 : 1, at, at);
       }
@@ -91,8 +93,9 @@ export class SqliteCronRepo implements CronRepo {
    */
   async setPaused(id: string, paused: boolean, at: number): Promise<void> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    if (paused) prepare(this.db, 'UPDATE cron_jobs SET paused = 1 WHERE id = ?').run(id);
-    else prepare(this.db, 'UPDATE cron_jobs SET paused = 0, last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(at, id);
+    // `held`: the pause outlives the config sync at the next start (a config job's `enabled` is re-read then).
+    if (paused) prepare(this.db, 'UPDATE cron_jobs SET paused = 1, held = 1 WHERE id = ?').run(id);
+    else prepare(this.db, 'UPDATE cron_jobs SET paused = 0, held = 0, last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ?').run(at, id);
   }
 
   async remove(id: string): Promise<boolean> {

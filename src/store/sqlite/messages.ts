@@ -1,6 +1,6 @@
 import { prepare, type Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
-import type { MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
 import { toChat, type MessageRow } from '../rows.js';
 
 
@@ -61,6 +61,8 @@ export class HistoryCache {
     this.chars -= e.chars;
   }
 }
+
+const DAY_MS = 86_400_000;
 
 const charsOf = (rows: readonly ChatMessage[]) => rows.reduce((n, m) => n + m.content.length + 32, 0);
 
@@ -168,13 +170,13 @@ export class SqliteMessageRepo implements MessageRepo {
    * The user and assistant messages of one session (compressed ones too), oldest first — only if the
    * session belongs to `personKey`, so a caller can never read another person's session by id.
    */
-  async transcript(sessionId: string, personKey: string): Promise<TranscriptLine[]> {
+  async transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db, 
         `SELECT id, role, content, created_at AS createdAt FROM messages
-         WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id`,
+         WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id LIMIT ? OFFSET ?`,
       )
-      .all(sessionId, personKey) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }>;
+      .all(sessionId, personKey, page?.limit ?? -1, page?.offset ?? 0) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }>;
   }
 
   async count(sessionId: string): Promise<number> {
@@ -211,4 +213,26 @@ export class SqliteMessageRepo implements MessageRepo {
       )
       .all(fts, limit) as Array<SearchHit & { personKey: string }>;
   }
+
+  /**
+   * One aggregate per day over the covering index `messages_created` rather than one GROUP BY: each is
+   * a plain range scan, with no sorter holding the week's rows in this process's memory.
+   */
+  async daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const day = prepare(this.db,
+      `SELECT COUNT(*) FILTER (WHERE role IN ('user','assistant')) AS messages,
+              COALESCE(SUM(input_tokens), 0) AS inputTokens, COALESCE(SUM(cached_tokens), 0) AS cachedTokens
+       FROM messages WHERE created_at >= ? AND created_at < ?`,
+    );
+    const out: DailyActivity[] = [];
+    for (let d = Math.floor((since + offsetMs) / DAY_MS); d * DAY_MS - offsetMs < until; d++) {
+      const from = Math.max(since, d * DAY_MS - offsetMs);
+      const to = Math.min(until, (d + 1) * DAY_MS - offsetMs);
+      const r = day.get(from, to) as Omit<DailyActivity, 'day'>;
+      if (r.messages > 0 || r.inputTokens > 0) out.push({ day: d, ...r });
+    }
+    return out;
+  }
+
 }

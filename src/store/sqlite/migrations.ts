@@ -145,6 +145,14 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 4: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
+  // 7 (after the two steps of other branches; renumber on merge): the web console — the 7-day
+  // figures read only this covering index, the sessions list pages by last activity, and `held`
+  // keeps an operator's pause of a config job across the config sync at start
+  `
+  CREATE INDEX messages_created ON messages(created_at, role, input_tokens, cached_tokens);
+  CREATE INDEX sessions_active ON sessions(last_active_at);
+  ALTER TABLE cron_jobs ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /**

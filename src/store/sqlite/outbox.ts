@@ -91,4 +91,15 @@ export class SqliteOutboxRepo implements OutboxRepo {
     for (const r of rows) if (r.status in out) out[r.status as OutboxStatus] = r.n;
     return out;
   }
+
+  async parked(offset: number, limit: number): Promise<OutboxItem[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const rows = prepare(this.db, "SELECT * FROM outbox WHERE status = 'failed' ORDER BY id DESC LIMIT ? OFFSET ?").all(limit, offset) as OutboxRow[];
+    return rows.map(outboxFromRow);
+  }
+
+  async retry(id: number, at: number): Promise<boolean> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return prepare(this.db, "UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ? WHERE id = ? AND status = 'failed'").run(at, id).changes === 1;
+  }
 }

@@ -97,6 +97,12 @@ export class SqliteSessionRepo implements SessionRepo {
     return rows.map(sessionFromRow);
   }
 
+  async page(offset: number, limit: number): Promise<SessionRecord[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const rows = prepare(this.db, 'SELECT * FROM sessions ORDER BY last_active_at DESC, id LIMIT ? OFFSET ?').all(limit, offset) as SessionRow[];
+    return rows.map(sessionFromRow);
+  }
+
   /** Usage per person over all their sessions, the busiest first (`switchboard sessions list`). */
   async usageByPeople(): Promise<Array<PersonUsage & { personKey: string }>> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;

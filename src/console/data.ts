@@ -1,0 +1,246 @@
+/**
+ * The console's figures, one function per page: the HTML pages and `/api/…` answer from the same
+ * objects. Everything is read from the store on each request (several instances may share it).
+ */
+import type { ConsoleDeps, DoorStatus } from './types.js';
+import type { DailyActivity, OutboxItem, SessionRecord, TranscriptLine } from '../core/store/types.js';
+import { formatAddress } from '../platform/address.js';
+
+const DAY_MS = 86_400_000;
+export const CHART_DAYS = 7;
+
+export interface DayFigures {
+  date: string;
+  messages: number;
+  inputTokens: number;
+  cachedTokens: number;
+  /** cached / input tokens, 0..1; null without model calls that day. */
+  cacheHitRate: number | null;
+}
+
+export interface Overview {
+  doors: DoorStatus[];
+  model: string;
+  engine: string;
+  schemaVersion: number;
+  today: DayFigures;
+  days: DayFigures[];
+  outbox: { pending: number; parked: number; sent: number };
+  sessions: number;
+}
+
+export interface Page<T> {
+  page: number;
+  pageSize: number;
+  total: number | null;
+  hasNext: boolean;
+  items: T[];
+}
+
+export interface SessionSummary {
+  id: string;
+  platform: string;
+  user: string;
+  chat: string;
+  thread: string | null;
+  person: string;
+  startedAt: string;
+  lastActiveAt: string;
+  ended: string | null;
+  requests: number;
+  tokens: { input: number; output: number; cached: number; total: number };
+  cacheHitRate: number | null;
+}
+
+export interface SessionDetail {
+  session: SessionSummary & { model: string | null; promptSha256: string; promptChars: number; promptRebuilds: number };
+  layers: Array<{ name: string; chars: number; text: string }>;
+  transcript: Page<{ id: number; role: string; content: string; at: string }>;
+}
+
+export interface CronRow {
+  id: string;
+  source: string;
+  owner: string | null;
+  schedule: string;
+  timezone: string | null;
+  deliver: string;
+  paused: boolean;
+  nextRunAt: string | null;
+  lastRunAt: string | null;
+  lastStatus: string | null;
+  lastResult: string | null;
+}
+
+export interface ParkedReply {
+  id: number;
+  to: string;
+  session: string | null;
+  createdAt: string;
+  attempts: number;
+  lastError: string | null;
+  chunks: number;
+  preview: string;
+}
+
+export interface PairingRow {
+  code: string;
+  platform: string;
+  userId: string;
+  expiresAt: string;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+export const rate = (cached: number, input: number): number | null => (input > 0 ? cached / input : null);
+
+/** The offset that makes day buckets the server's local days. */
+function localOffset(now: Date): number {
+  return -now.getTimezoneOffset() * 60_000;
+}
+
+/**
+ * The finished days of the chart, read again at most every `ttlMs`: only today is counted on every
+ * overview, so the page costs what today holds, not the whole week.
+ */
+export class PastDays {
+  private key = '';
+  private at = 0;
+  private rows: DailyActivity[] = [];
+
+  constructor(private readonly ttlMs = 5 * 60_000) {}
+
+  async get(deps: ConsoleDeps, first: number, today: number, offset: number, now: number): Promise<DailyActivity[]> {
+    const key = `${first}:${today}:${offset}`;
+    if (key !== this.key || now - this.at > this.ttlMs) {
+      this.rows = await deps.store.messages.daily(first * DAY_MS - offset, today * DAY_MS - offset, offset);
+      this.key = key;
+      this.at = now;
+    }
+    return this.rows;
+  }
+}
+
+export async function overview(deps: ConsoleDeps, past: PastDays = new PastDays()): Promise<Overview> {
+  const now = (deps.now ?? (() => new Date()))();
+  const offset = localOffset(now);
+  const today = Math.floor((now.getTime() + offset) / DAY_MS);
+  const first = today - (CHART_DAYS - 1);
+  const [before, todays, counts, sessions, schemaVersion] = await Promise.all([
+    past.get(deps, first, today, offset, now.getTime()),
+    deps.store.messages.daily(today * DAY_MS - offset, (today + 1) * DAY_MS - offset, offset),
+    deps.store.outbox.counts(),
+    deps.store.sessions.count(),
+    deps.store.schemaVersion(),
+  ]);
+  const byDay = new Map([...before, ...todays].map((r) => [Number(r.day), r]));
+  const days: DayFigures[] = [];
+  for (let d = first; d <= today; d++) {
+    const r = byDay.get(d);
+    const input = Number(r?.inputTokens ?? 0);
+    const cached = Number(r?.cachedTokens ?? 0);
+    days.push({ date: iso(d * DAY_MS).slice(0, 10), messages: Number(r?.messages ?? 0), inputTokens: input, cachedTokens: cached, cacheHitRate: rate(cached, input) });
+  }
+  return {
+    doors: [...deps.doors()],
+    model: deps.model(),
+    engine: deps.store.engine,
+    schemaVersion,
+    today: days[days.length - 1],
+    days,
+    outbox: { pending: counts.pending, parked: counts.failed, sent: counts.sent },
+    sessions,
+  };
+}
+
+function summary(s: SessionRecord): SessionSummary {
+  const u = s.usage;
+  return {
+    id: s.id,
+    platform: s.platform,
+    user: s.address.userId,
+    chat: s.address.chatId,
+    thread: s.address.threadId ?? null,
+    person: s.personKey,
+    startedAt: iso(s.startedAt),
+    lastActiveAt: iso(s.lastActiveAt),
+    ended: s.endedAt === null ? null : `${iso(s.endedAt)}${s.endReason ? ` (${s.endReason})` : ''}`,
+    requests: s.requests,
+    tokens: { input: u.inputTokens, output: u.outputTokens, cached: u.cachedTokens, total: u.inputTokens + u.outputTokens },
+    cacheHitRate: rate(u.cachedTokens, u.inputTokens),
+  };
+}
+
+const pageSizeOf = (deps: ConsoleDeps) => deps.pageSize ?? 50;
+
+export async function sessions(deps: ConsoleDeps, page: number): Promise<Page<SessionSummary>> {
+  const size = pageSizeOf(deps);
+  const [rows, total] = await Promise.all([deps.store.sessions.page((page - 1) * size, size + 1), deps.store.sessions.count()]);
+  return { page, pageSize: size, total, hasNext: rows.length > size, items: rows.slice(0, size).map(summary) };
+}
+
+export async function session(deps: ConsoleDeps, id: string, page: number): Promise<SessionDetail | null> {
+  const s = await deps.store.sessions.get(id);
+  if (!s) return null;
+  const size = pageSizeOf(deps);
+  // One row more than the page tells whether there is a next one, without counting the session.
+  const lines: TranscriptLine[] = await deps.store.messages.transcript(s.id, s.personKey, { offset: (page - 1) * size, limit: size + 1 });
+  const slice = lines.slice(0, size);
+  return {
+    session: { ...summary(s), model: s.model, promptSha256: s.promptSha256, promptChars: s.prompt.length, promptRebuilds: s.promptRebuilds },
+    layers: s.promptLayers.map((l) => ({ name: l.name, chars: l.text.length, text: l.text })),
+    transcript: {
+      page,
+      pageSize: size,
+      total: null,
+      hasNext: lines.length > size,
+      items: slice.map((l) => ({ id: l.id, role: l.role, content: l.content, at: iso(l.createdAt) })),
+    },
+  };
+}
+
+export async function cronJobs(deps: ConsoleDeps): Promise<CronRow[]> {
+  const jobs = await deps.store.cron.list();
+  const next = deps.cron.nextRuns();
+  return jobs.map((j) => {
+    const at = next.get(j.id);
+    return {
+      id: j.id,
+      source: j.source,
+      owner: j.owner,
+      schedule: j.schedule,
+      timezone: j.timezone,
+      deliver: formatAddress(j.deliver),
+      paused: j.paused,
+      nextRunAt: j.paused || at === undefined || at === null ? null : iso(at),
+      lastRunAt: j.lastRunAt === null ? null : iso(j.lastRunAt),
+      lastStatus: j.lastStatus,
+      lastResult: j.lastResult,
+    };
+  });
+}
+
+function parked(item: OutboxItem): ParkedReply {
+  const text = item.message.subject ?? item.message.chunks[0] ?? '';
+  return {
+    id: item.id,
+    // Only the address: a target's extra fields may hold a Slack response_url.
+    to: formatAddress(item.target),
+    session: item.sessionKey,
+    createdAt: iso(item.createdAt),
+    attempts: item.attempts,
+    lastError: item.lastError,
+    chunks: item.message.chunks.length,
+    preview: text.length > 200 ? `${text.slice(0, 200)}…` : text,
+  };
+}
+
+export async function outbox(deps: ConsoleDeps, page: number): Promise<Page<ParkedReply> & { pending: number }> {
+  const size = pageSizeOf(deps);
+  const [rows, counts] = await Promise.all([deps.store.outbox.parked((page - 1) * size, size + 1), deps.store.outbox.counts()]);
+  return { page, pageSize: size, total: counts.failed, hasNext: rows.length > size, items: rows.slice(0, size).map(parked), pending: counts.pending };
+}
+
+export async function pairing(deps: ConsoleDeps): Promise<PairingRow[]> {
+  const now = (deps.now ?? (() => new Date()))().getTime();
+  return (await deps.store.pairing.list(now)).map((p) => ({ code: p.code, platform: p.platform, userId: p.userId, expiresAt: iso(p.expiresAt) }));
+}

@@ -1,0 +1,55 @@
+/**
+ * The console for a running app: the dependencies taken from what createApp built, plus the door
+ * states the serving process knows. Imported lazily (`await import`) by `start` and `console`.
+ */
+import type { App } from '../app.js';
+import { formatAddress } from '../platform/address.js';
+import { oneLine } from '../core/errors.js';
+import { startConsole, type RunningConsole } from './server.js';
+import type { DoorStatus, RunNowResult } from './types.js';
+
+export type { DoorStatus, DoorState } from './types.js';
+export type { RunningConsole } from './server.js';
+
+export interface ConsoleForAppOptions {
+  doors: () => readonly DoorStatus[];
+  /** The model label (app.agent.modelStatus()), as known now. */
+  model: () => string;
+  terminal?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Called before "run now" and "retry" (`console` alone starts delivery only then, as `cron run` does). */
+  beforeSend?: () => void;
+}
+
+export async function serveConsole(app: App, options: ConsoleForAppOptions): Promise<RunningConsole | null> {
+  const { settings } = app;
+  if (!settings.console || settings.console.port === 0) return null;
+  const runNow = async (id: string): Promise<RunNowResult> => {
+    options.beforeSend?.();
+    const result = await app.scheduler.runNow(id);
+    if (result.status === 'silent') return { ok: true, detail: 'the report was [SILENT]: nothing to deliver' };
+    if (result.status !== 'ok') return { ok: false, detail: `${result.status}: ${result.detail}` };
+    const job = await app.store.cron.get(id);
+    return { ok: true, detail: `ran (${result.detail}); the report is on its way to ${job ? formatAddress(job.deliver) : 'its target'}` };
+  };
+  return startConsole({
+    settings: settings.console,
+    home: settings.home,
+    logger: app.logger,
+    terminal: options.terminal,
+    deps: {
+      store: app.store,
+      secrets: settings.secrets,
+      doors: options.doors,
+      model: options.model,
+      cron: {
+        nextRuns: () => app.scheduler.nextRuns(),
+        runNow,
+        changed: () => void app.scheduler.refresh().catch((error: unknown) => app.logger.warn('console', `cron refresh: ${oneLine(error)}`)),
+      },
+      kickDelivery: (chat) => {
+        options.beforeSend?.();
+        app.delivery.kick(chat);
+      },
+    },
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * What the web console (DESIGN §12) is given. It builds nothing of its own: the store, the cron
+ * actions and the door states come in as arguments from the process that serves it (`start` or
+ * `console`), so tests and the benchmark hand it whatever they have.
+ */
+import type { Store } from '../core/store/types.js';
+import type { Address } from '../platform/address.js';
+
+/** How a door is doing, as the serving process knows it. `standby`: another instance holds its lease. */
+export type DoorState = 'running' | 'starting' | 'standby' | 'stopped' | 'failed';
+
+export interface DoorStatus {
+  platform: string;
+  state: DoorState;
+  /** One short line (why it stopped, who holds the lease); never a secret. */
+  detail?: string;
+}
+
+/** The outcome of "run now", as the page shows it. */
+export interface RunNowResult {
+  ok: boolean;
+  detail: string;
+}
+
+export interface ConsoleDeps {
+  store: Store;
+  /** The access token (explicit or from console.token). */
+  token: string;
+  /** Values that must never appear in a page or an answer (settings.secrets); scrubbed from every body. */
+  secrets: readonly string[];
+  /** Door states now (called for every overview). */
+  doors: () => readonly DoorStatus[];
+  /** The model label (`gpt-4o-mini (openai)`), or why there is none. */
+  model: () => string;
+  cron: {
+    /** Next slot of each armed job (epoch ms); empty when no scheduler runs here. */
+    nextRuns: () => ReadonlyMap<string, number | null>;
+    /** Runs a job now and queues its report for delivery (the path `switchboard cron run` takes). */
+    runNow: (id: string) => Promise<RunNowResult>;
+    /** A job was paused or resumed: the scheduler re-reads the jobs. */
+    changed: () => void;
+  };
+  /** Wakes delivery for a chat (after a retry). */
+  kickDelivery: (chat?: Address) => void;
+  now?: () => Date;
+  /** Rows per page (sessions, transcript, outbox); default 50. */
+  pageSize?: number;
+}
