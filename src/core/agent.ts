@@ -217,6 +217,8 @@ export class Agent {
       });
       requests++;
       usage = addUsage(usage, response.usage);
+      // A stream cut by /stop may end quietly with the text so far: that is no answer.
+      if (input.signal.aborted) throw new ModelError('the turn was stopped');
       if (response.toolCalls.length && !lastChance) {
         messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
         for (const call of response.toolCalls) {

@@ -107,7 +107,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function startModelFake(options: { script?: Script; tokensPerSecond?: number } = {}): Promise<ModelFake> {
   const requests: RecordedRequest[] = [];
   const streams: StreamTiming[] = [];
-  const defaultRate = options.tokensPerSecond ?? 200;
+  // Without a rate a streamed answer is written at once (tests that do not look at streaming).
+  const defaultRate = options.tokensPerSecond ?? Infinity;
   const queued: FakeReply[] = [];
   let script: Script = options.script ?? echo;
   const waiters: Array<() => void> = [];
@@ -318,7 +319,7 @@ async function streamReply(a: StreamArgs): Promise<void> {
       a.req.socket.destroy();
       return;
     }
-    if (i > 0) await sleep(gap);
+    if (i > 0 && gap > 0) await sleep(gap);
     if (a.api === 'openai') openai({ ...base, choices: [{ index: 0, delta: { content: tokens[i] }, finish_reason: null }] });
     else anthropic('content_block_delta', { index: 0, delta: { type: 'text_delta', text: tokens[i] } });
     const at = Date.now();

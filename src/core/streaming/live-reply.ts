@@ -53,6 +53,7 @@ export class LiveReply {
   private lastCallAt: number | null = null;
   private blockedUntil = 0;
   private timer: NodeJS.Timeout | null = null;
+  private timerDue = 0;
   private inFlight: Promise<void> | null = null;
   private closed = false;
   private failures = 0;
@@ -103,7 +104,7 @@ export class LiveReply {
   }
 
   private schedule(): void {
-    if (this.closed || this.timer || this.inFlight || this.failures >= MAX_FAILURES) return;
+    if (this.closed || this.inFlight || this.failures >= MAX_FAILURES) return;
     if (this.version === this.shownVersion || this.firstTextAt === null) return;
     const now = this.now();
     let due: number;
@@ -112,6 +113,10 @@ export class LiveReply {
       due = enough ? now : this.firstTextAt + (this.options.firstMs ?? 1000);
     } else due = this.lastCallAt + (this.options.intervalMs ?? 1000);
     due = Math.max(due, this.blockedUntil);
+    // A timer already set for as soon (or sooner) stays; enough text may bring the first update forward.
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
     this.timer = setTimeout(() => this.tick(), Math.max(0, due - now));
     this.timer.unref();
   }
