@@ -24,7 +24,7 @@ const LONG = Array.from({ length: 14 }, (_, i) => `Paragraph ${i}: ${'lorem ipsu
 
 const answers: Record<string, { text: string; tokensPerSecond: number }> = {
   plan: { text: ANSWER, tokensPerSecond: 25 },
-  long: { text: LONG, tokensPerSecond: 900 },
+  long: { text: LONG, tokensPerSecond: 250 },
   slow: { text: `Thinking about it slowly: ${'one more word '.repeat(60)}`, tokensPerSecond: 12 },
 };
 
@@ -125,10 +125,16 @@ describe('streaming on Telegram', () => {
     const expected = await offDelivery('the long one', 2);
     expect(expected.length).toBeGreaterThanOrEqual(2);
     const since = lastId();
+    const start = Date.now();
+    const streams = model.streams.length;
     tg.pushText({ text: `@${tg.bot.username} the long one`, userId: 1001, chatId: EDIT, chatType: 'supergroup', chatTitle: 'Team' });
     await until(() => messagesOf(EDIT, since).map((m) => m.text).join('|') === expected.join('|'), 30_000, 'the finished long answer', gw);
     await sleep(1200);
     expect(messagesOf(EDIT, since).map((m) => m.text)).toEqual(expected);
+    // the second message was started while the model was still writing
+    const sends = updatesOf(EDIT, start).filter((u) => u.kind === 'send');
+    expect(sends).toHaveLength(expected.length);
+    expect(sends[1].at).toBeLessThan(model.streams[streams].lastTokenAt);
     noRefusedUpdates();
   });
 
