@@ -10,7 +10,7 @@ import type { Api } from 'grammy';
 import type { Logger } from '../../core/logger.js';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { PlatformApiError } from '../../core/errors.js';
-import { editChunk } from './stream.js';
+import { GrammyError } from 'grammy';
 import { isParseEntitiesError, migratedChatId, redactToken, retryAfterSeconds, toPlatformError } from './errors.js';
 
 export interface SendContext {
@@ -71,6 +71,31 @@ async function sendChunk(ctx: SendContext, target: { chatId: number | string; th
       }
       throw toPlatformError('sendMessage', error, ctx.token);
     }
+  }
+}
+
+/** Telegram's answer when an edit would change nothing: the message already shows that text. */
+export function isNotModified(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 400 && /message is not modified/i.test(error.description);
+}
+
+/** Edits one message to an HTML chunk; an unchanged text is fine; HTML Telegram refuses goes as plain text. */
+export async function editChunk(ctx: SendContext, target: DeliveryTarget, messageId: string, html: string): Promise<void> {
+  const chat = chatIdParam(target.chatId);
+  try {
+    await ctx.api.editMessageText(chat, Number(messageId), html, { parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+  } catch (error) {
+    if (isNotModified(error)) return;
+    if (isParseEntitiesError(error)) {
+      try {
+        await ctx.api.editMessageText(chat, Number(messageId), ctx.toPlain(html), { link_preview_options: { is_disabled: true } });
+        return;
+      } catch (plainError) {
+        if (isNotModified(plainError)) return;
+        throw toPlatformError('editMessageText', plainError, ctx.token);
+      }
+    }
+    throw toPlatformError('editMessageText', error, ctx.token);
   }
 }
 

@@ -5,18 +5,12 @@
  */
 import type { DeliveryTarget, LiveMode, StreamingCapability } from '../../core/types.js';
 import type { StreamingMode } from '../../core/config.js';
-import { GrammyError } from 'grammy';
-import { chatIdParam, optionalNumber, type SendContext } from './send.js';
-import { isParseEntitiesError, toPlatformError } from './errors.js';
+import { chatIdParam, editChunk, optionalNumber, type SendContext } from './send.js';
+import { toPlatformError } from './errors.js';
 
 /** A private chat's id is the user's id (positive); groups and channels are negative. */
 export function isPrivateChat(target: DeliveryTarget): boolean {
   return /^\d+$/.test(target.chatId);
-}
-
-/** Telegram's answer when an edit would change nothing: the message already shows that text. */
-export function isNotModified(error: unknown): boolean {
-  return error instanceof GrammyError && error.error_code === 400 && /message is not modified/i.test(error.description);
 }
 
 export function resolveMode(target: DeliveryTarget, mode: StreamingMode): LiveMode | null {
@@ -24,26 +18,6 @@ export function resolveMode(target: DeliveryTarget, mode: StreamingMode): LiveMo
   if (mode === 'draft') return isPrivateChat(target) ? 'draft' : null;
   if (mode === 'auto') return isPrivateChat(target) ? 'draft' : 'edit';
   return null;
-}
-
-/** Edits one message to an HTML chunk; an unchanged text is fine; HTML Telegram refuses goes as plain text. */
-export async function editChunk(ctx: SendContext, target: DeliveryTarget, messageId: string, html: string): Promise<void> {
-  const chat = chatIdParam(target.chatId);
-  try {
-    await ctx.api.editMessageText(chat, Number(messageId), html, { parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
-  } catch (error) {
-    if (isNotModified(error)) return;
-    if (isParseEntitiesError(error)) {
-      try {
-        await ctx.api.editMessageText(chat, Number(messageId), ctx.toPlain(html), { link_preview_options: { is_disabled: true } });
-        return;
-      } catch (plainError) {
-        if (isNotModified(plainError)) return;
-        throw toPlatformError('editMessageText', plainError, ctx.token);
-      }
-    }
-    throw toPlatformError('editMessageText', error, ctx.token);
-  }
 }
 
 export function telegramStreaming(ctx: SendContext): StreamingCapability {
