@@ -3,7 +3,7 @@
  * machine it ran on), `bench/results.json`, and the same table as the README's "Benchmark" section.
  *
  * Options: `--no-readme` leaves README.md alone; `--from-results` only rewrites the README table from
- * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize` leaves sections out.
+ * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,streaming` leaves sections out.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { benchFootprint, type FootprintBench } from './footprint.js';
 import { benchPrompt, type PromptBench } from './prompt.js';
 import { benchSearch, type SearchBenchResult } from './search.js';
 import { benchDbSize, type DbSizeBench } from './dbsize.js';
+import { benchStreaming, type StreamingBench } from './streaming.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -40,6 +41,7 @@ interface Results {
   search?: SearchBenchResult;
   footprint?: FootprintBench;
   dbsize?: DbSizeBench;
+  streaming?: StreamingBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -116,6 +118,15 @@ function rows(r: Results): Row[] {
     }
     add('Database', `spread of the size once retention (${d.retentionDays} days) applies, from day ${d.retentionDays + 1} on (flat: ≈ 0)`, n(d.flatSpreadMb, 1), 'MB');
   }
+  if (r.streaming) {
+    const s = r.streaming;
+    const at = `${s.answers} answers in ${s.chats} Telegram chats (drafts and edits), model at ${s.tokensPerSecond} tokens/s`;
+    add('Streaming', `model's first token → first visible update, p50 (${at})`, n(s.firstUpdateP50Ms, 0), 'ms');
+    add('Streaming', "model's first token → first visible update, p95 (goal ≤ 1,200)", n(s.firstUpdateP95Ms, 0), 'ms');
+    add('Streaming', `updates per second per chat, at most (shortest gap ${n(s.minGapMs, 0)} ms; limit 1)`, n(s.maxUpdatesPerSecond, 2), 'updates/s');
+    add('Streaming', "model's last token → finished answer at the platform, p50", n(s.finalP50Ms, 0), 'ms');
+    add('Streaming', "model's last token → finished answer at the platform, p95 (goal ≤ 300)", n(s.finalP95Ms, 0), 'ms');
+  }
   return out;
 }
 
@@ -188,6 +199,10 @@ if (!skip.has('footprint')) {
 if (!skip.has('dbsize')) {
   log('dbsize: database size over 100,000 messages with retention…');
   results.dbsize = await benchDbSize(log);
+}
+if (!skip.has('streaming')) {
+  log('streaming: partial answers at 50 tokens/s…');
+  results.streaming = await benchStreaming(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 

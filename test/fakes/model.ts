@@ -44,6 +44,8 @@ export function streamTokens(text: string): string[] {
 
 /** When the fake wrote the first and the last token of each streamed answer (epoch ms). */
 export interface StreamTiming {
+  /** The request it answered. */
+  request: RecordedRequest;
   firstTokenAt: number;
   lastTokenAt: number;
 }
@@ -176,7 +178,7 @@ export async function startModelFake(options: { script?: Script; tokensPerSecond
     const outputTokens = Math.max(1, Math.ceil(text.length / 4));
     const calls = (reply.toolCalls ?? []).map((c) => ({ id: `call_${++callId}`, ...c }));
     if (body.stream === true) {
-      await streamReply({ api, res, req, index, model: String(body.model ?? 'fake'), text, calls, inputTokens, cached, outputTokens, reply, streams, defaultRate });
+      await streamReply({ api, res, req, recorded, index, model: String(body.model ?? 'fake'), text, calls, inputTokens, cached, outputTokens, reply, streams, defaultRate });
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -275,6 +277,7 @@ interface StreamArgs {
   api: 'openai' | 'anthropic';
   res: ServerResponse;
   req: IncomingMessage;
+  recorded: RecordedRequest;
   index: number;
   model: string;
   text: string;
@@ -302,7 +305,7 @@ async function streamReply(a: StreamArgs): Promise<void> {
   const openai = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
   const anthropic = (event: string, data: Record<string, unknown>) => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   const base = { id: `chatcmpl-${a.index}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: a.model };
-  const timing: StreamTiming = { firstTokenAt: 0, lastTokenAt: 0 };
+  const timing: StreamTiming = { request: a.recorded, firstTokenAt: 0, lastTokenAt: 0 };
   if (a.api === 'openai') openai({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   else {
     anthropic('message_start', {

@@ -124,9 +124,12 @@ export class LiveReply {
   private tick(): void {
     this.timer = null;
     if (this.closed) return;
+    const calls = this.stats.calls;
     this.inFlight = this.push()
       .catch((error: unknown) => this.failed(error))
       .finally(() => {
+        // The interval counts from the end of the call: the platform then sees the updates at least that far apart.
+        if (this.stats.calls !== calls) this.lastCallAt = this.now();
         this.inFlight = null;
         this.schedule();
       });
