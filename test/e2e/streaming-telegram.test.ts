@@ -31,6 +31,11 @@ const answers: Record<string, { text: string; tokensPerSecond: number }> = {
 beforeAll(async () => {
   model = await startModelFake({
     script: (req) => {
+      const messages = (req.body.messages ?? []) as Array<{ role: string }>;
+      if (lastUserText(req).includes('earlier') && messages.at(-1)?.role !== 'tool') {
+        return { text: 'Let me look that up first.', toolCalls: [{ name: 'session_search', arguments: { query: 'plan' } }], tokensPerSecond: 20 };
+      }
+      if (lastUserText(req).includes('earlier')) return { text: ANSWER, tokensPerSecond: 25 };
       const key = Object.keys(answers).find((k) => lastUserText(req).includes(k));
       return key ? { text: answers[key].text, tokensPerSecond: answers[key].tokensPerSecond } : { text: `Echo: ${lastUserText(req)}` };
     },
@@ -147,6 +152,20 @@ describe('streaming on Telegram', () => {
     await sleep(1500);
     expect(messagesOf(EDIT, since).map((m) => m.text)).toEqual(expected);
     expect(tg.callsOf('editMessageText').filter((c) => c.status === 429).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('a turn that calls a tool streams on after it, shows a status line meanwhile, and ends with only the final answer', async () => {
+    const since = lastId();
+    const start = Date.now();
+    tg.pushText({ text: `@${tg.bot.username} what did we say earlier?`, userId: 1001, chatId: EDIT, chatType: 'supergroup', chatTitle: 'Team' });
+    const expected = (await offDelivery('the plan, for comparison', 1))[0];
+    await until(() => messagesOf(EDIT, since).some((m) => m.text === expected), 20_000, 'the final answer', gw);
+    await sleep(1200);
+    const shown = updatesOf(EDIT, start).map((u) => u.plain);
+    expect(shown.some((p) => p.includes('searching earlier conversations…'))).toBe(true);
+    expect(shown.some((p) => p.startsWith('Here is the plan') && !p.includes('searching'))).toBe(true);
+    expect(messagesOf(EDIT, since).map((m) => m.text)).toEqual([expected]);
+    noRefusedUpdates();
   });
 
   it('/stop ends the generation and keeps the text so far, marked as stopped', async () => {
