@@ -63,6 +63,15 @@ export interface PostedMessage {
   params: Record<string, unknown>;
 }
 
+/** What the user saw change, in order: a message posted or updated. */
+export interface SlackVisible {
+  kind: 'post' | 'update';
+  channel: string;
+  ts: string;
+  text: string;
+  at: number;
+}
+
 export interface ResponseUrlPost {
   id: string;
   status: number;
@@ -87,7 +96,12 @@ export interface SlackFake {
   botId: string;
   teamId: string;
   calls: SlackCall[];
+  /** Messages posted, in order (chat.update changes a message's text in place). */
   messages: PostedMessage[];
+  /** Posts and updates with their times. */
+  visible: SlackVisible[];
+  /** chat.update calls per channel in any rolling second before a 429 with Retry-After 1 (default 3). */
+  updateLimit: { perSecond: number };
   responsePosts: ResponseUrlPost[];
   callsTo(method: string): SlackCall[];
   /** A fresh response_url on this fake (`/respond/<id>`). */
@@ -192,6 +206,9 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
 
   const calls: SlackCall[] = [];
   const messages: PostedMessage[] = [];
+  const visible: SlackVisible[] = [];
+  const updateLimit = { perSecond: 3 };
+  const updateTimes = new Map<string, number[]>();
   const responsePosts: ResponseUrlPost[] = [];
   const rateLimits = new Map<string, { seconds: number; times: number }>();
   const failures = new Map<string, { error: string; times: number }>();
@@ -258,6 +275,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         const ts = nextTs();
         channelMessages.set(`${channel}/${ts}`, text ?? '');
         messages.push({ method, channel, text, thread_ts: str('thread_ts'), ts, params });
+        visible.push({ kind: 'post', channel, ts, text: text ?? '', at: Date.now() });
         return { ok: true, channel, ts, message: { type: 'message', text, user: botUserId, bot_id: botId, ts, thread_ts: str('thread_ts') } };
       }
       case 'chat.update': {
@@ -267,7 +285,11 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         if (!channelMessages.has(`${channel}/${ts}`)) return { ok: false, error: 'message_not_found' };
         const text = str('text');
         if (text !== undefined && text.length > SLACK_LIMITS.text) return { ok: false, error: 'msg_too_long' };
+        if ((text === undefined || text === '') && !asBlocks(params.blocks)) return { ok: false, error: 'no_text' };
         channelMessages.set(`${channel}/${ts}`, text ?? '');
+        const posted = messages.find((m) => m.channel === channel && m.ts === ts);
+        if (posted) posted.text = text;
+        visible.push({ kind: 'update', channel, ts, text: text ?? '', at: Date.now() });
         return { ok: true, channel, ts, text };
       }
       default:
@@ -297,7 +319,14 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       req.socket.destroy();
       return;
     }
-    const limited = take(rateLimits, method);
+    let limited = take(rateLimits, method);
+    if (!limited && method === 'chat.update' && typeof params.channel === 'string') {
+      const now = Date.now();
+      const times = (updateTimes.get(params.channel) ?? []).filter((t) => now - t < 1000);
+      if (times.length >= updateLimit.perSecond) limited = { seconds: 1, times: 0 };
+      else times.push(now);
+      updateTimes.set(params.channel, times);
+    }
     if (limited) {
       call.status = 429;
       call.error = 'ratelimited';
@@ -380,6 +409,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     teamId,
     calls,
     messages,
+    visible,
+    updateLimit,
     responsePosts,
     callsTo: (method) => calls.filter((c) => c.method === method),
     responseUrl: (id = randomUUID()) => `${baseUrl}/respond/${id}`,
