@@ -60,6 +60,8 @@ export class LiveReply {
   private readonly ids: string[];
   private readonly shown: string[] = [];
   private shownDraft: string | null = null;
+  /** The last update needs another call (a finished message, then the next one). */
+  private more = false;
   private readonly draftId = 1 + Math.floor(Math.random() * 2_000_000_000);
   private readonly now: () => number;
   /** Platform calls made (updates shown) and updates skipped after a 429. */
@@ -105,7 +107,7 @@ export class LiveReply {
 
   private schedule(): void {
     if (this.closed || this.inFlight || this.failures >= MAX_FAILURES) return;
-    if (this.version === this.shownVersion || this.firstTextAt === null) return;
+    if ((this.version === this.shownVersion && !this.more) || this.firstTextAt === null) return;
     const now = this.now();
     let due: number;
     if (this.lastCallAt === null) {
@@ -152,6 +154,7 @@ export class LiveReply {
     const markdown = closeOpenMarkdown(this.text) + (this.status ? `${this.text.trim() ? '\n\n' : ''}_${this.status}_` : '');
     const chunks = this.options.render(markdown);
     this.shownVersion = version;
+    this.more = false;
     if (!chunks.length) return;
     const { capability, target } = this.options;
     if (this.options.mode === 'draft') {
@@ -167,16 +170,20 @@ export class LiveReply {
       if (i < this.ids.length) {
         if (this.shown[i] === chunks[i]) continue;
         this.call();
+        this.more = true; // until this edit is through, and after it when a later message differs or is missing
         await capability.edit(target, this.ids[i], chunks[i]);
         this.shown[i] = chunks[i];
         this.failures = 0;
+        this.more = chunks.some((c, j) => j > i && (j >= this.ids.length || this.shown[j] !== c));
         return;
       }
       this.call();
+      this.more = true;
       const id = await capability.post(target, chunks[i], i);
       this.ids.push(id);
       this.shown[i] = chunks[i];
       this.failures = 0;
+      this.more = i < chunks.length - 1;
       await this.options.persist?.(this.ids);
       return;
     }
