@@ -24,7 +24,7 @@ const ANSWER =
 const LONG = Array.from({ length: 8 }, (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor '.repeat(20).trim()}.`).join('\n\n');
 const answers: Record<string, { text: string; tokensPerSecond: number }> = {
   plan: { text: ANSWER, tokensPerSecond: 25 },
-  long: { text: LONG, tokensPerSecond: 90 },
+  long: { text: LONG, tokensPerSecond: 60 },
 };
 
 beforeAll(async () => {

@@ -24,7 +24,7 @@ const LONG = Array.from({ length: 14 }, (_, i) => `Paragraph ${i}: ${'lorem ipsu
 
 const answers: Record<string, { text: string; tokensPerSecond: number }> = {
   plan: { text: ANSWER, tokensPerSecond: 25 },
-  long: { text: LONG, tokensPerSecond: 250 },
+  long: { text: LONG, tokensPerSecond: 120 },
   slow: { text: `Thinking about it slowly: ${'one more word '.repeat(60)}`, tokensPerSecond: 12 },
 };
 
@@ -133,7 +133,7 @@ describe('streaming on Telegram', () => {
     const start = Date.now();
     const streams = model.streams.length;
     tg.pushText({ text: `@${tg.bot.username} the long one`, userId: 1001, chatId: EDIT, chatType: 'supergroup', chatTitle: 'Team' });
-    await until(() => messagesOf(EDIT, since).map((m) => m.text).join('|') === expected.join('|'), 30_000, 'the finished long answer', gw);
+    await until(() => messagesOf(EDIT, since).map((m) => m.text).join('|') === expected.join('|'), 40_000, 'the finished long answer', gw);
     await sleep(1200);
     expect(messagesOf(EDIT, since).map((m) => m.text)).toEqual(expected);
     // the second message was started while the model was still writing
