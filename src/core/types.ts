@@ -85,8 +85,11 @@ export type InboundVerdict = 'accepted' | 'refused' | 'ignored' | 'duplicate' | 
  */
 export type InboundHandler = (message: InboundMessage) => Promise<InboundVerdict | void>;
 
-/** How a door shows an answer while it is written, for one target: a draft preview, or a message edited as it grows. */
-export type LiveMode = 'draft' | 'edit';
+/**
+ * How a door shows an answer while it is written, for one target: a draft preview, a message edited
+ * as it grows, or the platform's own streaming message fed with Markdown as it comes (Slack).
+ */
+export type LiveMode = 'draft' | 'edit' | 'native';
 
 /**
  * Optional capability: streamed replies (DESIGN §10). The core throttles, renders and decides; the
@@ -105,6 +108,16 @@ export interface StreamingCapability {
   edit(target: DeliveryTarget, messageId: string, chunk: string): Promise<void>;
   /** Draft mode: shows `chunk` as the preview `draftId` (a non-zero integer, one per answer). */
   draft?(target: DeliveryTarget, draftId: number, chunk: string): Promise<void>;
+  /**
+   * Native mode: starts the platform's streaming message with the Markdown written so far (as the
+   * model wrote it: the platform renders it); resolves to the message's id. The finished answer is
+   * delivered by editing that message, like an edit-mode stream.
+   */
+  startNative?(target: DeliveryTarget, markdown: string): Promise<string>;
+  /** Native mode: appends Markdown to the streaming message. */
+  appendNative?(target: DeliveryTarget, messageId: string, markdown: string): Promise<void>;
+  /** Native mode: ends the streaming message (before the finished answer replaces its text). */
+  stopNative?(target: DeliveryTarget, messageId: string): Promise<void>;
 }
 
 /**

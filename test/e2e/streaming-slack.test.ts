@@ -38,7 +38,7 @@ beforeAll(async () => {
   model = await startModelFake({ script: (req) => (lastUserText(req).includes('plan') ? { text: ANSWER, tokensPerSecond: 25 } : { text: `Echo: ${lastUserText(req)}` }) });
   slack = await startSlackFake({ users: { U1001: { name: 'alice', real_name: 'Alice Example' } } });
   home = mkdtempSync(join(tmpdir(), 'sb-stream-slack-'));
-  writeFileSync(join(home, 'config.yaml'), 'streaming:\n  slack: edit\nchats:\n  "slack:D0OFF":\n    streaming: off\n');
+  writeFileSync(join(home, 'config.yaml'), 'streaming:\n  slack: edit\nchats:\n  "slack:D0OFF":\n    streaming: off\n  "slack:C0NATIVE":\n    streaming: native\n');
   const port = await freePort();
   events = `http://127.0.0.1:${port}/slack/events`;
   gw = startCli(['start'], {
@@ -61,13 +61,15 @@ afterAll(() => cleanUp(() => killIfRunning(gw), () => slack?.close(), () => mode
 const dm = (channel: string, text: string) => postSigned(events, SECRET, eventBody({ type: 'message', channel_type: 'im', channel, user: ALICE, text, ts: nextTs() }));
 const postedIn = (channel: string, from: number) => slack.messages.slice(from).filter((m) => m.channel === channel);
 
+let expected: string[] = [];
+
 describe('streaming on Slack (edit)', () => {
   it('posts the first part, updates it at most once a second, and ends with the text `streaming: off` posts; 429s lose nothing', async () => {
     let from = slack.messages.length;
     await dm('D0OFF', 'the plan');
     await until(() => postedIn('D0OFF', from).length >= 1, 15_000, 'the unstreamed answer', gw);
     await sleep(300);
-    const expected = postedIn('D0OFF', from).map((m) => m.text);
+    expected = postedIn('D0OFF', from).map((m) => m.text!);
     expect(slack.visible.filter((v) => v.channel === 'D0OFF' && v.kind === 'update')).toEqual([]);
 
     for (const storm of [false, true]) {
@@ -87,6 +89,33 @@ describe('streaming on Slack (edit)', () => {
         for (let i = 1; i < changes.length - 1; i++) expect(changes[i].at - changes[i - 1].at).toBeGreaterThanOrEqual(900);
       }
     }
+    expect(slack.calls.filter((c) => c.error && c.error !== 'ratelimited')).toEqual([]);
+  });
+});
+
+describe('streaming on Slack (native)', () => {
+  it('streams a mention into a thread with chat.startStream / appendStream / stopStream, then updates it to the unstreamed text', async () => {
+    expect(expected).toHaveLength(1);
+    const from = slack.messages.length;
+    const visibleFrom = slack.visible.length;
+    const streams = model.streams.length;
+    const mention = nextTs();
+    await postSigned(events, SECRET, eventBody({ type: 'app_mention', channel: 'C0NATIVE', user: ALICE, text: `<@${slack.botUserId}> the plan`, ts: mention }));
+    await until(() => postedIn('C0NATIVE', from).some((m) => m.text === expected[0]), 20_000, 'the finished answer', gw);
+    await sleep(1200);
+    const posted = postedIn('C0NATIVE', from);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ method: 'chat.startStream', thread_ts: mention, streaming: false, text: expected[0] });
+    expect(posted[0].params).toMatchObject({ recipient_team_id: slack.teamId, recipient_user_id: ALICE });
+    const changes = slack.visible.slice(visibleFrom).filter((v) => v.channel === 'C0NATIVE');
+    expect(changes.map((c) => c.kind)[0]).toBe('start');
+    expect(changes.filter((c) => c.kind === 'append').length).toBeGreaterThanOrEqual(1);
+    expect(changes.map((c) => c.kind).slice(-2)).toEqual(['stop', 'update']);
+    expect(changes[0].at).toBeLessThan(model.streams[streams].lastTokenAt);
+    // the streamed Markdown is the model's own text, growing
+    const stopped = changes.find((c) => c.kind === 'stop')!;
+    expect(ANSWER.startsWith(stopped.text)).toBe(true);
+    for (let i = 1; i < changes.length - 2; i++) expect(changes[i].at - changes[i - 1].at).toBeGreaterThanOrEqual(900);
     expect(slack.calls.filter((c) => c.error && c.error !== 'ratelimited')).toEqual([]);
   });
 });

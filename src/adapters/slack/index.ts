@@ -278,7 +278,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     },
 
     deliver,
-    streaming: slackStreaming(client),
+    streaming: slackStreaming(client, () => identity.teamId),
 
     async diagnose() {
       const problems: string[] = [];

@@ -36,6 +36,9 @@ export interface LiveReplyOptions {
 /** Consecutive failures (other than 429) after which this answer stops streaming; it is still delivered. */
 const MAX_FAILURES = 3;
 
+/** Native streams stop growing past this (Slack's markdown_text limit); the final delivery shows the rest. */
+const NATIVE_LIMIT = 12_000;
+
 /** What a user reads while a tool works. */
 const TOOL_STATUS: Record<string, string> = {
   session_search: 'searching earlier conversations…',
@@ -60,6 +63,10 @@ export class LiveReply {
   private readonly ids: string[];
   private readonly shown: string[] = [];
   private shownDraft: string | null = null;
+  /** Native mode: the Markdown appended so far, and what earlier model calls of the turn left in front of the current one. */
+  private appended = '';
+  private prefix = '';
+  private lastText = '';
   /** The last update needs another call (a finished message, then the next one). */
   private more = false;
   private readonly draftId = 1 + Math.floor(Math.random() * 2_000_000_000);
@@ -80,6 +87,9 @@ export class LiveReply {
   /** The text so far of the current model call. */
   update(textSoFar: string): void {
     if (this.closed) return;
+    // A new model call (after a tool) starts its text afresh: a native stream cannot take text back, so it goes on after it.
+    if (this.options.mode === 'native' && !textSoFar.startsWith(this.lastText) && this.lastText.trim()) this.prefix = `${this.prefix}${this.lastText}\n\n`;
+    this.lastText = textSoFar;
     this.text = textSoFar;
     this.status = null;
     if (this.firstTextAt === null && textSoFar.trim()) this.firstTextAt = this.now();
@@ -102,7 +112,14 @@ export class LiveReply {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.inFlight;
-    return this.options.mode === 'edit' ? [...this.ids] : [];
+    if (this.options.mode === 'native' && this.ids.length) {
+      try {
+        await this.options.capability.stopNative?.(this.options.target, this.ids[0]);
+      } catch (error) {
+        this.options.logger.warn('streaming', `could not end the streaming message: ${oneLine(error)}`);
+      }
+    }
+    return this.options.mode === 'draft' ? [] : [...this.ids];
   }
 
   private schedule(): void {
@@ -150,6 +167,7 @@ export class LiveReply {
 
   /** One platform call at most: the first message that differs from what it shows, or the next new one. */
   private async push(): Promise<void> {
+    if (this.options.mode === 'native') return this.pushNative();
     const version = this.version;
     const markdown = closeOpenMarkdown(this.text) + (this.status ? `${this.text.trim() ? '\n\n' : ''}_${this.status}_` : '');
     const chunks = this.options.render(markdown);
@@ -187,6 +205,34 @@ export class LiveReply {
       await this.options.persist?.(this.ids);
       return;
     }
+  }
+
+  /**
+   * Native mode: the Markdown as written (the platform renders it), appended in pieces. A stream
+   * resumed after a restart is not fed again: its message is finished by the final delivery.
+   */
+  private async pushNative(): Promise<void> {
+    const { capability, target } = this.options;
+    this.shownVersion = this.version;
+    this.more = false;
+    if (this.options.resume?.length) return;
+    const whole = this.prefix + this.text;
+    if (whole.length > NATIVE_LIMIT || !whole.startsWith(this.appended)) return;
+    const delta = whole.slice(this.appended.length);
+    if (!delta.trim() && this.ids.length) return;
+    this.call();
+    if (!this.ids.length) {
+      if (!capability.startNative || !whole.trim()) return;
+      const id = await capability.startNative(target, whole);
+      this.ids.push(id);
+      this.appended = whole;
+      this.failures = 0;
+      await this.options.persist?.(this.ids);
+      return;
+    }
+    await capability.appendNative?.(target, this.ids[0], delta);
+    this.appended = whole;
+    this.failures = 0;
   }
 
   private call(): void {
