@@ -3,9 +3,9 @@
  * machine it ran on), `bench/results.json`, and the same table as the README's "Benchmark" section.
  *
  * Options: `--no-readme` leaves README.md alone; `--from-results` only rewrites the README table from
- * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,console` leaves sections out;
- * `--only=console` (a comma list) runs just those sections and writes bench/results.<sections>.json only
- * (the README table and bench/results.json stay those of the last whole run).
+ * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,console,streaming` leaves
+ * sections out; `--only=console` (a comma list) runs just those sections and writes
+ * bench/results.<sections>.json only (the README table and bench/results.json stay those of the last whole run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { benchPrompt, type PromptBench } from './prompt.js';
 import { benchSearch, type SearchBenchResult } from './search.js';
 import { benchDbSize, type DbSizeBench } from './dbsize.js';
 import { benchConsole, type ConsoleBench } from './console.js';
+import { benchStreaming, type StreamingBench } from './streaming.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -44,11 +45,12 @@ interface Results {
   footprint?: FootprintBench;
   dbsize?: DbSizeBench;
   console?: ConsoleBench;
+  streaming?: StreamingBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console'];
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming'];
 const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
 const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -131,6 +133,15 @@ function rows(r: Results): Row[] {
     add('Console', `memory the console adds to \`start\` once used, median (goal ≤ 10; per run ${c.rss.perRunAddedMiB.map((v) => n(v, 1)).join(', ')})`, n(c.rss.addedMiB, 1), 'MiB');
     add('Console', 'the same with V8\'s young generation capped in both (--max-semi-space-size=1): what the console keeps', n(c.rss.cappedAddedMiB, 1), 'MiB');
   }
+  if (r.streaming) {
+    const s = r.streaming;
+    const at = `${s.answers} answers in ${s.chats} Telegram chats (drafts and edits), model at ${s.tokensPerSecond} tokens/s`;
+    add('Streaming', `model's first token → first visible update, p50 (${at})`, n(s.firstUpdateP50Ms, 0), 'ms');
+    add('Streaming', "model's first token → first visible update, p95 (goal ≤ 1,200)", n(s.firstUpdateP95Ms, 0), 'ms');
+    add('Streaming', `updates per second per chat, at most (shortest gap ${n(s.minGapMs, 0)} ms; limit 1)`, n(s.maxUpdatesPerSecond, 2), 'updates/s');
+    add('Streaming', "model's last token → finished answer at the platform, p50", n(s.finalP50Ms, 0), 'ms');
+    add('Streaming', "model's last token → finished answer at the platform, p95 (goal ≤ 300)", n(s.finalP95Ms, 0), 'ms');
+  }
   return out;
 }
 
@@ -207,6 +218,10 @@ if (!skip.has('dbsize')) {
 if (!skip.has('console')) {
   log('console: pages on 1,000 sessions / 100,000 messages, and the memory it adds to start…');
   results.console = await benchConsole(log);
+}
+if (!skip.has('streaming')) {
+  log('streaming: partial answers at 50 tokens/s…');
+  results.streaming = await benchStreaming(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 

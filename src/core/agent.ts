@@ -35,6 +35,14 @@ export interface TurnInput {
   signal: AbortSignal;
   /** Nobody is present (cron): no tool that waits for a human. */
   unattended?: boolean;
+  /**
+   * Streaming (DESIGN §10): called with the answer text written so far by the current model call,
+   * as it grows. A call that ends in tool calls is followed by the next call's text from the start
+   * (what a user finally reads is the last call's answer). Absent: the provider is not asked to stream.
+   */
+  onText?: (textSoFar: string) => void;
+  /** Called before a tool runs (a one-line status while it works). */
+  onTool?: (name: string) => void;
 }
 
 export interface TurnResult {
@@ -195,6 +203,8 @@ export class Agent {
       if (input.signal.aborted) throw new ModelError('the turn was stopped');
       const lastChance = i === maxIterations;
       const tail = lastChance ? [input.tail, TOOL_BUDGET_TAIL].filter(Boolean).join('\n\n') : input.tail;
+      let soFar = '';
+      const onText = input.onText;
       const response = await provider.complete({
         model: this.modelFor(input.session, session),
         system: session.promptLayers,
@@ -203,12 +213,16 @@ export class Agent {
         tools: specs,
         maxOutputTokens: settings.config.model.max_output_tokens,
         signal: input.signal,
+        ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
       });
       requests++;
       usage = addUsage(usage, response.usage);
+      // A stream cut by /stop may end quietly with the text so far: that is no answer.
+      if (input.signal.aborted) throw new ModelError('the turn was stopped');
       if (response.toolCalls.length && !lastChance) {
         messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
         for (const call of response.toolCalls) {
+          input.onTool?.(call.name);
           const content = await this.runTool(call.name, call.arguments, ctx);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
         }

@@ -40,6 +40,18 @@ export type CronJobConfig = z.infer<typeof cronJobSchema>;
 export const STREAMING_MODES = ['off', 'auto', 'draft', 'edit', 'native'] as const;
 export type StreamingMode = (typeof STREAMING_MODES)[number];
 
+/** DESIGN §10: the modes each door offers (the first is its default); every other platform never streams. */
+export const STREAMING_BY_PLATFORM = {
+  telegram: ['auto', 'draft', 'edit', 'off'],
+  slack: ['auto', 'native', 'edit', 'off'],
+  discord: ['edit', 'off'],
+} as const satisfies Record<string, readonly StreamingMode[]>;
+export type StreamingPlatform = keyof typeof STREAMING_BY_PLATFORM;
+
+const streamingMode = z.preprocess((v) => (v === false ? 'off' : v), z.enum(STREAMING_MODES));
+const modeOf = (platform: StreamingPlatform) =>
+  z.preprocess((v) => (v === false ? 'off' : v), z.enum(STREAMING_BY_PLATFORM[platform])).default(STREAMING_BY_PLATFORM[platform][0]);
+
 /** One chat's settings (DESIGN §13); a setting left out falls back to the global one. */
 export const chatSettingsSchema = z.strictObject({
   /** Its own prompt layer `chat_instructions`, right after `platform_hint`. */
@@ -47,7 +59,7 @@ export const chatSettingsSchema = z.strictObject({
   /** The model for sessions in this chat (MODEL and model.name are the default). */
   model: z.string().min(1).optional(),
   // YAML 1.1 readers turn a bare `off` into false; take that to mean off.
-  streaming: z.preprocess((v) => (v === false ? 'off' : v), z.enum(STREAMING_MODES)).optional(),
+  streaming: streamingMode.optional(),
   /** false: in groups and channels answer every message, not only those that mention the bot. */
   require_mention: z.boolean().optional(),
 });
@@ -117,6 +129,10 @@ export const configSchema = z.strictObject({
    */
   cron_targets: z.array(z.union([z.literal('*'), deliverableAddress])).default([]),
   chats: chatsSchema.default([]),
+  /** DESIGN §10: how answers are shown while the model writes them, per door; `off` = only the finished answer. */
+  streaming: z
+    .strictObject({ telegram: modeOf('telegram'), slack: modeOf('slack'), discord: modeOf('discord') })
+    .prefault({}),
   telegram: z
     .strictObject({
       /** Public HTTPS URL for webhook mode; long polling when unset. */
@@ -217,6 +233,11 @@ export function parseConfig(text: string, file: string): AppConfig {
     const other = places.get(place);
     if (other !== undefined) throw new ConfigError(`${file}: chats '${other}' and '${chat.key}' are the same chat`);
     places.set(place, chat.key);
+    const mode = chat.streaming;
+    if (mode !== undefined && mode !== 'off') {
+      const allowed: readonly string[] = chat.address.platform in STREAMING_BY_PLATFORM ? STREAMING_BY_PLATFORM[chat.address.platform as StreamingPlatform] : ['off'];
+      if (!allowed.includes(mode)) throw new ConfigError(`${file}: 'chats.${chat.key}.streaming' ${chat.address.platform} offers ${allowed.map((m) => `'${m}'`).join(', ')}, not '${mode}'`);
+    }
   }
   const ids = new Set<string>();
   for (const job of result.data.cron) {

@@ -2,6 +2,7 @@ import type { PlatformId } from '../platform/ids.js';
 import type { Address, SessionAddress } from '../platform/address.js';
 import type { RenderedMessage } from '../render/index.js';
 import type { PlatformHint } from './prompt/hints.js';
+import type { StreamingMode } from './config.js';
 
 /**
  * One inbound event, normalized by an adapter. Everything platform-specific stays in the adapter;
@@ -42,6 +43,12 @@ export interface DeliveryTarget extends Address {
   userId?: string;
   /** Platform details the adapter needs (e.g. Slack response_url, e-mail threading headers). */
   extra?: Record<string, string>;
+  /**
+   * Streaming by edits (DESIGN §10): platform ids of the messages that already show this reply while
+   * it was written, one per chunk. Chunk i is delivered by editing message i (to its final text)
+   * instead of sending a new one; chunks past the list are sent as new messages.
+   */
+  streamedMessageIds?: string[];
 }
 
 /**
@@ -77,6 +84,41 @@ export type InboundVerdict = 'accepted' | 'refused' | 'ignored' | 'duplicate' | 
  * with what became of it (an adapter may use that, e.g. to keep an acknowledgement quiet for a refusal).
  */
 export type InboundHandler = (message: InboundMessage) => Promise<InboundVerdict | void>;
+
+/**
+ * How a door shows an answer while it is written, for one target: a draft preview, a message edited
+ * as it grows, or the platform's own streaming message fed with Markdown as it comes (Slack).
+ */
+export type LiveMode = 'draft' | 'edit' | 'native';
+
+/**
+ * Optional capability: streamed replies (DESIGN §10). The core throttles, renders and decides; the
+ * door only translates each call. A call refused with 429 throws a PlatformApiError with
+ * `retryAfterMs` (the core then skips updates until then); "message is not modified" is success.
+ */
+export interface StreamingCapability {
+  /** What a configured mode (never `off`) means for this target (`auto` resolved); null: not streamed there. */
+  resolve(target: DeliveryTarget, mode: StreamingMode): LiveMode | null;
+  /**
+   * Edit mode: posts a new message showing `chunk` (rendered for the platform), the answer's message
+   * number `index` (0 first: it replies where the first chunk of a reply would); resolves to its id.
+   */
+  post(target: DeliveryTarget, chunk: string, index: number): Promise<string>;
+  /** Edit mode: message `messageId` now shows `chunk`. */
+  edit(target: DeliveryTarget, messageId: string, chunk: string): Promise<void>;
+  /** Draft mode: shows `chunk` as the preview `draftId` (a non-zero integer, one per answer). */
+  draft?(target: DeliveryTarget, draftId: number, chunk: string): Promise<void>;
+  /**
+   * Native mode: starts the platform's streaming message with the Markdown written so far (as the
+   * model wrote it: the platform renders it); resolves to the message's id. The finished answer is
+   * delivered by editing that message, like an edit-mode stream.
+   */
+  startNative?(target: DeliveryTarget, markdown: string): Promise<string>;
+  /** Native mode: appends Markdown to the streaming message. */
+  appendNative?(target: DeliveryTarget, messageId: string, markdown: string): Promise<void>;
+  /** Native mode: ends the streaming message (before the finished answer replaces its text). */
+  stopNative?(target: DeliveryTarget, messageId: string): Promise<void>;
+}
 
 /**
  * A platform door. Required: start, stop, close, deliver, profile.
@@ -117,6 +159,8 @@ export interface Adapter {
   deliver(delivery: Delivery): Promise<void>;
   /** Optional capability: show "typing…" in the chat while a turn runs. */
   sendTyping?(target: DeliveryTarget): Promise<void>;
+  /** Optional capability: show the answer while it is written (DESIGN §10). */
+  readonly streaming?: StreamingCapability;
   /** Optional capability: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
   diagnose?(): Promise<string[]>;
   /**

@@ -13,7 +13,7 @@ import { ChannelType, GatewayIntentBits } from 'discord.js';
 import { startGateway, type GatewayConnection } from './discord/gateway.js';
 import { attachment, messageCreate, snowflake, user } from './discord/payloads.js';
 import { createRestServer, type InteractionRecord } from './discord/rest.js';
-import { FakeWorld, type FailureSpec, type PostedMessage, type RestRequest } from './discord/state.js';
+import { FakeWorld, type FailureSpec, type PostedMessage, type RestRequest, type VisibleChange } from './discord/state.js';
 
 export type { FailureSpec, PostedMessage, RestRequest } from './discord/state.js';
 export { attachment } from './discord/payloads.js';
@@ -46,8 +46,12 @@ export interface DiscordFake {
   channelId: string;
   /** A public thread in that channel. */
   threadId: string;
-  /** Messages the bot posted, in order (live array). */
+  /** Messages the bot posted, in order (live array; an edit changes a message's content in place). */
   messages: PostedMessage[];
+  /** Posts and edits, in order, with their times. */
+  visible: VisibleChange[];
+  /** PATCH edits per channel in a rolling window before a 429 (default 5 per 5 s). */
+  editLimit: { count: number; windowMs: number };
   requests: RestRequest[];
   /** Channel ids the bot sent typing to. */
   typing: string[];
@@ -152,6 +156,8 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
     channelId: world.channelId,
     threadId: world.threadId,
     messages: world.messages,
+    visible: world.visible,
+    editLimit: world.editLimit,
     requests: world.requests,
     typing: world.typing,
     interactionCallbacks: world.interactionCallbacks,

@@ -22,14 +22,37 @@ export interface FakeToolCall {
 }
 
 export type FakeReply =
-  | { text?: string; toolCalls?: FakeToolCall[]; delayMs?: number }
+  | {
+      text?: string;
+      toolCalls?: FakeToolCall[];
+      delayMs?: number;
+      /** A streamed request (`stream: true`) gets its text at this many tokens per second (default: the fake's). */
+      tokensPerSecond?: number;
+      /** A streamed request: the connection is cut after this many tokens. */
+      cutAfterTokens?: number;
+    }
   | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number }
   | { hangup: true; delayMs?: number }
   | { malformed: true };
 
 export type Script = (request: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>;
 
+/** Tokens of a streamed text: each word with the white space before it (≈ what a tokenizer yields). */
+export function streamTokens(text: string): string[] {
+  return text.match(/\s*\S+|\s+$/g) ?? [];
+}
+
+/** When the fake wrote the first and the last token of each streamed answer (epoch ms). */
+export interface StreamTiming {
+  /** The request it answered. */
+  request: RecordedRequest;
+  firstTokenAt: number;
+  lastTokenAt: number;
+}
+
 export interface ModelFake {
+  /** Streamed answers' token times, in order. */
+  streams: StreamTiming[];
   /** Base URL for OPENAI_BASE_URL (…/v1). */
   openaiUrl: string;
   /** Base URL for ANTHROPIC_BASE_URL (no /v1). */
@@ -83,8 +106,11 @@ function read(req: IncomingMessage): Promise<string> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startModelFake(options: { script?: Script } = {}): Promise<ModelFake> {
+export async function startModelFake(options: { script?: Script; tokensPerSecond?: number } = {}): Promise<ModelFake> {
   const requests: RecordedRequest[] = [];
+  const streams: StreamTiming[] = [];
+  // Without a rate a streamed answer is written at once (tests that do not look at streaming).
+  const defaultRate = options.tokensPerSecond ?? Infinity;
   const queued: FakeReply[] = [];
   let script: Script = options.script ?? echo;
   const waiters: Array<() => void> = [];
@@ -151,6 +177,10 @@ export async function startModelFake(options: { script?: Script } = {}): Promise
     const text = reply.text ?? '';
     const outputTokens = Math.max(1, Math.ceil(text.length / 4));
     const calls = (reply.toolCalls ?? []).map((c) => ({ id: `call_${++callId}`, ...c }));
+    if (body.stream === true) {
+      await streamReply({ api, res, req, recorded, index, model: String(body.model ?? 'fake'), text, calls, inputTokens, cached, outputTokens, reply, streams, defaultRate });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     if (api === 'openai') {
       res.end(
@@ -214,6 +244,7 @@ export async function startModelFake(options: { script?: Script } = {}): Promise
   const { port } = server.address() as AddressInfo;
   const completions = () => requests.filter((r) => r.path.includes('/chat/completions') || r.path.includes('/messages'));
   return {
+    streams,
     openaiUrl: `http://127.0.0.1:${port}/v1`,
     anthropicUrl: `http://127.0.0.1:${port}`,
     requests,
@@ -240,4 +271,92 @@ export async function startModelFake(options: { script?: Script } = {}): Promise
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+interface StreamArgs {
+  api: 'openai' | 'anthropic';
+  res: ServerResponse;
+  req: IncomingMessage;
+  recorded: RecordedRequest;
+  index: number;
+  model: string;
+  text: string;
+  calls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
+  inputTokens: number;
+  cached: number;
+  outputTokens: number;
+  reply: { tokensPerSecond?: number; cutAfterTokens?: number };
+  streams: StreamTiming[];
+  defaultRate: number;
+}
+
+/**
+ * Server-sent events as the real APIs send them: OpenAI `chat.completion.chunk`s (content deltas,
+ * indexed tool call pieces, a last chunk with usage when `stream_options.include_usage`), then
+ * `[DONE]`; Anthropic message_start → content_block_start/delta/stop → message_delta → message_stop.
+ */
+async function streamReply(a: StreamArgs): Promise<void> {
+  const { res } = a;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const gap = 1000 / (a.reply.tokensPerSecond ?? a.defaultRate);
+  const tokens = streamTokens(a.text);
+  let closed = false;
+  a.req.socket.on('close', () => (closed = true));
+  const openai = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+  const anthropic = (event: string, data: Record<string, unknown>) => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+  const base = { id: `chatcmpl-${a.index}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: a.model };
+  const timing: StreamTiming = { request: a.recorded, firstTokenAt: 0, lastTokenAt: 0 };
+  if (a.api === 'openai') openai({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  else {
+    anthropic('message_start', {
+      message: {
+        id: `msg_${a.index}`, type: 'message', role: 'assistant', model: a.model, content: [], stop_reason: null, stop_sequence: null,
+        usage: { input_tokens: a.inputTokens - a.cached, output_tokens: 1, cache_read_input_tokens: a.cached, cache_creation_input_tokens: 0 },
+      },
+    });
+    if (tokens.length) anthropic('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    if (closed) return;
+    if (a.reply.cutAfterTokens !== undefined && i >= a.reply.cutAfterTokens) {
+      a.req.socket.destroy();
+      return;
+    }
+    if (i > 0 && gap > 0) await sleep(gap);
+    if (a.api === 'openai') openai({ ...base, choices: [{ index: 0, delta: { content: tokens[i] }, finish_reason: null }] });
+    else anthropic('content_block_delta', { index: 0, delta: { type: 'text_delta', text: tokens[i] } });
+    const at = Date.now();
+    if (i === 0) timing.firstTokenAt = at;
+    timing.lastTokenAt = at;
+  }
+  if (tokens.length) a.streams.push(timing);
+  if (a.api === 'openai') {
+    a.calls.forEach((c, n) => {
+      const args = JSON.stringify(c.arguments);
+      const half = Math.floor(args.length / 2);
+      openai({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: n, id: c.id, type: 'function', function: { name: c.name, arguments: args.slice(0, half) } }] }, finish_reason: null }] });
+      openai({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: n, function: { arguments: args.slice(half) } }] }, finish_reason: null }] });
+    });
+    openai({ ...base, choices: [{ index: 0, delta: {}, finish_reason: a.calls.length ? 'tool_calls' : 'stop' }] });
+    openai({
+      ...base,
+      choices: [],
+      usage: { prompt_tokens: a.inputTokens, completion_tokens: a.outputTokens, total_tokens: a.inputTokens + a.outputTokens, prompt_tokens_details: { cached_tokens: a.cached } },
+    });
+    res.end('data: [DONE]\n\n');
+    return;
+  }
+  let block = 0;
+  if (tokens.length) anthropic('content_block_stop', { index: block++ });
+  for (const c of a.calls) {
+    const args = JSON.stringify(c.arguments);
+    const half = Math.floor(args.length / 2);
+    anthropic('content_block_start', { index: block, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } });
+    anthropic('content_block_delta', { index: block, delta: { type: 'input_json_delta', partial_json: args.slice(0, half) } });
+    anthropic('content_block_delta', { index: block, delta: { type: 'input_json_delta', partial_json: args.slice(half) } });
+    anthropic('content_block_stop', { index: block++ });
+  }
+  anthropic('message_delta', { delta: { stop_reason: a.calls.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: a.outputTokens } });
+  anthropic('message_stop', {});
+  res.end();
 }

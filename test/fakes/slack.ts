@@ -52,15 +52,28 @@ export interface SlackCall {
   at: number;
 }
 
-/** A message the fake accepted (chat.postMessage or chat.postEphemeral). */
+/** A message the fake accepted (chat.postMessage, chat.postEphemeral, or a chat.startStream message). */
 export interface PostedMessage {
-  method: 'chat.postMessage' | 'chat.postEphemeral';
+  method: 'chat.postMessage' | 'chat.postEphemeral' | 'chat.startStream';
+  /** chat.startStream: true until chat.stopStream. */
+  streaming?: boolean;
+  /** chat.startStream: the Markdown streamed into it so far. */
+  markdown?: string;
   channel: string;
   text?: string;
   thread_ts?: string;
   user?: string;
   ts: string;
   params: Record<string, unknown>;
+}
+
+/** What the user saw change, in order: a message posted or updated, or a streaming message started, grown or ended. */
+export interface SlackVisible {
+  kind: 'post' | 'update' | 'start' | 'append' | 'stop';
+  channel: string;
+  ts: string;
+  text: string;
+  at: number;
 }
 
 export interface ResponseUrlPost {
@@ -87,7 +100,12 @@ export interface SlackFake {
   botId: string;
   teamId: string;
   calls: SlackCall[];
+  /** Messages posted, in order (chat.update changes a message's text in place). */
   messages: PostedMessage[];
+  /** Posts and updates with their times. */
+  visible: SlackVisible[];
+  /** chat.update calls per channel in any rolling second before a 429 with Retry-After 1 (default 3). */
+  updateLimit: { perSecond: number };
   responsePosts: ResponseUrlPost[];
   callsTo(method: string): SlackCall[];
   /** A fresh response_url on this fake (`/respond/<id>`). */
@@ -192,6 +210,9 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
 
   const calls: SlackCall[] = [];
   const messages: PostedMessage[] = [];
+  const visible: SlackVisible[] = [];
+  const updateLimit = { perSecond: 3 };
+  const updateTimes = new Map<string, number[]>();
   const responsePosts: ResponseUrlPost[] = [];
   const rateLimits = new Map<string, { seconds: number; times: number }>();
   const failures = new Map<string, { error: string; times: number }>();
@@ -258,16 +279,54 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         const ts = nextTs();
         channelMessages.set(`${channel}/${ts}`, text ?? '');
         messages.push({ method, channel, text, thread_ts: str('thread_ts'), ts, params });
+        visible.push({ kind: 'post', channel, ts, text: text ?? '', at: Date.now() });
         return { ok: true, channel, ts, message: { type: 'message', text, user: botUserId, bot_id: botId, ts, thread_ts: str('thread_ts') } };
+      }
+      case 'chat.startStream': {
+        const channel = str('channel') ?? '';
+        if (!channelExists(channel)) return { ok: false, error: 'channel_not_found' };
+        if (notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        const threadTs = str('thread_ts');
+        // Slack streams replies to a user's request: in a thread; outside a DM, to a named recipient.
+        if (!threadTs) return { ok: false, error: 'invalid_arguments' };
+        if (!channel.startsWith('D') && (!str('recipient_team_id') || !str('recipient_user_id'))) return { ok: false, error: 'invalid_arguments' };
+        const markdown = str('markdown_text') ?? '';
+        if (markdown.length > 12_000) return { ok: false, error: 'msg_too_long' };
+        const ts = nextTs();
+        channelMessages.set(`${channel}/${ts}`, markdown);
+        messages.push({ method: 'chat.startStream', channel, text: markdown, markdown, streaming: true, thread_ts: threadTs, ts, params });
+        visible.push({ kind: 'start', channel, ts, text: markdown, at: Date.now() });
+        return { ok: true, channel, ts };
+      }
+      case 'chat.appendStream':
+      case 'chat.stopStream': {
+        const channel = str('channel') ?? '';
+        const ts = str('ts') ?? '';
+        const posted = messages.find((m) => m.channel === channel && m.ts === ts);
+        if (!posted) return { ok: false, error: 'message_not_found' };
+        if (!posted.streaming) return { ok: false, error: 'message_not_in_streaming_state' };
+        const markdown = str('markdown_text') ?? '';
+        if (method === 'chat.appendStream' && !markdown) return { ok: false, error: 'no_text' };
+        if (markdown.length > 12_000) return { ok: false, error: 'msg_too_long' };
+        posted.markdown = (posted.markdown ?? '') + markdown;
+        posted.text = posted.markdown;
+        if (method === 'chat.stopStream') posted.streaming = false;
+        visible.push({ kind: method === 'chat.stopStream' ? 'stop' : 'append', channel, ts, text: posted.markdown, at: Date.now() });
+        return { ok: true, channel, ts };
       }
       case 'chat.update': {
         const channel = str('channel') ?? '';
         const ts = str('ts') ?? '';
         if (!channelExists(channel)) return { ok: false, error: 'channel_not_found' };
         if (!channelMessages.has(`${channel}/${ts}`)) return { ok: false, error: 'message_not_found' };
+        if (messages.find((m) => m.channel === channel && m.ts === ts)?.streaming) return { ok: false, error: 'cant_update_message' };
         const text = str('text');
         if (text !== undefined && text.length > SLACK_LIMITS.text) return { ok: false, error: 'msg_too_long' };
+        if ((text === undefined || text === '') && !asBlocks(params.blocks)) return { ok: false, error: 'no_text' };
         channelMessages.set(`${channel}/${ts}`, text ?? '');
+        const posted = messages.find((m) => m.channel === channel && m.ts === ts);
+        if (posted) posted.text = text;
+        visible.push({ kind: 'update', channel, ts, text: text ?? '', at: Date.now() });
         return { ok: true, channel, ts, text };
       }
       default:
@@ -297,7 +356,14 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       req.socket.destroy();
       return;
     }
-    const limited = take(rateLimits, method);
+    let limited = take(rateLimits, method);
+    if (!limited && (method === 'chat.update' || method === 'chat.appendStream') && typeof params.channel === 'string') {
+      const now = Date.now();
+      const times = (updateTimes.get(params.channel) ?? []).filter((t) => now - t < 1000);
+      if (times.length >= updateLimit.perSecond) limited = { seconds: 1, times: 0 };
+      else times.push(now);
+      updateTimes.set(params.channel, times);
+    }
     if (limited) {
       call.status = 429;
       call.error = 'ratelimited';
@@ -380,6 +446,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     teamId,
     calls,
     messages,
+    visible,
+    updateLimit,
     responsePosts,
     callsTo: (method) => calls.filter((c) => c.method === method),
     responseUrl: (id = randomUUID()) => `${baseUrl}/respond/${id}`,

@@ -23,6 +23,21 @@ export interface TelegramFakeOptions {
   maxPollHoldMs?: number;
   /** First update_id handed out (default 1000). */
   firstUpdateId?: number;
+  /**
+   * Edits and drafts per chat in any rolling second before Telegram answers 429 with `retry_after`
+   * (default 3 per second, retry_after 1).
+   */
+  editLimit?: { perSecond: number; retryAfter: number };
+}
+
+/** What the user saw change, in order: a message sent, edited, or a draft preview shown. */
+export interface VisibleUpdate {
+  kind: 'send' | 'edit' | 'draft';
+  chatId: string;
+  /** The message (send, edit) or draft id. */
+  id: number;
+  plain: string;
+  at: number;
 }
 
 export interface RecordedRequest {
@@ -30,6 +45,8 @@ export interface RecordedRequest {
   token: string;
   params: Record<string, unknown>;
   status: number;
+  /** Telegram's `description` of a refusal. */
+  description?: string;
   at: number;
 }
 
@@ -83,8 +100,10 @@ export interface TelegramFake {
   readonly badToken: string;
   readonly bot: { id: number; is_bot: true; first_name: string; username: string };
   readonly requests: RecordedRequest[];
-  /** Accepted sendMessage calls, in order. */
+  /** Accepted sendMessage calls, in order (an edit changes the message's text, plain and entities in place). */
   readonly sent: SentMessage[];
+  /** Every accepted send, edit and draft, in order. */
+  readonly visible: VisibleUpdate[];
   /** Everything below this update_id was confirmed by a getUpdates offset. */
   readonly confirmedOffset: number;
   /** Updates queued and not yet confirmed. */
@@ -115,7 +134,10 @@ interface Poller {
   limit: number;
 }
 
+let lastDescription: string | undefined;
+
 function apiError(res: ServerResponse, code: number, description: string, parameters?: Record<string, unknown>): number {
+  lastDescription = description;
   const body: Record<string, unknown> = { ok: false, error_code: code, description };
   if (parameters) body.parameters = parameters;
   res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -151,6 +173,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
   const queue: Record<string, unknown>[] = [];
   const requests: RecordedRequest[] = [];
   const sent: SentMessage[] = [];
+  const visible: VisibleUpdate[] = [];
   const knownMessages = new Set<string>();
   const failures = new Map<string, Failure[]>();
   const listeners = new Set<() => void>();
@@ -180,9 +203,8 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     return apiError(res, failure.code, failure.description, failure.parameters);
   }
 
-  function sendMessage(res: ServerResponse, params: Record<string, unknown>): number {
-    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
-    if (!chatId) return apiError(res, 400, 'Bad Request: chat_id is empty');
+  /** Parses text + parse_mode as Telegram does: the text the user sees and its entities, or the error Telegram gives. */
+  function parseText(params: Record<string, unknown>, allowEmpty = false): { ok: true; raw: string; plain: string; entities: ParsedEntity[]; parseMode?: string } | { ok: false; error: string } {
     const raw = typeof params.text === 'string' ? params.text : params.text === undefined ? '' : String(params.text);
     const parseMode = typeof params.parse_mode === 'string' && params.parse_mode !== '' ? params.parse_mode : undefined;
     let plain = raw;
@@ -190,16 +212,76 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     if (parseMode !== undefined) {
       if (parseMode.toLowerCase() === 'html') {
         const parsed = parseTelegramHtml(raw);
-        if (!parsed.ok) return apiError(res, 400, `Bad Request: can't parse entities: ${parsed.error}`);
+        if (!parsed.ok) return { ok: false, error: `Bad Request: can't parse entities: ${parsed.error}` };
         plain = parsed.text;
         entities = parsed.entities;
       } else if (!['markdown', 'markdownv2'].includes(parseMode.toLowerCase())) {
-        return apiError(res, 400, 'Bad Request: unsupported parse_mode');
+        return { ok: false, error: 'Bad Request: unsupported parse_mode' };
       }
     }
     plain = plain.trim();
-    if (plain.length === 0) return apiError(res, 400, 'Bad Request: message text is empty');
-    if (utf16Length(plain) > TELEGRAM_TEXT_LIMIT) return apiError(res, 400, 'Bad Request: message is too long');
+    if (plain.length === 0 && !allowEmpty) return { ok: false, error: 'Bad Request: message text is empty' };
+    if (utf16Length(plain) > TELEGRAM_TEXT_LIMIT) return { ok: false, error: 'Bad Request: message is too long' };
+    return { ok: true, raw, plain, entities, parseMode };
+  }
+
+  const editLimit = options.editLimit ?? { perSecond: 3, retryAfter: 1 };
+  const editTimes = new Map<string, number[]>();
+  /** Edits and drafts are rate limited per chat: 429 with retry_after past the limit. */
+  function tooFrequent(res: ServerResponse, chatId: string): number | null {
+    const now = Date.now();
+    const times = (editTimes.get(chatId) ?? []).filter((t) => now - t < 1000);
+    if (times.length >= editLimit.perSecond) {
+      editTimes.set(chatId, times);
+      return apiError(res, 429, `Too Many Requests: retry after ${editLimit.retryAfter}`, { retry_after: editLimit.retryAfter });
+    }
+    times.push(now);
+    editTimes.set(chatId, times);
+    return null;
+  }
+
+  function editMessageText(res: ServerResponse, params: Record<string, unknown>): number {
+    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
+    if (!chatId) return apiError(res, 400, 'Bad Request: chat_id is empty');
+    const messageId = num(params.message_id);
+    const message = messageId === undefined ? undefined : sent.find((m) => m.chatId === chatId && m.messageId === messageId);
+    if (!message) return apiError(res, 400, 'Bad Request: message to edit not found');
+    const parsed = parseText(params);
+    if (!parsed.ok) return apiError(res, 400, parsed.error);
+    if (parsed.plain === message.plain && JSON.stringify(parsed.entities) === JSON.stringify(message.entities)) {
+      return apiError(res, 400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+    }
+    const limited = tooFrequent(res, chatId);
+    if (limited !== null) return limited;
+    Object.assign(message, { text: parsed.raw, plain: parsed.plain, entities: parsed.entities, parseMode: parsed.parseMode });
+    visible.push({ kind: 'edit', chatId, id: message.messageId, plain: parsed.plain, at: Date.now() });
+    notify();
+    const id = num(chatId) ?? chatId;
+    return ok(res, { message_id: message.messageId, from: bot, chat: { id, type: typeof id === 'number' && id < 0 ? 'supergroup' : 'private' }, date: Math.floor(Date.now() / 1000), edit_date: Math.floor(Date.now() / 1000), text: parsed.plain });
+  }
+
+  /** Bot API 9.5: a draft preview, in private chats only (elsewhere Telegram answers TEXTDRAFT_PEER_INVALID). */
+  function sendMessageDraft(res: ServerResponse, params: Record<string, unknown>): number {
+    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
+    if (!chatId) return apiError(res, 400, 'Bad Request: chat_id is empty');
+    if (!/^\d+$/.test(chatId)) return apiError(res, 400, 'Bad Request: TEXTDRAFT_PEER_INVALID');
+    const draftId = num(params.draft_id);
+    if (!draftId) return apiError(res, 400, 'Bad Request: draft_id must be non-zero');
+    const parsed = parseText(params, true);
+    if (!parsed.ok) return apiError(res, 400, parsed.error);
+    const limited = tooFrequent(res, chatId);
+    if (limited !== null) return limited;
+    visible.push({ kind: 'draft', chatId, id: draftId, plain: parsed.plain, at: Date.now() });
+    notify();
+    return ok(res, true);
+  }
+
+  function sendMessage(res: ServerResponse, params: Record<string, unknown>): number {
+    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
+    if (!chatId) return apiError(res, 400, 'Bad Request: chat_id is empty');
+    const parsed = parseText(params);
+    if (!parsed.ok) return apiError(res, 400, parsed.error);
+    const { raw, plain, entities, parseMode } = parsed;
     const reply = params.reply_parameters as { message_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
     const replyTo = num(reply?.message_id) ?? num(params.reply_to_message_id);
     const allowWithout = reply?.allow_sending_without_reply === true || reply?.allow_sending_without_reply === 'true';
@@ -210,6 +292,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     knownMessages.add(`${chatId}:${messageId}`);
     const threadId = num(params.message_thread_id);
     sent.push({ chatId, messageId, text: raw, plain, entities, parseMode, threadId, replyToMessageId: replyTo, params });
+    visible.push({ kind: 'send', chatId, id: messageId, plain, at: Date.now() });
     notify();
     const id = num(chatId) ?? chatId;
     return ok(res, {
@@ -283,6 +366,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
       }
       const record: RecordedRequest = { method: methodRaw, token: reqToken, params, status: 0, at: Date.now() };
       requests.push(record);
+      lastDescription = undefined;
       const status = (() => {
         if (reqToken !== token) return apiError(res, 401, 'Unauthorized');
         const queued = failures.get(method);
@@ -312,6 +396,10 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
             return ok(res, { url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: queue.length });
           case 'sendmessage':
             return sendMessage(res, params);
+          case 'editmessagetext':
+            return editMessageText(res, params);
+          case 'sendmessagedraft':
+            return sendMessageDraft(res, params);
           case 'sendchataction':
             if (params.chat_id === undefined) return apiError(res, 400, 'Bad Request: chat_id is empty');
             if (params.action !== 'typing' && typeof params.action !== 'string') return apiError(res, 400, 'Bad Request: wrong parameter action in request');
@@ -321,6 +409,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
         }
       })();
       record.status = status;
+      if (status >= 400) record.description = lastDescription;
       notify();
     })();
   });
@@ -392,6 +481,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     bot,
     requests,
     sent,
+    visible,
     get confirmedOffset() {
       return confirmedOffset;
     },

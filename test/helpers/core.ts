@@ -16,6 +16,7 @@ import type { Gateway } from '../../src/core/gateway/index.js';
 import { createApp, type App } from '../../src/app.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createOpenAIProvider } from '../../src/core/providers/openai.js';
+import type { Provider } from '../../src/core/providers/provider.js';
 import type { Adapter, Delivery, InboundMessage } from '../../src/core/types.js';
 import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
 import type { PlatformId } from '../../src/platform/ids.js';
@@ -92,11 +93,11 @@ export interface CoreHarness {
   close(): Promise<void>;
 }
 
-export function makeCore(options: { home?: string; modelUrl: string; yaml?: string; allowed?: string; tools?: Tool[]; door?: ReturnType<typeof recordingAdapter> }): CoreHarness {
+export function makeCore(options: { home?: string; modelUrl: string; yaml?: string; allowed?: string; tools?: Tool[]; door?: ReturnType<typeof recordingAdapter>; provider?: Provider }): CoreHarness {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'sb-core-'));
   const settings = testSettings(home, options.modelUrl, options.yaml, options.allowed);
   const store = openSqliteStore({ path: sqlitePath(home), home });
-  const provider = createOpenAIProvider({ apiKey: 'k', baseURL: options.modelUrl, timeoutMs: 5000, maxRetries: 0 });
+  const provider = options.provider ?? createOpenAIProvider({ apiKey: 'k', baseURL: options.modelUrl, timeoutMs: 5000, maxRetries: 0 });
   const door = options.door ?? recordingAdapter('telegram');
   const app = createApp({
     settings,

@@ -12,6 +12,7 @@ import type { AdapterDeps } from '../deps.js';
 import { createConnection, type GatewayConnection } from './client.js';
 import { toPlatformError, toStartError } from './errors.js';
 import { rawGuildMessageToInbound, toInbound } from './inbound.js';
+import { createStreamingRest, discordStreaming } from './stream.js';
 import { createRest, deliverChunks, DEFAULT_API_URL, sendTyping } from './send.js';
 import { interactionToInbound, registerAskCommand } from './slash.js';
 
@@ -38,6 +39,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
   const now = deps.now ?? (() => new Date());
   const apiUrl = settings.apiUrl ?? DEFAULT_API_URL;
   const rest = createRest(settings.token, settings.apiUrl);
+  const streamingRest = createStreamingRest(settings.token, settings.apiUrl);
   let connection: GatewayConnection | undefined;
   let handler: InboundHandler | undefined;
 
@@ -164,6 +166,8 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       // The REST sweepers are unref'd timers; cleared anyway so nothing of the adapter outlives close().
       rest.clearHashSweeper();
       rest.clearHandlerSweeper();
+      streamingRest.clearHashSweeper();
+      streamingRest.clearHandlerSweeper();
     },
 
     async deliver(delivery: Delivery) {
@@ -171,6 +175,8 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       rest.setToken(settings.token);
       await deliverChunks(rest, delivery);
     },
+
+    streaming: discordStreaming(() => streamingRest.setToken(settings.token)),
 
     async sendTyping(target: DeliveryTarget) {
       rest.setToken(settings.token);

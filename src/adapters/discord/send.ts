@@ -83,6 +83,20 @@ async function postInteraction(rest: REST, target: DeliveryTarget, index: number
   }
 }
 
+/**
+ * A chunk whose message was streamed (DESIGN §10) is finished by editing it (429s waited out by the
+ * REST queue). False when the message is gone (deleted meanwhile): the chunk is then sent anew.
+ */
+async function finishStreamed(rest: REST, target: DeliveryTarget, messageId: string, content: string): Promise<boolean> {
+  try {
+    await rest.patch(Routes.channelMessage(channelFor(target), messageId), { body: { content, allowed_mentions: { parse: [] as string[] } } });
+    return true;
+  } catch (error) {
+    if (error instanceof DiscordAPIError && error.status === 404) return false;
+    throw toPlatformError(error, 'editMessage');
+  }
+}
+
 /** Sends chunks from `firstChunk` on, in order, reporting each one the platform accepted. */
 export async function deliverChunks(rest: REST, delivery: Delivery): Promise<void> {
   const { target, message } = delivery;
@@ -91,6 +105,11 @@ export async function deliverChunks(rest: REST, delivery: Delivery): Promise<voi
   for (let i = Math.max(0, delivery.firstChunk); i < message.chunks.length; i++) {
     const chunk = message.chunks[i];
     // Discord refuses empty messages (50006); renderers never produce one, so skip rather than fail the reply.
+    const streamed = target.streamedMessageIds?.[i];
+    if (chunk.trim() !== '' && streamed !== undefined && !viaInteraction && (await finishStreamed(rest, target, streamed, chunk))) {
+      delivery.onChunkSent(i);
+      continue;
+    }
     if (chunk.trim() !== '') {
       if (viaInteraction) await postInteraction(rest, target, i, chunk);
       else await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined);

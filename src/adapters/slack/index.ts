@@ -13,6 +13,7 @@ import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import type { SlackSettings } from '../../core/settings.js';
 import type { Adapter, InboundHandler, InboundMessage, InboundVerdict } from '../../core/types.js';
 import type { AdapterDeps } from '../deps.js';
+import { slackStreaming } from './stream.js';
 import { boltLogger, createWebClient, slackApiBase, webClientOptions } from './client.js';
 import { AUTH_ERRORS, credentialsError, slackErrorCode, toPlatformError } from './errors.js';
 import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
@@ -277,6 +278,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     },
 
     deliver,
+    streaming: slackStreaming(client, () => identity.teamId),
 
     async diagnose() {
       const problems: string[] = [];

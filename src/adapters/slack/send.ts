@@ -120,12 +120,27 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
     );
   }
 
+  /**
+   * A chunk whose message was streamed (DESIGN §10) is finished by chat.update (429s waited out).
+   * False when the message is gone: the chunk is then posted anew.
+   */
+  async function finishStreamed(target: DeliveryTarget, ts: string, text: string): Promise<boolean> {
+    try {
+      await callWithRateLimit('chat.update', () => deps.client.chat.update({ channel: target.chatId, ts, text }));
+      return true;
+    } catch (error) {
+      if (error instanceof PlatformApiError && error.message.endsWith('message_not_found')) return false;
+      throw error;
+    }
+  }
+
   return async function deliver(delivery: Delivery): Promise<void> {
     const { target, message } = delivery;
     for (let i = Math.max(0, delivery.firstChunk); i < message.chunks.length; i += 1) {
       const chunk = message.chunks[i];
       // Slack refuses an empty text (no_text); an empty chunk has nothing to show anyway.
-      if (chunk.trim() !== '') await sendChunk(target, chunk);
+      const streamed = target.streamedMessageIds?.[i];
+      if (chunk.trim() !== '' && !(streamed !== undefined && (await finishStreamed(target, streamed, chunk)))) await sendChunk(target, chunk);
       delivery.onChunkSent(i);
     }
   };

@@ -18,6 +18,7 @@ import { toInboundMessage, type BotIdentity } from './inbound.js';
 import { telegramHtmlToPlain } from '../../render/index.js';
 import { Poller, type AllowedUpdate } from './polling.js';
 import { deliverChunks, sendTyping, type SendContext } from './send.js';
+import { telegramStreaming } from './stream.js';
 import { startWebhookServer, type WebhookServer } from './webhook.js';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
@@ -199,6 +200,8 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     sendTyping(target: DeliveryTarget): Promise<void> {
       return sendTyping(sendContext, target);
     },
+
+    streaming: telegramStreaming(sendContext),
 
     async diagnose(): Promise<string[]> {
       try {

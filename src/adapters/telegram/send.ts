@@ -10,6 +10,7 @@ import type { Api } from 'grammy';
 import type { Logger } from '../../core/logger.js';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { PlatformApiError } from '../../core/errors.js';
+import { GrammyError } from 'grammy';
 import { isParseEntitiesError, migratedChatId, redactToken, retryAfterSeconds, toPlatformError } from './errors.js';
 
 export interface SendContext {
@@ -29,7 +30,7 @@ export function chatIdParam(chatId: string): number | string {
   return /^-?\d+$/.test(chatId) ? Number(chatId) : chatId;
 }
 
-function optionalNumber(value: string | undefined): number | undefined {
+export function optionalNumber(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+$/.test(value)) return undefined;
   return Number(value);
 }
@@ -73,6 +74,53 @@ async function sendChunk(ctx: SendContext, target: { chatId: number | string; th
   }
 }
 
+/** Telegram's answer when an edit would change nothing: the message already shows that text. */
+export function isNotModified(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 400 && /message is not modified/i.test(error.description);
+}
+
+/** Edits one message to an HTML chunk; an unchanged text is fine; HTML Telegram refuses goes as plain text. */
+export async function editChunk(ctx: SendContext, target: DeliveryTarget, messageId: string, html: string): Promise<void> {
+  const chat = chatIdParam(target.chatId);
+  try {
+    await ctx.api.editMessageText(chat, Number(messageId), html, { parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+  } catch (error) {
+    if (isNotModified(error)) return;
+    if (isParseEntitiesError(error)) {
+      try {
+        await ctx.api.editMessageText(chat, Number(messageId), ctx.toPlain(html), { link_preview_options: { is_disabled: true } });
+        return;
+      } catch (plainError) {
+        if (isNotModified(plainError)) return;
+        throw toPlatformError('editMessageText', plainError, ctx.token);
+      }
+    }
+    throw toPlatformError('editMessageText', error, ctx.token);
+  }
+}
+
+/**
+ * A chunk whose message was streamed (DESIGN §10): that message is edited to the chunk, waiting out
+ * 429s as for a send. False when the message is gone (deleted meanwhile): the chunk is then sent.
+ */
+async function finishStreamed(ctx: SendContext, target: DeliveryTarget, messageId: string, html: string): Promise<boolean> {
+  for (let waits = 0; ; waits++) {
+    try {
+      await editChunk(ctx, target, messageId, html);
+      return true;
+    } catch (error) {
+      const retryAfterMs = error instanceof PlatformApiError ? error.retryAfterMs : undefined;
+      if (retryAfterMs !== undefined && retryAfterMs <= ctx.maxRetryAfterSeconds * 1000 && waits < ctx.maxRateLimitWaits) {
+        ctx.logger.info('telegram', `rate limited on editMessageText: waiting ${retryAfterMs / 1000} s as Telegram asks, then finishing the streamed message`);
+        await ctx.sleep(retryAfterMs);
+        continue;
+      }
+      if (error instanceof PlatformApiError && /message to edit not found|message can't be edited/i.test(error.message)) return false;
+      throw error;
+    }
+  }
+}
+
 /** Sends `delivery.message.chunks` from `firstChunk` on; onChunkSent after each accepted chunk. */
 export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promise<void> {
   const { target, message } = delivery;
@@ -85,6 +133,11 @@ export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promi
     const chunk = message.chunks[i];
     if (chunk.trim() === '') {
       // Telegram refuses an empty text; an empty chunk has nothing to lose.
+      delivery.onChunkSent(i);
+      continue;
+    }
+    const streamed = target.streamedMessageIds?.[i];
+    if (streamed !== undefined && (await finishStreamed(ctx, target, streamed, chunk))) {
       delivery.onChunkSent(i);
       continue;
     }

@@ -25,6 +25,11 @@ export interface RepliesDeps {
 export class Replies {
   constructor(private readonly deps: RepliesDeps) {}
 
+  /** Renders Markdown for a platform as a reply would be (streamed updates use it too). */
+  render(platform: PlatformId, markdown: string): OutboundMessage {
+    return this.deps.render(platform, markdown);
+  }
+
   /** Runs `fn` in one transaction; the replies it makes are delivered once it has committed. */
   async commit<T>(sessionKey: string | null, fn: (tx: Repositories, reply: Reply) => Promise<T>): Promise<T> {
     const queued: Address[] = [];

@@ -17,6 +17,9 @@ import { SessionQueues, Semaphore } from './session-queue.js';
 import type { Replies } from './replies.js';
 import type { IntakeContext } from './pipeline.js';
 import { startTyping } from './typing.js';
+import type { Store } from '../store/types.js';
+import { LiveReply } from '../streaming/live-reply.js';
+import { configuredMode } from '../streaming/mode.js';
 
 export interface TurnRunnerDeps {
   settings: Settings;
@@ -25,6 +28,8 @@ export interface TurnRunnerDeps {
   logger: Logger;
   adapter: (platform: PlatformId) => Adapter | undefined;
   now: () => Date;
+  /** The streams of running turns (DESIGN §10) are kept here, for a restart. */
+  store: Store;
 }
 
 /** What a chat user is told about a model failure: why, in a few words; never the endpoint or the fix. */
@@ -49,6 +54,9 @@ export function failureReply(error: unknown, platform: PlatformId, kept: boolean
   const operator = kind === 'unconfigured' || kind === 'refused' ? ' The operator can see the details in the log.' : '';
   return `Sorry, I could not answer that: ${FAILURE_REASON[kind]}. ${keptLine}${operator}`;
 }
+
+/** How a reply cut short by /stop ends (DESIGN §10: the text so far stays, marked as stopped). */
+export const STOPPED_MARK = '_(stopped)_';
 
 const BUSY = 'I am still busy with your earlier messages. Please wait for my answer, then send this again.';
 
@@ -129,20 +137,57 @@ export class TurnRunner {
     }
   }
 
+  /** The live reply of a turn, when its chat streams (DESIGN §10); null otherwise. */
+  private async liveReply(sessionKey: string, target: InboundMessage['replyTarget']): Promise<LiveReply | null> {
+    const capability = this.deps.adapter(target.platform)?.streaming;
+    if (!capability) return null;
+    const configured = configuredMode(this.deps.settings.config, target);
+    const mode = configured === 'off' ? null : capability.resolve(target, configured);
+    if (!mode) return null;
+    const { store, replies, logger } = this.deps;
+    const resume = mode === 'draft' ? [] : await store.streams.get(sessionKey);
+    return new LiveReply({
+      capability,
+      mode,
+      target,
+      render: (markdown) => replies.render(target.platform, markdown).chunks,
+      resume,
+      persist: (ids) => store.streams.save(sessionKey, ids, this.deps.now().getTime()),
+      logger,
+    });
+  }
+
   private async runTurn(ctx: IntakeContext, batch: InboundMessage[]): Promise<void> {
     const { agent, replies, logger } = this.deps;
     const last = batch[batch.length - 1];
-    const target = last.replyTarget;
     const signal = this.queues.signal(ctx.sessionKey);
-    const input = { session: last, personKey: ctx.person, userContent: formatBatch(batch), replyAddress: target, signal };
-    const typing = startTyping(this.deps.adapter(target.platform), target);
+    const live = await this.liveReply(ctx.sessionKey, last.replyTarget).catch((error: unknown) => {
+      logger.warn('streaming', `not streaming the answer for ${ctx.sessionKey}: ${oneLine(error)}`);
+      return null;
+    });
+    const input = {
+      session: last,
+      personKey: ctx.person,
+      userContent: formatBatch(batch),
+      replyAddress: last.replyTarget,
+      signal,
+      ...(live ? { onText: (text: string) => live.update(text), onTool: (name: string) => live.tool(name) } : {}),
+    };
+    const typing = startTyping(this.deps.adapter(last.replyTarget.platform), last.replyTarget);
+    // The finished reply edits the messages the stream posted (and forgets them in the same transaction).
+    const finish = async () => {
+      const ids = live ? await live.finish() : [];
+      return ids.length ? { ...last.replyTarget, streamedMessageIds: ids } : last.replyTarget;
+    };
     const markDone = async (tx: Parameters<Parameters<Replies['commit']>[1]>[0]) => {
       for (const m of batch) await tx.inbound.mark(m.platform, m.updateId, 'done');
+      if (live) await tx.streams.clear(ctx.sessionKey);
     };
     try {
       const result = await agent.turn(input);
       if (signal.aborted && this.stopping) return;
       const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
+      const target = await finish();
       const at = this.deps.now().getTime();
       await replies.commit(ctx.sessionKey, async (tx, reply) => {
         await agent.commit(tx, result, ctx.person, at);
@@ -150,11 +195,18 @@ export class TurnRunner {
         await markDone(tx);
       });
     } catch (error) {
-      if (signal.aborted && this.stopping) return; // journaled; answered after restart
+      if (signal.aborted && this.stopping) {
+        await live?.finish();
+        return; // journaled; answered after restart (the stream's messages are finished then)
+      }
       const stopped = signal.aborted;
       if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
+      const target = await finish();
+      const partial = live?.partial.trim() ? live.partial : '';
       const kept = await agent.keepFailedTurn(input);
-      const text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
+      let text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
+      // What the chat already showed stays; a stop marks it, a failure says so under it.
+      if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
       await replies.commit(ctx.sessionKey, async (tx, reply) => {
         await reply(target, text);
         await markDone(tx);

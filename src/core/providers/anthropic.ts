@@ -5,8 +5,9 @@ import type {
   TextBlockParam,
   Tool as AnthropicTool,
   CacheControlEphemeral,
+  MessageCreateParamsNonStreaming,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ChatMessage, ToolCall } from '../messages.js';
+import type { ChatMessage, ToolCall, Usage } from '../messages.js';
 import type { ModelRequest, ModelResponse, Provider, PromptLayer } from './provider.js';
 import { toModelError } from './errors.js';
 
@@ -80,6 +81,63 @@ export function toAnthropicMessages(messages: ChatMessage[], tail: string | unde
   return out;
 }
 
+/** Usage with the cache figures: input counts what was read from and written to the cache too. */
+function toUsage(u: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
+  const read = u.cache_read_input_tokens ?? 0;
+  const write = u.cache_creation_input_tokens ?? 0;
+  return { inputTokens: u.input_tokens + read + write, outputTokens: u.output_tokens, cachedTokens: read, cacheWriteTokens: write };
+}
+
+/**
+ * The same request with `stream: true`: text deltas go to `onText` as they come; tool inputs are
+ * assembled from their JSON pieces; usage comes from message_start (input, cache) and message_delta
+ * (output). The result is what the non-streamed call would have returned.
+ */
+async function streamed(
+  client: Anthropic,
+  body: MessageCreateParamsNonStreaming,
+  onText: (delta: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<ModelResponse> {
+  const stream = await client.messages.create({ ...body, stream: true }, { signal });
+  let text = '';
+  let stopReason = 'end_turn';
+  let usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0 as number | null, cache_creation_input_tokens: 0 as number | null };
+  const blocks: Array<{ kind: 'text' } | { kind: 'tool'; id: string; name: string; json: string }> = [];
+  for await (const event of stream) {
+    if (event.type === 'message_start') {
+      const u = event.message.usage;
+      usage = { input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_read_input_tokens: u.cache_read_input_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens };
+    } else if (event.type === 'content_block_start') {
+      const b = event.content_block;
+      blocks[event.index] = b.type === 'tool_use' ? { kind: 'tool', id: b.id, name: b.name, json: '' } : { kind: 'text' };
+      if (b.type === 'text' && b.text) {
+        text += b.text;
+        onText(b.text);
+      }
+    } else if (event.type === 'content_block_delta') {
+      const d = event.delta;
+      if (d.type === 'text_delta') {
+        text += d.text;
+        onText(d.text);
+      } else if (d.type === 'input_json_delta') {
+        const b = blocks[event.index];
+        if (b?.kind === 'tool') b.json += d.partial_json;
+      }
+    } else if (event.type === 'message_delta') {
+      if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
+      usage.output_tokens = event.usage.output_tokens;
+      if (event.usage.cache_read_input_tokens != null) usage.cache_read_input_tokens = event.usage.cache_read_input_tokens;
+      if (event.usage.cache_creation_input_tokens != null) usage.cache_creation_input_tokens = event.usage.cache_creation_input_tokens;
+      if (event.usage.input_tokens != null) usage.input_tokens = event.usage.input_tokens;
+    }
+  }
+  const toolCalls: ToolCall[] = blocks
+    .filter((b): b is Extract<(typeof blocks)[number], { kind: 'tool' }> => b?.kind === 'tool')
+    .map((b) => ({ id: b.id, name: b.name, arguments: JSON.stringify(parseArgs(b.json)) }));
+  return { text, toolCalls, stopReason, usage: toUsage(usage) };
+}
+
 /** Anthropic Messages with four cache breakpoints (DESIGN §5); none on the tool list. */
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const client = new Anthropic({
@@ -97,32 +155,23 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         description: t.description,
         input_schema: t.parameters as AnthropicTool['input_schema'],
       }));
+      const body: MessageCreateParamsNonStreaming = {
+        model: request.model,
+        max_tokens: request.maxOutputTokens,
+        system: toAnthropicSystem(request.system, cache),
+        messages: toAnthropicMessages(request.messages, request.tail, cache),
+        ...(tools.length ? { tools } : {}),
+      };
       try {
-        const message = await client.messages.create(
-          {
-            model: request.model,
-            max_tokens: request.maxOutputTokens,
-            system: toAnthropicSystem(request.system, cache),
-            messages: toAnthropicMessages(request.messages, request.tail, cache),
-            ...(tools.length ? { tools } : {}),
-          },
-          { signal: request.signal },
-        );
+        if (request.onText) return await streamed(client, body, request.onText, request.signal);
+        const message = await client.messages.create(body, { signal: request.signal });
         let text = '';
         const toolCalls: ToolCall[] = [];
         for (const block of message.content) {
           if (block.type === 'text') text += block.text;
           else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
         }
-        const u = message.usage;
-        const read = u.cache_read_input_tokens ?? 0;
-        const write = u.cache_creation_input_tokens ?? 0;
-        return {
-          text,
-          toolCalls,
-          stopReason: message.stop_reason ?? 'end_turn',
-          usage: { inputTokens: u.input_tokens + read + write, outputTokens: u.output_tokens, cachedTokens: read, cacheWriteTokens: write },
-        };
+        return { text, toolCalls, stopReason: message.stop_reason ?? 'end_turn', usage: toUsage(message.usage) };
       } catch (error) {
         throw toModelError(error, options.baseURL ?? 'https://api.anthropic.com');
       }

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { ChatMessage, ToolCall } from '../messages.js';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import type { ChatMessage, ToolCall, Usage } from '../messages.js';
 import type { ModelRequest, ModelResponse, Provider } from './provider.js';
 import { toModelError } from './errors.js';
 
@@ -32,6 +33,55 @@ function toParam(m: ChatMessage): ChatCompletionMessageParam {
   return { role: 'assistant', content: m.content };
 }
 
+function toUsage(usage: CompletionUsage | null | undefined): Usage {
+  return {
+    inputTokens: usage?.prompt_tokens ?? 0,
+    outputTokens: usage?.completion_tokens ?? 0,
+    cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: 0,
+  };
+}
+
+/**
+ * The same request with `stream: true` (and usage in the last chunk): text deltas go to `onText` as
+ * they come; tool calls are assembled from their indexed pieces; the result is what the
+ * non-streamed call would have returned.
+ */
+async function streamed(
+  client: OpenAI,
+  body: ChatCompletionCreateParamsNonStreaming,
+  onText: (delta: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<ModelResponse> {
+  const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
+  let text = '';
+  let stopReason = 'stop';
+  let usage: CompletionUsage | undefined;
+  let sawChoice = false;
+  const calls: Array<{ id: string; name: string; arguments: string }> = [];
+  for await (const chunk of stream) {
+    if (chunk.usage) usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    sawChoice = true;
+    const delta = choice.delta;
+    if (delta?.content) {
+      text += delta.content;
+      onText(delta.content);
+    }
+    for (const piece of delta?.tool_calls ?? []) {
+      const call = (calls[piece.index] ??= { id: '', name: '', arguments: '' });
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.arguments += piece.function.arguments;
+    }
+    if (choice.finish_reason) stopReason = choice.finish_reason;
+  }
+  if (!sawChoice) throw new Error('the model returned no choices');
+  const toolCalls: ToolCall[] = calls.filter(Boolean).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments || '{}' }));
+  return { text, toolCalls, stopReason, usage: toUsage(usage) };
+}
+
 /**
  * OpenAI-compatible Chat Completions (OpenAI, Ollama, vLLM, llama.cpp, OpenRouter). The SDK retries
  * 408/409/429/5xx with backoff and honours retry-after.
@@ -50,32 +100,25 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         type: 'function',
         function: { name: t.name, description: t.description, parameters: t.parameters },
       }));
+      const body: ChatCompletionCreateParamsNonStreaming = {
+        model: request.model,
+        messages: toOpenAIMessages(request),
+        ...(tools.length ? { tools } : {}),
+        max_tokens: request.maxOutputTokens,
+      };
       try {
-        const completion = await client.chat.completions.create(
-          {
-            model: request.model,
-            messages: toOpenAIMessages(request),
-            ...(tools.length ? { tools } : {}),
-            max_tokens: request.maxOutputTokens,
-          },
-          { signal: request.signal },
-        );
+        if (request.onText) return await streamed(client, body, request.onText, request.signal);
+        const completion = await client.chat.completions.create(body, { signal: request.signal });
         const choice = completion.choices?.[0];
         if (!choice) throw new Error('the model returned no choices');
         const toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])
           .filter((c) => c.type === 'function')
           .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '{}' }));
-        const usage = completion.usage;
         return {
           text: choice.message.content ?? '',
           toolCalls,
           stopReason: choice.finish_reason ?? 'stop',
-          usage: {
-            inputTokens: usage?.prompt_tokens ?? 0,
-            outputTokens: usage?.completion_tokens ?? 0,
-            cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-            cacheWriteTokens: 0,
-          },
+          usage: toUsage(completion.usage),
         };
       } catch (error) {
         throw toModelError(error, options.baseURL ?? 'https://api.openai.com/v1');

@@ -23,6 +23,12 @@ export interface ModelRequest {
   tools: ToolSpec[];
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /**
+   * Streaming (DESIGN §10): when set, the provider asks for a streamed answer and calls this with
+   * each piece of answer text as it arrives. The request is otherwise the same (only the stream flag
+   * differs), and the resolved ModelResponse is the same as without it. Absent: no streaming.
+   */
+  onText?: (delta: string) => void;
 }
 
 export interface ModelResponse {

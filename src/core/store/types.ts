@@ -183,6 +183,20 @@ export interface OutboxRepo {
   retry(id: number, at: number): Promise<boolean>;
 }
 
+// ── live streams ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Streamed replies (DESIGN §10): the platform ids of the messages a session's running turn streams
+ * into. Saved as each message is posted; cleared in the transaction that stores the turn's reply.
+ * A row still there at start belongs to a turn a crash cut short, whose message is answered again.
+ */
+export interface LiveStreamRepo {
+  /** The message ids of the session's unfinished stream, oldest first; [] when none. */
+  get(sessionKey: string): Promise<string[]>;
+  save(sessionKey: string, messageIds: readonly string[], at: number): Promise<void>;
+  clear(sessionKey: string): Promise<void>;
+}
+
 // ── cron ────────────────────────────────────────────────────────────────────────────────────
 
 /** One row of the run log. `status` is 'running' until the run finishes. */
@@ -327,6 +341,7 @@ export interface Repositories {
   readonly cron: CronRepo;
   readonly pairing: PairingRepo;
   readonly memory: MemoryRepo;
+  readonly streams: LiveStreamRepo;
 }
 
 export interface Store extends Repositories {

@@ -14,6 +14,7 @@ import { PgPairingRepo } from './pairing.js';
 import { PgMemoryRepo } from './memory.js';
 import { PgRetentionRepo } from './retention.js';
 import { SwitchboardError } from '../../core/errors.js';
+import { PgLiveStreamRepo } from './streams.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner): Repositories {
@@ -25,6 +26,7 @@ function repositories(run: Runner): Repositories {
     cron: new PgCronRepo(run),
     pairing: new PgPairingRepo(run),
     memory: new PgMemoryRepo(run),
+    streams: new PgLiveStreamRepo(run),
   };
 }
 

@@ -159,7 +159,18 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 3: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
-  // 6 (after the two steps of other branches; renumber on merge): the web console — the 7-day
+  // 4: taken by a parallel branch; this no-op holds its place until the branches are merged
+  `SELECT 1;`,
+  // 5: streamed replies (DESIGN §10): the messages a turn is streaming into, so a turn restarted after
+  // a crash finishes (edits) them instead of posting the answer twice; cleared with the turn's reply
+  `
+  CREATE TABLE live_streams (
+    session_key TEXT PRIMARY KEY,
+    message_ids TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  `,
+  // 6: the web console — the 7-day
   // figures read only this index (the sessions list already pages by sessions_active), and `held`
   // keeps an operator's pause of a config job across the config sync at start
   `

@@ -12,6 +12,7 @@ import { SqliteCronRepo } from './cron.js';
 import { SqlitePairingRepo } from './pairing.js';
 import { FileMemoryRepo } from './memory-files.js';
 import { SqliteRetentionRepo } from './retention.js';
+import { SqliteLiveStreamRepo } from './streams.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner, memory: FileMemoryRepo, history?: HistoryCache): Repositories {
@@ -23,6 +24,7 @@ function repositories(run: Runner, memory: FileMemoryRepo, history?: HistoryCach
     cron: new SqliteCronRepo(run),
     pairing: new SqlitePairingRepo(run),
     memory,
+    streams: new SqliteLiveStreamRepo(run),
   };
 }
 

@@ -145,7 +145,18 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 4: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
-  // 7 (after the two steps of other branches; renumber on merge): the web console — the 7-day
+  // 5: taken by a parallel branch; this no-op holds its place until the branches are merged
+  `SELECT 1;`,
+  // 6: streamed replies (DESIGN §10): the messages a turn is streaming into, so a turn restarted after
+  // a crash finishes (edits) them instead of posting the answer twice; cleared with the turn's reply
+  `
+  CREATE TABLE live_streams (
+    session_key TEXT PRIMARY KEY,
+    message_ids TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
+  // 7: the web console — the 7-day
   // figures read only this covering index, the sessions list pages by last activity, and `held`
   // keeps an operator's pause of a config job across the config sync at start
   `

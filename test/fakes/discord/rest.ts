@@ -190,6 +190,26 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
       hooks.onPosted(created);
       return { status: 200, body: created };
     }
+    if ((m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)$/)) && method === 'PATCH') {
+      const [, channelId, messageId] = m;
+      const fail = world.takeFailure('edits', path);
+      if (fail) return failureReply(fail, `edits-${channelId}`);
+      const message = world.messages.find((p) => p.id === messageId && p.channelId === channelId && p.kind === 'channel');
+      if (!message) return { status: 404, body: { message: 'Unknown Message', code: 10008 } };
+      const checked = validateContent(obj);
+      if ('status' in checked) return checked;
+      const now = Date.now();
+      const times = (world.editTimes.get(channelId) ?? []).filter((t) => now - t < world.editLimit.windowMs);
+      if (times.length >= world.editLimit.count) {
+        world.editTimes.set(channelId, times);
+        return failureReply({ route: 'edits', status: 429, retryAfter: Math.max(0.05, (times[0] + world.editLimit.windowMs - now) / 1000) }, `edits-${channelId}`);
+      }
+      times.push(now);
+      world.editTimes.set(channelId, times);
+      world.recordEdit(message, checked.content);
+      const known = world.knownMessages.get(channelId)?.get(messageId);
+      return { status: 200, body: { ...(known ?? {}), id: messageId, channel_id: channelId, content: checked.content, edited_timestamp: new Date().toISOString() } };
+    }
     return { status: 404, body: { message: '404: Not Found', code: 0 } };
   };
 

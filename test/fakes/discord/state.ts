@@ -20,6 +20,15 @@ export interface PostedMessage {
   extraKeys: string[];
 }
 
+/** What the user saw change, in order: a message posted or edited. */
+export interface VisibleChange {
+  kind: 'send' | 'edit';
+  id: string;
+  channelId: string;
+  content: string;
+  at: number;
+}
+
 /** Every REST request the fake answered (method, path below /api/v10, status). */
 export interface RestRequest {
   method: string;
@@ -31,7 +40,7 @@ export interface RestRequest {
 /** A failure the fake answers the next matching request with. */
 export interface FailureSpec {
   /** Which requests it applies to: 'messages' (POST /channels/:id/messages), 'typing', 'webhook', or any path regex. */
-  route: 'messages' | 'typing' | 'webhook' | RegExp;
+  route: 'messages' | 'edits' | 'typing' | 'webhook' | RegExp;
   /** 429 (rate limit), 5xx, 403, 404… */
   status: number;
   /** 429 only: seconds (body retry_after; the header is rounded up as Discord does). */
@@ -64,6 +73,11 @@ export class FakeWorld {
   /** Message ids known per channel (inbound and posted), so replies can resolve. */
   readonly knownMessages = new Map<string, Map<string, APIMessage>>();
   readonly messages: PostedMessage[] = [];
+  /** Posts and edits as they happened (an edit also changes its PostedMessage's content in place). */
+  readonly visible: VisibleChange[] = [];
+  /** Edits per channel allowed in any rolling window before a 429 (Discord's observed 5 per 5 s). */
+  editLimit = { count: 5, windowMs: 5000 };
+  readonly editTimes = new Map<string, number[]>();
   readonly requests: RestRequest[] = [];
   readonly typing: string[] = [];
   readonly interactionCallbacks: { interactionId: string; token: string; type: number; at: number }[] = [];
@@ -90,6 +104,14 @@ export class FakeWorld {
 
   record(message: PostedMessage): void {
     this.messages.push(message);
+    this.visible.push({ kind: 'send', id: message.id, channelId: message.channelId, content: message.content, at: Date.now() });
+    for (const l of this.listeners) l();
+  }
+
+  /** An accepted edit of a posted message. */
+  recordEdit(message: PostedMessage, content: string): void {
+    message.content = content;
+    this.visible.push({ kind: 'edit', id: message.id, channelId: message.channelId, content, at: Date.now() });
     for (const l of this.listeners) l();
   }
 
@@ -112,7 +134,7 @@ export class FakeWorld {
   }
 
   /** Takes the next failure matching this request, if any. */
-  takeFailure(kind: 'messages' | 'typing' | 'webhook' | 'other', path: string): FailureSpec | undefined {
+  takeFailure(kind: 'messages' | 'edits' | 'typing' | 'webhook' | 'other', path: string): FailureSpec | undefined {
     const index = this.failures.findIndex((f) => (f.route instanceof RegExp ? f.route.test(path) : f.route === kind));
     if (index < 0) return undefined;
     const spec = this.failures[index];
