@@ -30,6 +30,8 @@ import type { CronScheduler } from './core/cron/scheduler.js';
 import { buildPrompt } from './core/prompt/builder.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
+import { leaseTiming, Presence } from './core/presence.js';
+import { hostname } from 'node:os';
 
 export interface AppOptions {
   settings: Settings;
@@ -71,6 +73,8 @@ export interface App {
   readonly render: Renderer;
   /** The retention policy; `start()` applies it now and then periodically (the gateway process). */
   readonly retention: Retention;
+  /** This instance on the database: heartbeat and leases (`start()` by the gateway process). */
+  readonly presence: Presence;
   adapter(platform: PlatformId): Adapter | undefined;
   /** Stops delivery and closes the store (adapters are the caller's to stop and close). */
   close(): Promise<void>;
@@ -143,7 +147,14 @@ export function createApp(options: AppOptions): App {
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });
   const agent = new Agent({ settings, store, provider, tools, prompts, logger, now, maintainSession });
-  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, now });
+  const presence = new Presence({
+    store,
+    instanceId: settings.instanceId ?? `${hostname()}-${process.pid}`,
+    timing: leaseTiming(settings.config.gateway.lease_seconds),
+    logger,
+    now,
+  });
+  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now });
   cronChanged.add(() => scheduler.refresh());
   const retention = new Retention({ store, config: settings.config.retention, logger, now });
@@ -161,11 +172,13 @@ export function createApp(options: AppOptions): App {
     scheduler,
     render,
     retention,
+    presence,
     adapter,
     async close() {
       await retention.stop();
       delivery.stop();
       await delivery.idle();
+      await presence.stop();
       await store.close();
     },
   };
