@@ -31,6 +31,7 @@ import { buildPrompt } from './core/prompt/builder.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
 import { leaseTiming, Presence } from './core/presence.js';
+import { DoorKeeper } from './core/doors.js';
 import { hostname } from 'node:os';
 
 export interface AppOptions {
@@ -75,6 +76,8 @@ export interface App {
   readonly retention: Retention;
   /** This instance on the database: heartbeat and leases (`start()` by the gateway process). */
   readonly presence: Presence;
+  /** Starts the doors (exclusive ones under a lease) and tells their state (`doors.status()`). */
+  readonly doors: DoorKeeper;
   adapter(platform: PlatformId): Adapter | undefined;
   /** Stops delivery and closes the store (adapters are the caller's to stop and close). */
   close(): Promise<void>;
@@ -155,6 +158,7 @@ export function createApp(options: AppOptions): App {
     now,
   });
   const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
+  const doorKeeper = new DoorKeeper({ store, presence, logger });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now });
   cronChanged.add(() => scheduler.refresh());
   const retention = new Retention({ store, config: settings.config.retention, logger, now });
@@ -173,6 +177,7 @@ export function createApp(options: AppOptions): App {
     render,
     retention,
     presence,
+    doors: doorKeeper,
     adapter,
     async close() {
       await retention.stop();
