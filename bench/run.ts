@@ -3,7 +3,8 @@
  * machine it ran on), `bench/results.json`, and the same table as the README's "Benchmark" section.
  *
  * Options: `--no-readme` leaves README.md alone; `--from-results` only rewrites the README table from
- * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize` leaves sections out.
+ * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,instances` leaves sections out
+ * (`--only=instances` runs just the named ones).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import { benchFootprint, type FootprintBench } from './footprint.js';
 import { benchPrompt, type PromptBench } from './prompt.js';
 import { benchSearch, type SearchBenchResult } from './search.js';
 import { benchDbSize, type DbSizeBench } from './dbsize.js';
+import { benchInstances, type InstancesBench } from './instances.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -40,11 +42,14 @@ interface Results {
   search?: SearchBenchResult;
   footprint?: FootprintBench;
   dbsize?: DbSizeBench;
+  instances?: InstancesBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const skip = new Set((args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean));
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'instances'];
+const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
+const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((x) => !only.includes(x)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const n = (v: number, digits = 2) => v.toLocaleString('en-US', { maximumFractionDigits: digits });
 
@@ -115,6 +120,14 @@ function rows(r: Results): Row[] {
       if (c) add('Database', `state.db + WAL after ${n(k, 0)} messages (day ${n(c.day, 0)} of ${d.simulatedDays}; ${n(c.messagesRows, 0)} message rows, ${n(c.inboundRows, 0)} journal rows)`, n(c.mb, 1), 'MB');
     }
     add('Database', `spread of the size once retention (${d.retentionDays} days) applies, from day ${d.retentionDays + 1} on (flat: ≈ 0)`, n(d.flatSpreadMb, 1), 'MB');
+  }
+  if (r.instances) {
+    const i = r.instances;
+    add('Instances', `Slack HTTP through PostgreSQL, 1 instance (${i.scaleOut.users} users, 1 message in flight each, instant model)`, n(i.scaleOut.onePerSec, 0), 'messages/s');
+    add('Instances', 'same load spread over 3 instances', n(i.scaleOut.threePerSec, 0), 'messages/s');
+    add('Instances', `scale-out 3 ÷ 1 instances (goal ≥ 2.5; everything on ${i.cores} cores)`, n(i.scaleOut.ratio), '×');
+    add('Instances', `failover: SIGKILL of the Telegram door holder → a message sent then is answered, p50 of ${i.failover.trialsMs.length} (lease ${i.failover.leaseSeconds} s; goal ≤ 30)`, n(i.failover.p50Ms / 1000, 1), 's');
+    add('Instances', `session_search over ${n(i.search.messages, 0)} messages on PostgreSQL, p95 (goal < 10)`, n(i.search.p95Ms), 'ms');
   }
   return out;
 }
@@ -188,6 +201,10 @@ if (!skip.has('footprint')) {
 if (!skip.has('dbsize')) {
   log('dbsize: database size over 100,000 messages with retention…');
   results.dbsize = await benchDbSize(log);
+}
+if (!skip.has('instances')) {
+  log('instances: scale-out, failover and search on PostgreSQL…');
+  results.instances = await benchInstances(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 
