@@ -22,6 +22,9 @@ export function leaseTiming(leaseSeconds: number): LeaseTiming {
   return { ttlMs, renewMs: Math.max(100, Math.round(ttlMs / 3)) };
 }
 
+/** Instance rows and leases expired longer than this are removed at the next start of any instance. */
+const STALE_AFTER_MS = 24 * 60 * 60_000;
+
 export interface PresenceDeps {
   store: Store;
   instanceId: string;
@@ -52,6 +55,10 @@ export class Presence {
   async start(): Promise<void> {
     if (this.timer) return;
     if (this.deps.store.engine === 'sqlite') await this.freeDeadLocalHolders();
+    // Rows of instances that died long ago (doctor shows the recent ones as "stopped without a clean stop").
+    const longAgo = this.deps.now().getTime() - STALE_AFTER_MS;
+    await this.deps.store.leases.prune(longAgo);
+    await this.deps.store.instances.prune(longAgo);
     await this.beat();
     this.timer = setInterval(() => void this.tick(), this.timing.renewMs);
     this.timer.unref();

@@ -175,7 +175,8 @@ export class TurnRunner {
     }
     if (!again) return;
     const late = await this.batchOf(key).catch(() => []);
-    if (late.length) await this.offer({ ...ctx, message: late[0] });
+    // A loop started meanwhile (a new local message) reads the journal itself.
+    if (late.length && !this.queues.isRunning(key)) await this.offer({ ...ctx, message: late[0] });
   }
 
   /** The session's pending messages in arrival order; commands are answered by their own step. */

@@ -281,6 +281,8 @@ export interface LeaseRepo {
   /** Gives up every lease of `holder` (clean stop, or a dead instance's on SQLite). */
   releaseAll(holder: string): Promise<number>;
   get(name: string): Promise<Lease | undefined>;
+  /** Removes leases that expired before `before` (left by instances that died); how many. */
+  prune(before: number): Promise<number>;
   /** Every lease row (expired ones too), by name. */
   list(): Promise<Lease[]>;
 }
@@ -299,6 +301,8 @@ export interface InstanceRecord {
 export interface InstanceRepo {
   heartbeat(instance: { id: string; host: string; pid: number; startedAt: number }, now: number, ttlMs: number): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Removes rows whose heartbeat expired before `before` (instances that died); how many. */
+  prune(before: number): Promise<number>;
   /** Every row (stale ones too), by id. */
   list(): Promise<InstanceRecord[]>;
 }

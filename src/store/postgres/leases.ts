@@ -44,6 +44,10 @@ export class PgLeaseRepo implements LeaseRepo {
     return (await this.run.rows<Lease>(`SELECT ${LEASE_COLUMNS} FROM leases WHERE name = $1`, [name]))[0];
   }
 
+  prune(before: number): Promise<number> {
+    return this.run.exec('DELETE FROM leases WHERE expires_at < $1', [before]);
+  }
+
   list(): Promise<Lease[]> {
     return this.run.rows<Lease>(`SELECT ${LEASE_COLUMNS} FROM leases ORDER BY name`);
   }
@@ -63,6 +67,10 @@ export class PgInstanceRepo implements InstanceRepo {
 
   async remove(id: string): Promise<void> {
     await this.run.exec('DELETE FROM instances WHERE id = $1', [id]);
+  }
+
+  prune(before: number): Promise<number> {
+    return this.run.exec('DELETE FROM instances WHERE expires_at < $1', [before]);
   }
 
   list(): Promise<InstanceRecord[]> {

@@ -50,6 +50,11 @@ export class SqliteLeaseRepo implements LeaseRepo {
     return prepare(this.run.db, `SELECT ${LEASE_COLUMNS} FROM leases WHERE name = ?`).get(name) as Lease | undefined;
   }
 
+  async prune(before: number): Promise<number> {
+    await this.ready();
+    return prepare(this.run.db, 'DELETE FROM leases WHERE expires_at < ?').run(before).changes;
+  }
+
   async list(): Promise<Lease[]> {
     await this.ready();
     return prepare(this.run.db, `SELECT ${LEASE_COLUMNS} FROM leases ORDER BY name`).all() as Lease[];
@@ -76,6 +81,11 @@ export class SqliteInstanceRepo implements InstanceRepo {
   async remove(id: string): Promise<void> {
     await this.ready();
     prepare(this.run.db, 'DELETE FROM instances WHERE id = ?').run(id);
+  }
+
+  async prune(before: number): Promise<number> {
+    await this.ready();
+    return prepare(this.run.db, 'DELETE FROM instances WHERE expires_at < ?').run(before).changes;
   }
 
   async list(): Promise<InstanceRecord[]> {

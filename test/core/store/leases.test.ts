@@ -89,6 +89,12 @@ for (const engine of ENGINES) {
       ]);
       await store.instances.remove('i2');
       expect((await store.instances.list()).map((i) => i.id)).toEqual(['i1']);
+      // Long dead: pruned, with its expired leases; live rows stay.
+      await store.instances.heartbeat({ id: 'old', host: 'h3', pid: 33, startedAt: T0 - 100_000 }, T0 - 100_000, TTL);
+      await store.leases.acquire('session:old', 'old', T0 - 100_000, TTL);
+      expect(await store.instances.prune(T0)).toBe(1);
+      expect(await store.leases.prune(T0)).toBe(1);
+      expect((await store.instances.list()).map((i) => i.id)).toEqual(['i1']);
     });
 
     it('settles a journal row once: the second answer to the same event rolls back with its reply', async () => {
