@@ -33,7 +33,7 @@ const SECRET = 'bench-instances-secret';
 
 export interface InstancesBench {
   cores: number;
-  scaleOut: { users: number; messages: number; onePerSec: number; threePerSec: number; ratio: number };
+  scaleOut: { users: number; messages: number; onePerSec: number; threePerSec: number; ratio: number; threeStickyPerSec: number; stickyRatio: number };
   failover: { leaseSeconds: number; trialsMs: number[]; p50Ms: number; doorTakenOverMs: number[] };
   search: { messages: number; p50Ms: number; p95Ms: number };
   bin: string;
@@ -111,8 +111,8 @@ function answerWatcher(slack: SlackFake): { next(channel: string): Promise<void>
   };
 }
 
-async function scaleRun(pgServer: BenchPostgres, slack: SlackFake, model: InstantModel, count: number, log: (l: string) => void): Promise<number> {
-  const url = await pgServer.database(`bench_scale_${count}`);
+async function scaleRun(pgServer: BenchPostgres, slack: SlackFake, model: InstantModel, count: number, log: (l: string) => void, sticky = false): Promise<number> {
+  const url = await pgServer.database(`bench_scale_${count}${sticky ? '_sticky' : ''}`);
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-scale-'));
   const config = join(dir, 'config.yaml');
   writeFileSync(config, '{}\n');
@@ -140,9 +140,10 @@ async function scaleRun(pgServer: BenchPostgres, slack: SlackFake, model: Instan
     const user = async (u: number) => {
       for (let k = 0; k < perUser && sent < MESSAGES; k++) {
         sent++;
-        const channel = `DB${count}U${u}`;
+        const channel = `DB${count}${sticky ? 'S' : ''}U${u}`;
         const answered = watcher.next(channel);
-        const target = instances[(u + k) % instances.length];
+        // Rotating: each message of a session on the next instance (a lease hand-over every time); sticky: one instance per session.
+        const target = instances[(sticky ? u : u + k) % instances.length];
         const body = eventBody({ type: 'message', channel_type: 'im', channel, user: `UB${u}`, text: `question ${k}`, ts: `17200${String(++ts).padStart(5, '0')}.000100` });
         await postSigned(target.events!, SECRET, body);
         await answered;
@@ -153,7 +154,7 @@ async function scaleRun(pgServer: BenchPostgres, slack: SlackFake, model: Instan
     const elapsed = performance.now() - t0;
     watcher.stop();
     const perSec = (MESSAGES / elapsed) * 1000;
-    log(`instances: ${count} instance(s): ${Math.round(perSec)} messages/s`);
+    log(`instances: ${count} instance(s)${sticky ? ', sessions sticky' : ''}: ${Math.round(perSec)} messages/s`);
     return perSec;
   } finally {
     await stopAll(instances);
@@ -233,6 +234,7 @@ export async function benchInstances(log: (line: string) => void = () => undefin
     log('instances: scale-out through Slack HTTP, 1 then 3 instances…');
     const onePerSec = await scaleRun(pgServer, slack, model, 1, log);
     const threePerSec = await scaleRun(pgServer, slack, model, 3, log);
+    const threeStickyPerSec = await scaleRun(pgServer, slack, model, 3, log, true);
     log('instances: failover of the Telegram door (default 15 s lease)…');
     const fo = await failover(pgServer, tg, model, log);
     log('instances: session_search over 100,000 messages on PostgreSQL…');
@@ -241,7 +243,7 @@ export async function benchInstances(log: (line: string) => void = () => undefin
     const r2 = (v: number) => Math.round(v * 100) / 100;
     return {
       cores: cpus().length,
-      scaleOut: { users: USERS, messages: MESSAGES, onePerSec: Math.round(onePerSec), threePerSec: Math.round(threePerSec), ratio: r2(threePerSec / onePerSec) },
+      scaleOut: { users: USERS, messages: MESSAGES, onePerSec: Math.round(onePerSec), threePerSec: Math.round(threePerSec), ratio: r2(threePerSec / onePerSec), threeStickyPerSec: Math.round(threeStickyPerSec), stickyRatio: r2(threeStickyPerSec / onePerSec) },
       failover: fo,
       search: { messages: s.messages, p50Ms: s.p50Ms, p95Ms: s.p95Ms },
       bin: bin === COMPILED_BIN ? 'bin/switchboard.js (dist/)' : 'bin/switchboard-dev.js (tsx)',

@@ -126,6 +126,7 @@ function rows(r: Results): Row[] {
     add('Instances', `Slack HTTP through PostgreSQL, 1 instance (${i.scaleOut.users} users, 1 message in flight each, instant model)`, n(i.scaleOut.onePerSec, 0), 'messages/s');
     add('Instances', 'same load spread over 3 instances', n(i.scaleOut.threePerSec, 0), 'messages/s');
     add('Instances', `scale-out 3 ÷ 1 instances (goal ≥ 2.5; everything on ${i.cores} cores)`, n(i.scaleOut.ratio), '×');
+    add('Instances', 'same, each session sticky to one instance (no lease hand-over per message)', n(i.scaleOut.stickyRatio), '×');
     add('Instances', `failover: SIGKILL of the Telegram door holder → a message sent then is answered, p50 of ${i.failover.trialsMs.length} (lease ${i.failover.leaseSeconds} s; goal ≤ 30)`, n(i.failover.p50Ms / 1000, 1), 's');
     add('Instances', `session_search over ${n(i.search.messages, 0)} messages on PostgreSQL, p95 (goal < 10)`, n(i.search.p95Ms), 'ms');
   }
