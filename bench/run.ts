@@ -155,7 +155,10 @@ runs the compiled \`switchboard start\` (bin/switchboard.js → dist/, no TypeSc
 flags; its 100 users keep their sessions, so every history grows over the 20,000 messages. The database
 run drives 100,000 messages through createApp on a simulated 50-day clock (200 users, sessions replaced
 daily) with \`retention:\` at 7 days for the journal, sent replies and ended sessions: the file stops
-growing once the first rows pass the window (SQLite reuses the freed pages).
+growing once the first rows pass the window (SQLite reuses the freed pages). The instances run starts
+real \`switchboard start\` processes on one PostgreSQL (embedded, fsync on) on this same machine, next to
+the fakes and the load: the scale-out ratio can exceed 1 only with spare cores, so read it with the core
+count; the failover figure uses the default 15 s lease.
 `;
 
 function updateReadme(text: string): void {
