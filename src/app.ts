@@ -100,6 +100,11 @@ export async function openStoreFor(settings: Settings, doors: readonly Adapter[]
   }
 }
 
+/** A cron run's lease (`cron-run:<id>`) held through this instance's Presence, renewed by its heartbeat. */
+export function cronRunLeases(presence: Presence) {
+  return { acquire: (name: string) => presence.acquire(name), release: (name: string) => presence.release(name), ttlMs: presence.timing.ttlMs };
+}
+
 export function createApp(options: AppOptions): App {
   const { settings, logger, cwd } = options;
   const now = options.now ?? (() => new Date());
@@ -159,7 +164,7 @@ export function createApp(options: AppOptions): App {
   });
   const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
-  const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now });
+  const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) });
   cronChanged.add(() => scheduler.refresh());
   const retention = new Retention({ store, config: settings.config.retention, logger, now });
 

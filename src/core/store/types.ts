@@ -214,7 +214,11 @@ export interface CronRepo {
   finish(runId: number, jobId: string, status: CronRunStatus, detail: string, at: number): Promise<void>;
   /** A run's report could not be delivered: the job's last result says so. */
   deliveryFailed(jobId: string, detail: string): Promise<void>;
-  /** Runs left 'running' by a process that stopped mid-run are marked as errors. */
+  /**
+   * Runs left 'running' by a process that stopped mid-run (started before `before`) are marked as
+   * errors — except a run whose lease `cron-run:<id>` is still held at `at` (another instance is
+   * running it).
+   */
   closeInterrupted(before: number, at: number): Promise<number>;
   runs(jobId: string, limit?: number): Promise<CronRunRecord[]>;
 }

@@ -113,6 +113,19 @@ for (const engine of ENGINES) {
       expect((await store.inbound.pendingFor('telegram:1001:1001')).map((m) => m.updateId)).toEqual(['u3']);
     });
 
+    it('leaves a cron run whose lease is held to its instance, and closes it once the lease expired', async () => {
+      await store.cron.insertChatJob({ id: 'daily', owner: 'alice', schedule: '0 9 * * *', timezone: null, prompt: 'p', deliver: { platform: 'telegram', chatId: '1001' } }, T0);
+      const claim = await store.cron.claim('daily', T0, T0, false);
+      if (claim.kind !== 'claimed') throw new Error(claim.kind);
+      await store.leases.acquire(`cron-run:${claim.runId}`, 'i1', T0, TTL);
+      // Another instance starting: the run is older than `before` but its lease is live.
+      expect(await store.cron.closeInterrupted(T0 + 5000, T0 + 5000)).toBe(0);
+      expect((await store.cron.runs('daily'))[0].status).toBe('running');
+      // Its instance died: the lease was not renewed.
+      expect(await store.cron.closeInterrupted(T0 + TTL, T0 + TTL)).toBe(1);
+      expect((await store.cron.runs('daily'))[0]).toMatchObject({ status: 'error', detail: 'interrupted: the gateway stopped during the run' });
+    });
+
     it.skipIf(engine.name !== 'postgres')('gives a contended lease to exactly one of several instances (PostgreSQL only: separate pools; skipped on SQLite, one process)', async () => {
       const others = await Promise.all([db.open(), db.open(), db.open()]);
       try {
