@@ -3,8 +3,8 @@
  * machine it ran on), `bench/results.json`, and the same table as the README's "Benchmark" section.
  *
  * Options: `--no-readme` leaves README.md alone; `--from-results` only rewrites the README table from
- * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,console,streaming` leaves
- * sections out; `--only=console` (a comma list) runs just those sections and writes
+ * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,console,streaming,instances`
+ * leaves sections out; `--only=console` (a comma list) runs just those sections and writes
  * bench/results.<sections>.json only (the README table and bench/results.json stay those of the last whole run).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { benchSearch, type SearchBenchResult } from './search.js';
 import { benchDbSize, type DbSizeBench } from './dbsize.js';
 import { benchConsole, type ConsoleBench } from './console.js';
 import { benchStreaming, type StreamingBench } from './streaming.js';
+import { benchInstances, type InstancesBench } from './instances.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -46,11 +47,12 @@ interface Results {
   dbsize?: DbSizeBench;
   console?: ConsoleBench;
   streaming?: StreamingBench;
+  instances?: InstancesBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming'];
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances'];
 const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
 const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -142,6 +144,15 @@ function rows(r: Results): Row[] {
     add('Streaming', "model's last token → finished answer at the platform, p50", n(s.finalP50Ms, 0), 'ms');
     add('Streaming', "model's last token → finished answer at the platform, p95 (goal ≤ 300)", n(s.finalP95Ms, 0), 'ms');
   }
+  if (r.instances) {
+    const i = r.instances;
+    add('Instances', `Slack HTTP through PostgreSQL, 1 instance (${i.scaleOut.users} users, 1 message in flight each, instant model)`, n(i.scaleOut.onePerSec, 0), 'messages/s');
+    add('Instances', 'same load spread over 3 instances', n(i.scaleOut.threePerSec, 0), 'messages/s');
+    add('Instances', `scale-out 3 ÷ 1 instances (goal ≥ 2.5; everything on ${i.cores} cores)`, n(i.scaleOut.ratio), '×');
+    add('Instances', 'same, each session sticky to one instance (no lease hand-over per message)', n(i.scaleOut.stickyRatio), '×');
+    add('Instances', `failover: SIGKILL of the Telegram door holder → a message sent then is answered, p50 of ${i.failover.trialsMs.length} (lease ${i.failover.leaseSeconds} s; goal ≤ 30)`, n(i.failover.p50Ms / 1000, 1), 's');
+    add('Instances', `session_search over ${n(i.search.messages, 0)} messages on PostgreSQL, p95 (goal < 10)`, n(i.search.p95Ms), 'ms');
+  }
   return out;
 }
 
@@ -167,7 +178,10 @@ runs the compiled \`switchboard start\` (bin/switchboard.js → dist/, no TypeSc
 flags; its 100 users keep their sessions, so every history grows over the 20,000 messages. The database
 run drives 100,000 messages through createApp on a simulated 50-day clock (200 users, sessions replaced
 daily) with \`retention:\` at 7 days for the journal, sent replies and ended sessions: the file stops
-growing once the first rows pass the window (SQLite reuses the freed pages).
+growing once the first rows pass the window (SQLite reuses the freed pages). The instances run starts
+real \`switchboard start\` processes on one PostgreSQL (embedded, fsync on) on this same machine, next to
+the fakes and the load: the scale-out ratio can exceed 1 only with spare cores, so read it with the core
+count; the failover figure uses the default 15 s lease.
 `;
 
 function updateReadme(text: string): void {
@@ -222,6 +236,10 @@ if (!skip.has('console')) {
 if (!skip.has('streaming')) {
   log('streaming: partial answers at 50 tokens/s…');
   results.streaming = await benchStreaming(log);
+}
+if (!skip.has('instances')) {
+  log('instances: scale-out, failover and search on PostgreSQL…');
+  results.instances = await benchInstances(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 

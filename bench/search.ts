@@ -150,10 +150,14 @@ function toolContext(settings: Settings, store: Store, provider: Provider, perso
   };
 }
 
-async function benchSearchLatency(): Promise<Omit<SearchBenchResult, 'compression'>> {
+/**
+ * session_search latency over the 100,000-message corpus; on SQLite in a temp home, or on the store
+ * `open` gives (the PostgreSQL run of bench/instances.ts).
+ */
+export async function benchSearchLatency(open?: (home: string) => Promise<Store>): Promise<Omit<SearchBenchResult, 'compression'>> {
   const home = mkdtempSync(join(tmpdir(), 'sb-bench-search-'));
   const fake = await startModelFake({ script: () => ({ text: 'A short summary of the earlier sessions.' }) });
-  const store = openSqliteStore({ path: sqlitePath(home), home });
+  const store = open ? await open(home) : openSqliteStore({ path: sqlitePath(home), home });
   try {
     const settings = settingsFor(home, fake.openaiUrl, '{}\n');
     const provider = createOpenAIProvider({ apiKey: 'k', baseURL: fake.openaiUrl, timeoutMs: 5000, maxRetries: 0 });

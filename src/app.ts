@@ -30,6 +30,9 @@ import type { CronScheduler } from './core/cron/scheduler.js';
 import { buildPrompt } from './core/prompt/builder.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
+import { leaseTiming, Presence } from './core/presence.js';
+import { DoorKeeper } from './core/doors.js';
+import { hostname } from 'node:os';
 
 export interface AppOptions {
   settings: Settings;
@@ -71,6 +74,10 @@ export interface App {
   readonly render: Renderer;
   /** The retention policy; `start()` applies it now and then periodically (the gateway process). */
   readonly retention: Retention;
+  /** This instance on the database: heartbeat and leases (`start()` by the gateway process). */
+  readonly presence: Presence;
+  /** Starts the doors (exclusive ones under a lease) and tells their state (`doors.status()`). */
+  readonly doors: DoorKeeper;
   adapter(platform: PlatformId): Adapter | undefined;
   /** Stops delivery and closes the store (adapters are the caller's to stop and close). */
   close(): Promise<void>;
@@ -91,6 +98,11 @@ export async function openStoreFor(settings: Settings, doors: readonly Adapter[]
     await Promise.allSettled(doors.map((a) => a.close()));
     throw error;
   }
+}
+
+/** A cron run's lease (`cron-run:<id>`) held through this instance's Presence, renewed by its heartbeat. */
+export function cronRunLeases(presence: Presence) {
+  return { acquire: (name: string) => presence.acquire(name), release: (name: string) => presence.release(name), ttlMs: presence.timing.ttlMs };
 }
 
 export function createApp(options: AppOptions): App {
@@ -143,8 +155,16 @@ export function createApp(options: AppOptions): App {
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });
   const agent = new Agent({ settings, store, provider, tools, prompts, logger, now, maintainSession });
-  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, now });
-  const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now });
+  const presence = new Presence({
+    store,
+    instanceId: settings.instanceId ?? `${hostname()}-${process.pid}`,
+    timing: leaseTiming(settings.config.gateway.lease_seconds),
+    logger,
+    now,
+  });
+  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
+  const doorKeeper = new DoorKeeper({ store, presence, logger });
+  const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) });
   cronChanged.add(() => scheduler.refresh());
   const retention = new Retention({ store, config: settings.config.retention, logger, now });
 
@@ -161,11 +181,14 @@ export function createApp(options: AppOptions): App {
     scheduler,
     render,
     retention,
+    presence,
+    doors: doorKeeper,
     adapter,
     async close() {
       await retention.stop();
       delivery.stop();
       await delivery.idle();
+      await presence.stop();
       await store.close();
     },
   };

@@ -19,6 +19,8 @@ const USAGE = `usage: switchboard <command>
   cron list | cron run ID       scheduled jobs
   sessions list | sessions search QUERY
   pairing list | pairing approve CODE | pairing deny CODE
+  memory show PERSON [--target memory|user] | memory edit PERSON --target memory|user [--file F]
+                                a person's memory and profile (edit: the new text from --file or stdin)
   migrate                       create or upgrade the database schema (SQLite, or PostgreSQL with DATABASE_URL)
   console                       serve the web console alone (start serves it too; see README)
   doctor                        check config, credentials, database and model`;
@@ -31,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   cron: () => import('./commands/cron-cli.js'),
   sessions: () => import('./commands/sessions.js'),
   pairing: () => import('./commands/pairing.js'),
+  memory: () => import('./commands/memory.js'),
   migrate: () => import('./commands/migrate.js'),
   console: () => import('./commands/console.js'),
   doctor: () => import('./commands/doctor.js'),

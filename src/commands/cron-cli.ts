@@ -3,7 +3,7 @@ import type { CommandIO } from './io.js';
 import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { formatAddress } from '../platform/address.js';
-import { createApp, openStore, openStoreFor, type App } from '../app.js';
+import { createApp, cronRunLeases, openStore, openStoreFor, type App } from '../app.js';
 import { createAdapters } from '../adapters/registry.js';
 import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
@@ -81,13 +81,15 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   });
   // Its own scheduler (never started: runNow only) that reports the outbox id of each report.
   const queued = new Map<string, number>();
-  const scheduler = createCronScheduler({ ...app, logger }, (jobId, id) => queued.set(jobId, id));
+  const scheduler = createCronScheduler({ ...app, logger, leases: cronRunLeases(app.presence) }, (jobId, id) => queued.set(jobId, id));
   try {
     return await runCronCommand(argv, io, {
       settings,
       store: app.store,
       runJobNow: async (id) => {
         app.delivery.start();
+        // The run holds its lease through this process's heartbeat, so a gateway starting meanwhile never closes it.
+        await app.presence.start();
         const result = await scheduler.runNow(id);
         if (result.status === 'silent') return { delivered: true, detail: 'the report was [SILENT]: nothing to deliver' };
         if (result.status !== 'ok') return { delivered: false, detail: result.detail };

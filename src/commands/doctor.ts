@@ -7,6 +7,7 @@ import type { OutboxStatus } from '../core/store/types.js';
 import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { formatTableSizes } from '../core/retention.js';
+import { instancesReport } from '../core/instances-report.js';
 
 /** An unreachable model (a dropped packet, a dead host) is reported within this, not after the SDK's own timeouts. */
 const MODEL_CHECK_SECONDS = 2;
@@ -39,10 +40,13 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     let counts: Record<OutboxStatus, number>;
     let sizes = '';
     let version: number;
+    let instances: string[] = [];
     try {
       counts = await store.outbox.counts();
       version = await store.schemaVersion();
       sizes = formatTableSizes(await store.retention.tableSizes());
+      // Many instances share PostgreSQL (DESIGN §9): who is running, and who holds what.
+      if (store.engine === 'postgres') instances = instancesReport(await store.instances.list(), await store.leases.list(), Date.now()).lines;
     } finally {
       await store.close();
     }
@@ -50,6 +54,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     const failed = counts.failed ? `, ${counts.failed} undeliverable` : '';
     checks.push({ name: 'database', ok: true, detail: `${store.engine} schema ${version} at ${storeLocation(settings)}${settings.databaseUrl ? `, this instance ${settings.instanceId}` : ''}${waiting}${failed}` });
     checks.push({ name: 'tables', ok: true, detail: sizes });
+    if (instances.length) checks.push({ name: 'instances', ok: true, detail: instances.join('\n  ') });
   } catch (error) {
     // The error already says what to do (move a damaged file aside, free a lock, pick a writable
     // folder, check DATABASE_URL and the server).

@@ -50,16 +50,27 @@ export async function serve(options: ServeOptions): Promise<number> {
   const store = await openStoreFor(settings, adapters);
   const app = createApp({ settings, logger, cwd: options.cwd, store, adapters, terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR });
 
-  const started: Adapter[] = [];
+  const started: Adapter[] = adapters;
   let stopping: Promise<number> | null = null;
   let webConsole: RunningConsole | null = null;
+  let stopSweeping: () => void = () => undefined;
+  let opened = false;
   const stop = (reason: string): Promise<number> => {
+    stopSweeping();
     // The console goes first: no page reads a store that is being closed.
-    stopping ??= (webConsole?.close() ?? Promise.resolve()).then(() => shutdown(app, { started, all: adapters }, mode, reason));
+    stopping ??= (webConsole?.close() ?? Promise.resolve()).then(() => shutdown(app, { all: adapters }, mode, reason));
     return stopping;
   };
-  const doors = (): DoorStatus[] =>
-    adapters.map((a) => ({ platform: a.platform, state: stopping ? 'stopped' : started.includes(a) ? 'running' : 'starting' }));
+  // What the console shows of each door: starting until the doors are opened, then the door keeper's
+  // state (an exclusive door this instance does not hold stands by; its detail names the holder).
+  const doors = async (): Promise<DoorStatus[]> => {
+    if (!opened) return adapters.map((a) => ({ platform: a.platform, state: stopping ? 'stopped' : 'starting' }));
+    return (await app.doors.status()).map((d) => ({
+      platform: d.platform,
+      state: stopping ? 'stopped' : d.state,
+      ...(d.exclusive ? { detail: d.state === 'standby' ? `held by ${d.holder ?? 'nobody yet'}` : `lease held by this instance (${d.instance})` } : {}),
+    }));
+  };
 
   // The console comes up before the doors, so its line is printed before the terminal's prompt (the
   // doors show as starting until they run). Loaded only when wanted: off, Hono costs nothing.
@@ -74,21 +85,33 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
 
   try {
-    for (const adapter of adapters) {
-      await adapter.start(app.gateway.handle);
-      started.push(adapter);
-    }
+    // This instance on the database (heartbeat, leases), then the doors: an exclusive one (Telegram
+    // long polling, the Discord gateway, IMAP) only when its lease is free, else it stands by.
+    await app.presence.start();
+    await app.doors.open(adapters, app.gateway.handle);
+    opened = true;
   } catch (error) {
     await stop('start failed').catch(() => undefined);
     throw error instanceof SwitchboardError ? error : new SwitchboardError('platform_api', oneLine(error));
   }
   app.delivery.start();
-  await app.gateway.recover(started.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli'));
+  // Pending messages nobody answers (kept from before a stop, or of an instance that died) are taken
+  // up now and at every heartbeat, under their session's lease.
+  const journaled: PlatformId[] = adapters.map((a) => a.platform).filter((p): p is PlatformId => p !== 'cli');
+  const sweep = (first = false) =>
+    app.gateway.sweep(journaled).then(
+      (n) =>
+        n ? logger.info('gateway', first ? `answering ${n} message(s) kept from before the last stop` : `took up ${n} pending message(s) nobody was answering`) : undefined,
+      (error: unknown) => logger.warn('gateway', `sweep failed: ${oneLine(error)}`),
+    );
+  await sweep(true);
+  stopSweeping = app.presence.onTick(() => void sweep());
   void app.retention.start(); // prunes in the background, then every retention.interval_minutes
   if (mode === 'start') app.scheduler.start().catch((error: unknown) => logger.error('cron', `scheduler failed to start: ${oneLine(error)}`));
   const model = await app.agent.modelStatus();
   modelLabel = model.label;
-  logger.info('switchboard', readyLine(settings, started, app, mode, model.label));
+  const standby = new Set((await app.doors.status()).filter((d) => d.state === 'standby').map((d) => d.platform));
+  logger.info('switchboard', readyLine(settings, started, standby, app, mode, model.label));
   // How to configure a model, once: the terminal says it in its answer, the log says it for other doors.
   if (!model.ok && started.some((a) => a.platform !== 'cli' && a.platform !== 'email')) logger.warn('model', HOW_TO_CONFIGURE_MODEL);
 
@@ -141,13 +164,13 @@ function fileWriter(path: string): (line: string) => void {
   };
 }
 
-function readyLine(settings: Settings, started: Adapter[], app: App, mode: string, model: string): string {
-  const doors = started.map((a) => a.platform).join(', ');
+function readyLine(settings: Settings, started: Adapter[], standby: ReadonlySet<PlatformId>, app: App, mode: string, model: string): string {
+  const doors = started.map((a) => (standby.has(a.platform) ? `${a.platform} (standby)` : a.platform)).join(', ');
   const jobs = mode === 'start' ? `, cron: ${app.scheduler.nextRuns().size || settings.config.cron.length} job(s)` : '';
   return `ready (${doors}${jobs}; ${model === NO_MODEL ? model : `model ${model}`}; data in ${settings.home})`;
 }
 
-async function shutdown(app: App, doors: { started: Adapter[]; all: Adapter[] }, mode: string, reason: string): Promise<number> {
+async function shutdown(app: App, doors: { all: Adapter[] }, mode: string, reason: string): Promise<number> {
   const { logger } = app;
   const deadline = setTimeout(() => {
     logger.warn('switchboard', 'shutdown took too long; exiting');
@@ -160,8 +183,9 @@ async function shutdown(app: App, doors: { started: Adapter[]; all: Adapter[] },
   const grace = app.settings.config.gateway.shutdown_grace_seconds * 1000;
   const schedulerStopped = mode === 'start' ? app.scheduler.stop(grace) : Promise.resolve();
   const began = Date.now();
-  // 1. stop intake on every door (nothing new is confirmed to a platform); sending keeps working
-  await Promise.allSettled(doors.started.map((a) => a.stop()));
+  // 1. stop intake on every door (nothing new is confirmed to a platform); sending keeps working.
+  //    An exclusive door's lease goes only after its last poll, so a standby never polls alongside.
+  await app.doors.close().catch(() => undefined);
   // 2. let running turns finish for a while; the rest stays journaled for the next start
   await Promise.all([app.gateway.shutdown(reason === 'end of input' ? 60 * 60_000 : grace), schedulerStopped]);
   // 3. send what is ready, within the exit deadline; undelivered replies stay in the outbox
@@ -170,7 +194,7 @@ async function shutdown(app: App, doors: { started: Adapter[]; all: Adapter[] },
   await Promise.race([app.delivery.idle(), new Promise((r) => setTimeout(r, flushMs).unref())]);
   // 4. release what sending holds (SMTP pool, SDK clients, sockets) on every door, started or not
   await Promise.allSettled(doors.all.map((a) => a.close()));
-  await app.close();
+  await app.close(); // also: this instance's remaining leases released, its row removed
   clearTimeout(deadline);
   note('switchboard', `stopped (${reason})`);
   return 0;

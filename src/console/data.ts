@@ -141,7 +141,7 @@ export async function overview(deps: ConsoleDeps, past: PastDays = new PastDays(
     days.push({ date: iso(d * DAY_MS).slice(0, 10), messages: Number(r?.messages ?? 0), inputTokens: input, cachedTokens: cached, cacheHitRate: rate(cached, input) });
   }
   return {
-    doors: [...deps.doors()],
+    doors: [...(await deps.doors())],
     model: deps.model(),
     engine: deps.store.engine,
     schemaVersion,

@@ -12,7 +12,7 @@ export type { DoorStatus, DoorState } from './types.js';
 export type { RunningConsole } from './server.js';
 
 export interface ConsoleForAppOptions {
-  doors: () => readonly DoorStatus[];
+  doors: () => readonly DoorStatus[] | Promise<readonly DoorStatus[]>;
   /** The model label (app.agent.modelStatus()), as known now. */
   model: () => string;
   terminal?: NodeJS.WritableStream & { isTTY?: boolean };

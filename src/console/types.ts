@@ -29,7 +29,7 @@ export interface ConsoleDeps {
   /** Values that must never appear in a page or an answer (settings.secrets); scrubbed from every body. */
   secrets: readonly string[];
   /** Door states now (called for every overview). */
-  doors: () => readonly DoorStatus[];
+  doors: () => readonly DoorStatus[] | Promise<readonly DoorStatus[]>;
   /** The model label (`gpt-4o-mini (openai)`), or why there is none. */
   model: () => string;
   cron: {

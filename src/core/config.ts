@@ -196,6 +196,11 @@ export const configSchema = z.strictObject({
       shutdown_grace_seconds: z.number().min(0).max(9).default(5),
       /** Outbox: attempts before a reply is parked as failed. */
       outbox_max_attempts: z.number().int().min(1).default(12),
+      /**
+       * Many instances (DESIGN §9): a session or door lease not renewed within this is free for
+       * another instance; renewals, heartbeats and the sweep run every third of it.
+       */
+      lease_seconds: z.number().min(0.3).max(600).default(15),
     })
     .prefault({}),
 });

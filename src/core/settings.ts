@@ -169,12 +169,45 @@ function url(e: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+/**
+ * TELEGRAM_WEBHOOK_URL / _PORT / _SECRET override `telegram.webhook_url`, `webhook_port`,
+ * `webhook_secret`: one config file for several instances, each on its own port (DESIGN §4).
+ */
+function withTelegramWebhookEnv(e: NodeJS.ProcessEnv, config: AppConfig): AppConfig {
+  const webhookUrl = env(e, 'TELEGRAM_WEBHOOK_URL');
+  if (webhookUrl !== undefined) {
+    // Kept as written (the path matters to Telegram and to the server); only checked to be a URL.
+    let parsed: URL;
+    try {
+      parsed = new URL(webhookUrl);
+    } catch {
+      throw new ConfigError(`TELEGRAM_WEBHOOK_URL: '${webhookUrl}' is not a URL`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError(`TELEGRAM_WEBHOOK_URL: '${webhookUrl}' is not an http(s) URL`);
+  }
+  const webhookPort = env(e, 'TELEGRAM_WEBHOOK_PORT') === undefined ? undefined : port(e, 'TELEGRAM_WEBHOOK_PORT', 0);
+  const webhookSecret = env(e, 'TELEGRAM_WEBHOOK_SECRET');
+  if (webhookSecret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(webhookSecret)) {
+    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z, a-z, 0-9, _ and - (what Telegram accepts as secret_token)');
+  }
+  if (webhookUrl === undefined && webhookPort === undefined && webhookSecret === undefined) return config;
+  return {
+    ...config,
+    telegram: {
+      ...config.telegram,
+      ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
+      ...(webhookPort !== undefined ? { webhook_port: webhookPort } : {}),
+      ...(webhookSecret !== undefined ? { webhook_secret: webhookSecret } : {}),
+    },
+  };
+}
+
 /** Reads config and environment. Throws ConfigError with one line on anything wrong. */
 export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
   checkLogLevel(e);
   const home = resolveHome(e);
   const configPath = resolveConfigPath(e, home);
-  const config = loadConfigFile(configPath);
+  const config = withTelegramWebhookEnv(e, loadConfigFile(configPath));
   const model = resolveModel(e, config);
 
   const tgToken = env(e, 'TELEGRAM_BOT_TOKEN');
@@ -224,6 +257,7 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     'SWITCHBOARD_CONSOLE_TOKEN',
   ]
     .map((n) => env(e, n))
+    .concat(config.telegram.webhook_secret ?? undefined)
     .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
   const smtp = email.smtpUrl ? safePassword(email.smtpUrl) : undefined;
   if (smtp) secrets.push(smtp);

@@ -125,6 +125,8 @@ export interface TelegramFake {
   callsOf(method: string): RecordedRequest[];
   /** Client connections open right now, idle keep-alive ones included. */
   openConnections(): number;
+  /** Long polls ended by another getUpdates (409, as on Telegram): two consumers polled at once. */
+  readonly conflicts: number;
   close(): Promise<void>;
 }
 
@@ -178,6 +180,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
   const failures = new Map<string, Failure[]>();
   const listeners = new Set<() => void>();
   let poller: Poller | undefined;
+  let conflicts = 0;
 
   const notify = () => {
     for (const l of [...listeners]) l();
@@ -332,6 +335,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
       },
       conflict() {
         if (done) return;
+        conflicts++;
         finish();
         apiError(res, 409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running');
       },
@@ -484,6 +488,9 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     visible,
     get confirmedOffset() {
       return confirmedOffset;
+    },
+    get conflicts() {
+      return conflicts;
     },
     get pendingUpdates() {
       return queue;

@@ -107,6 +107,8 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
   return {
     platform: 'discord',
     profile: PLATFORM_HINTS.discord,
+    // One gateway connection per bot: with several instances, one holds the door (DESIGN §9).
+    exclusiveIntake: true,
 
     async start(h) {
       if (connection) throw new Error('discord adapter already started');

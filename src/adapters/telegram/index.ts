@@ -164,6 +164,10 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     get webhookPort() {
       return webhook?.port;
     },
+    // Long polling has one consumer per bot (a second getUpdates gets 409); a webhook runs everywhere.
+    get exclusiveIntake() {
+      return !config.telegram.webhook_url;
+    },
 
     async start(onMessage: InboundHandler): Promise<void> {
       if (handler) return;

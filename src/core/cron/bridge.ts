@@ -14,6 +14,7 @@ import type { CronDeliverer, CronJob, CronRunner } from './types.js';
 import { looksLikeOnlyAQuestion, NO_QUESTION_RETRY_INSTRUCTION } from './question.js';
 import { reportSubject } from './format.js';
 import { CronScheduler } from './scheduler.js';
+import type { CronRunLeases } from './slot-runs.js';
 
 /** Whose memory a job's run sees: the chat owner, else the person the report goes to. */
 export function cronPerson(settings: Settings, job: CronJob): string {
@@ -88,7 +89,7 @@ export function createCronDeliverer(deps: CronBridgeDeps, onQueued?: (jobId: str
 
 /** The scheduler with the core's runner and deliverer (the gateway's, and `cron run`'s with `onQueued`). */
 export function createCronScheduler(
-  deps: CronBridgeDeps & { logger: Logger },
+  deps: CronBridgeDeps & { logger: Logger; leases?: CronRunLeases & { readonly ttlMs: number } },
   onQueued?: (jobId: string, outboxId: number) => void,
 ): CronScheduler {
   return new CronScheduler({
@@ -98,5 +99,6 @@ export function createCronScheduler(
     logger: deps.logger,
     jobs: deps.settings.config.cron,
     now: deps.now,
+    leases: deps.leases,
   });
 }

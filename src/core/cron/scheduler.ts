@@ -18,7 +18,7 @@ import type { Logger } from '../logger.js';
 import type { CronRepo } from '../store/types.js';
 import { formatAddress } from '../../platform/address.js';
 import { CronSchedule, lateWindowMs, validateJobSchedule } from './schedule.js';
-import { SlotRuns } from './slot-runs.js';
+import { SlotRuns, type CronRunLeases } from './slot-runs.js';
 import type { CronDeliverer, CronJob, CronRunner, CronRunResult } from './types.js';
 
 export { SILENT, shortResult } from './slot-runs.js';
@@ -42,6 +42,11 @@ export interface CronSchedulerDeps {
   rescanMs?: number;
   /** A run longer than this is aborted (ms). */
   maxRunMs?: number;
+  /**
+   * Run leases (many instances): with them, a run another instance still renews is never closed at
+   * start, and one left by a dead instance is closed once its lease expired (`leaseTtlMs`).
+   */
+  leases?: CronRunLeases & { readonly ttlMs: number };
 }
 
 interface Armed {
@@ -69,6 +74,7 @@ export class CronScheduler {
   private readonly now: () => Date;
   private readonly rescanMs: number;
   private readonly maxRunMs: number;
+  private readonly leases: (CronRunLeases & { readonly ttlMs: number }) | undefined;
   private readonly armed = new Map<string, Armed>();
   private readonly fingerprints = new Map<string, string>();
   /** Runs in progress in this process, by job id (overlap prevention); set before the claim is awaited. */
@@ -87,7 +93,8 @@ export class CronScheduler {
     this.now = deps.now ?? (() => new Date());
     this.rescanMs = deps.rescanMs ?? DEFAULT_RESCAN_MS;
     this.maxRunMs = deps.maxRunMs ?? DEFAULT_MAX_RUN_MS;
-    this.runs = new SlotRuns({ repo: this.repo, runner: deps.runner, deliverer: deps.deliverer, logger: this.logger, now: this.now, maxRunMs: this.maxRunMs });
+    this.leases = deps.leases;
+    this.runs = new SlotRuns({ repo: this.repo, runner: deps.runner, deliverer: deps.deliverer, logger: this.logger, now: this.now, maxRunMs: this.maxRunMs, leases: deps.leases });
   }
 
   /**
@@ -100,7 +107,9 @@ export class CronScheduler {
     try {
       const at = this.now().getTime();
       await this.sync();
-      await this.repo.closeInterrupted(at - this.maxRunMs, at);
+      // Without leases only runs older than the longest a run may take; with them, any run whose
+      // lease is not renewed (its instance died) once the lease had time to be taken.
+      await this.repo.closeInterrupted(at - (this.leases ? Math.min(this.leases.ttlMs, this.maxRunMs) : this.maxRunMs), at);
       if (!this.started) return;
       await this.reload(true);
     } catch (error) {

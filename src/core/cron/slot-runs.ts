@@ -33,7 +33,16 @@ export interface SlotRunsDeps {
   now: () => Date;
   /** A run longer than this is aborted (ms). */
   maxRunMs: number;
+  /** Leases (DESIGN §9): a run holds `cron-run:<id>` while it runs, so another instance never closes it. */
+  leases?: CronRunLeases;
 }
+
+export interface CronRunLeases {
+  acquire(name: string): Promise<boolean>;
+  release(name: string): Promise<void>;
+}
+
+export const cronRunLease = (runId: number): string => `cron-run:${runId}`;
 
 export class SlotRuns {
   private readonly repo: CronRepo;
@@ -42,6 +51,7 @@ export class SlotRuns {
   private readonly logger: Logger;
   private readonly now: () => Date;
   private readonly maxRunMs: number;
+  private readonly leases: CronRunLeases | undefined;
   /** Runs in progress, by job id. */
   private readonly running = new Map<string, Running>();
   /** Bookkeeping still being written (skipped slots, refused overlaps). */
@@ -54,6 +64,7 @@ export class SlotRuns {
     this.logger = deps.logger;
     this.now = deps.now;
     this.maxRunMs = deps.maxRunMs;
+    this.leases = deps.leases;
   }
 
   /** A run or some bookkeeping is in progress. */
@@ -148,6 +159,8 @@ export class SlotRuns {
       if (claim.kind === 'taken') return { ...base, status: 'skipped', detail: 'this slot was already claimed' };
       if (claim.kind === 'busy') return { ...base, status: 'skipped', detail: 'the previous run was still going' };
       const { runId } = claim;
+      // A fresh name: free unless the store is unreachable, and then the run goes on without it.
+      await this.leases?.acquire(cronRunLease(runId)).catch(() => false);
       const limit = setTimeout(() => run.abort.abort(new Error(`the run took longer than ${Math.round(this.maxRunMs / 1000)} s`)), this.maxRunMs);
       limit.unref();
       let markRecorded!: () => void;
@@ -163,6 +176,7 @@ export class SlotRuns {
       } finally {
         markRecorded();
         clearTimeout(limit);
+        await this.leases?.release(cronRunLease(runId)).catch(() => undefined);
       }
     } finally {
       if (this.running.get(job.id) === run) this.running.delete(job.id);

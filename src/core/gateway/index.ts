@@ -20,7 +20,7 @@ import { chatConfigFor } from '../chats.js';
 import { compose, type IntakeContext, type Step } from './pipeline.js';
 import { Access } from './access.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
-import { TurnRunner } from './turns.js';
+import { AnsweredElsewhere, sessionLease, TurnRunner, type SessionLeases } from './turns.js';
 import type { Replies } from './replies.js';
 
 export type { Renderer } from './replies.js';
@@ -32,34 +32,91 @@ export interface GatewayDeps {
   replies: Replies;
   logger: Logger;
   adapter: (platform: PlatformId) => Adapter | undefined;
+  /** The session leases (DESIGN §9): this instance's Presence. */
+  leases: SessionLeases;
   now?: () => Date;
 }
+
+/**
+ * Pending messages younger than this are left to the instance that received them (it may still be
+ * authorizing them or answering a command); older ones of a free session are anyone's.
+ */
+const SWEEP_GRACE_MS = 2_000;
 
 export class Gateway {
   private readonly turns: TurnRunner;
   private readonly access: Access;
   private readonly now: () => Date;
   private readonly intake: (ctx: IntakeContext) => Promise<InboundVerdict>;
+  private readonly sweepSteps: (ctx: IntakeContext) => Promise<InboundVerdict>;
+  /** Events in this process's intake right now (`platform:update id`): the sweep leaves them alone. */
+  private readonly inFlight = new Set<string>();
+  private sweeping: Promise<number> | null = null;
 
   constructor(private readonly deps: GatewayDeps) {
     this.now = deps.now ?? (() => new Date());
     this.access = new Access(deps.settings, deps.store.pairing, this.now);
     this.turns = new TurnRunner({ ...deps, now: this.now });
     this.intake = compose([this.addressed, this.journal, this.authorize, this.deferWhileStopping, this.command, this.enqueue]);
+    this.sweepSteps = compose([this.authorize, this.command, this.enqueue]);
   }
 
   /** The InboundHandler given to every adapter. Resolves once the event is journaled. */
-  readonly handle = (message: InboundMessage): Promise<InboundVerdict> => this.intake(this.contextOf(message));
+  readonly handle = async (message: InboundMessage): Promise<InboundVerdict> => {
+    const id = `${message.platform}:${message.updateId}`;
+    this.inFlight.add(id);
+    try {
+      return await this.intake(this.contextOf(message));
+    } catch (error) {
+      if (error instanceof AnsweredElsewhere) return 'duplicate';
+      throw error;
+    } finally {
+      this.inFlight.delete(id);
+    }
+  };
 
-  /** Answers journaled messages that were not answered before a stop or crash. */
+  /** Answers journaled messages that were not answered before a stop or crash (one sweep, no grace). */
   async recover(platforms: readonly PlatformId[]): Promise<number> {
-    const pending = await this.deps.store.inbound.pending(platforms);
+    const n = await this.sweep(platforms, 0);
+    if (n) this.deps.logger.info('gateway', `answering ${n} message(s) kept from before the last stop`);
+    return n;
+  }
+
+  /**
+   * Takes over pending messages nobody is answering (DESIGN §9): those of sessions whose lease is
+   * free or expired — kept from before a stop, deferred by a stopping instance, or left by one that
+   * died — older than `graceMs`. Each goes through authorization and commands again (the instance
+   * that received it may have died before either), then to its session's turn under the lease.
+   * Returns how many were taken up.
+   */
+  sweep(platforms: readonly PlatformId[], graceMs = this.deps.store.engine === 'sqlite' ? 0 : SWEEP_GRACE_MS): Promise<number> {
+    if (this.turns.isStopping) return Promise.resolve(0);
+    this.sweeping ??= this.sweepOnce(platforms, graceMs).finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(platforms: readonly PlatformId[], graceMs: number): Promise<number> {
+    const { store } = this.deps;
+    const now = this.now().getTime();
+    const pending = (await store.inbound.pending(platforms)).filter(
+      (m) => !this.inFlight.has(`${m.platform}:${m.updateId}`) && m.receivedAt.getTime() <= now - graceMs,
+    );
+    if (!pending.length) return 0;
+    const leases = new Map((await store.leases.list()).map((l) => [l.name, l]));
+    let taken = 0;
     for (const message of pending) {
       const ctx = this.contextOf(message);
-      await this.command(ctx, () => this.enqueue(ctx, async () => 'accepted'));
+      if (this.turns.isRunning(ctx.sessionKey)) continue; // ours: its loop reads the journal
+      const lease = leases.get(sessionLease(ctx.sessionKey));
+      if (lease && lease.expiresAt > now) continue; // a live instance runs the session
+      taken++;
+      try {
+        await this.sweepSteps(ctx);
+      } catch (error) {
+        if (!(error instanceof AnsweredElsewhere)) throw error;
+      }
     }
-    if (pending.length) this.deps.logger.info('gateway', `answering ${pending.length} message(s) kept from before the last stop`);
-    return pending.length;
+    return taken;
   }
 
   /** Stops taking new turns; running ones get `graceMs`, the rest stay journaled for the next start. */
@@ -107,7 +164,7 @@ export class Gateway {
     const text = await this.access.refusal(message);
     this.deps.logger.info('auth', `refused ${message.platform} user ${message.userId}${text === null ? ' (not answered)' : ''}`);
     await this.deps.replies.commit(null, async (tx, reply) => {
-      await tx.inbound.mark(message.platform, message.updateId, 'refused');
+      if (!(await tx.inbound.mark(message.platform, message.updateId, 'refused'))) throw new AnsweredElsewhere(message.updateId);
       if (text !== null) await reply({ ...message.replyTarget, ephemeral: true }, text);
     });
     return 'refused';
@@ -130,8 +187,8 @@ export class Gateway {
     };
     const text = 'unknown' in parsed ? unknownCommandText(parsed.unknown) : await COMMAND_HANDLERS[parsed.command](ctx, deps);
     await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
+      if (!(await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'done'))) throw new AnsweredElsewhere(ctx.message.updateId);
       if (text !== null) await reply(ctx.message.replyTarget, text);
-      await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'done');
     });
     return 'accepted';
   };

@@ -42,6 +42,16 @@ export class SessionQueues {
     return batch;
   }
 
+  /** Before the next turn of a running session: a fresh /stop signal; the waiting ones are in the journal. */
+  reset(key: string): void {
+    if (this.running.has(key)) this.running.set(key, { controller: new AbortController(), waiting: [] });
+  }
+
+  /** The session is idle again (its loop ended). */
+  finish(key: string): void {
+    this.running.delete(key);
+  }
+
   /** /stop: cancels the running turn. True if one was running. */
   cancel(key: string): boolean {
     const entry = this.running.get(key);

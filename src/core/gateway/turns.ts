@@ -4,11 +4,18 @@
  * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
  * A turn is: typing indicator → agent → one transaction storing the history (the agent's), the
  * reply (outbox) and the journal rows → delivery.
+ *
+ * Many instances (DESIGN §9): a session runs on one instance at a time, under the lease
+ * `session:<key>`. Its turns take their batch from the journal (every pending message of the
+ * session, whichever instance received it, in arrival order), and settling the journal rows is
+ * conditional, so a turn whose messages another instance answered first commits nothing.
  */
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, InboundMessage } from '../types.js';
+import type { Store } from '../store/types.js';
+import { parseCommand } from '../commands.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
@@ -17,7 +24,6 @@ import { SessionQueues, Semaphore } from './session-queue.js';
 import type { Replies } from './replies.js';
 import type { IntakeContext } from './pipeline.js';
 import { startTyping } from './typing.js';
-import type { Store } from '../store/types.js';
 import { LiveReply } from '../streaming/live-reply.js';
 import { configuredMode } from '../streaming/mode.js';
 
@@ -28,8 +34,24 @@ export interface TurnRunnerDeps {
   logger: Logger;
   adapter: (platform: PlatformId) => Adapter | undefined;
   now: () => Date;
-  /** The streams of running turns (DESIGN §10) are kept here, for a restart. */
+  /** The journal (batches) and the streams of running turns (DESIGN §10), kept for a restart. */
   store: Store;
+  leases: SessionLeases;
+}
+
+/** The leases a session runs under (the instance's Presence). */
+export interface SessionLeases {
+  acquire(name: string): Promise<boolean>;
+  release(name: string): Promise<void>;
+}
+
+export const sessionLease = (sessionKey: string): string => `session:${sessionKey}`;
+
+/** A journal row was settled by someone else first (another instance answered it): roll back. */
+export class AnsweredElsewhere extends Error {
+  constructor(readonly updateId: string) {
+    super(`update ${updateId} was already answered`);
+  }
 }
 
 /** What a chat user is told about a model failure: why, in a few words; never the endpoint or the fix. */
@@ -91,12 +113,12 @@ export class TurnRunner {
     if (verdict === 'queued') return;
     if (verdict === 'full') {
       await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
+        if (!(await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'refused'))) throw new AnsweredElsewhere(ctx.message.updateId);
         await reply(ctx.message.replyTarget, BUSY);
-        await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'refused');
       });
       return;
     }
-    const p = this.runSession(ctx, [ctx.message]).finally(() => this.running.delete(p));
+    const p = this.runSession(ctx).finally(() => this.running.delete(p));
     this.running.add(p);
   }
 
@@ -120,21 +142,52 @@ export class TurnRunner {
     while (this.running.size) await Promise.allSettled([...this.running]);
   }
 
-  private async runSession(ctx: IntakeContext, first: InboundMessage[]): Promise<void> {
-    let batch: InboundMessage[] | null = first;
-    while (batch) {
-      const release = await this.slots.acquire();
+  /**
+   * Runs the session's turns while this instance holds its lease: each turn answers every pending
+   * message of the session in the journal. When nothing is left the lease goes; anything journaled
+   * for the session meanwhile (another instance received it and saw the lease taken) starts again.
+   */
+  private async runSession(ctx: IntakeContext): Promise<void> {
+    const key = ctx.sessionKey;
+    const lease = sessionLease(key);
+    let again = false;
+    try {
+      // Someone else runs this session: it takes this message from the journal with its next turn.
+      if (!(await this.deps.leases.acquire(lease))) return;
       try {
-        await this.runTurn(ctx, batch);
-      } catch (error) {
-        // Storing the outcome failed (database gone): the messages stay journaled for the next start.
-        this.deps.logger.error('gateway', `turn for ${ctx.sessionKey} could not be stored: ${oneLine(error)}`);
+        for (let batch = await this.batchOf(key); batch.length; batch = await this.batchOf(key)) {
+          if (this.stopping) return; // left journaled for the next start (or another instance)
+          const release = await this.slots.acquire();
+          try {
+            await this.runTurn(ctx, batch);
+          } catch (error) {
+            if (error instanceof AnsweredElsewhere) this.deps.logger.info('gateway', `turn for ${key} dropped: ${error.message} by another instance`);
+            // Storing the outcome failed (database gone): the messages stay journaled for the next start.
+            else this.deps.logger.error('gateway', `turn for ${key} could not be stored: ${oneLine(error)}`);
+            if (!(error instanceof AnsweredElsewhere)) return;
+          } finally {
+            release();
+          }
+          this.queues.reset(key);
+        }
       } finally {
-        release();
+        await this.deps.leases.release(lease).catch(() => undefined);
       }
-      batch = this.queues.next(ctx.sessionKey);
-      if (batch && this.stopping) return; // left journaled for the next start
+      again = !this.stopping;
+    } catch (error) {
+      this.deps.logger.error('gateway', `session ${key} could not be run: ${oneLine(error)}`);
+    } finally {
+      this.queues.finish(key);
     }
+    if (!again) return;
+    const late = await this.batchOf(key).catch(() => []);
+    // A loop started meanwhile (a new local message) reads the journal itself.
+    if (late.length && !this.queues.isRunning(key)) await this.offer({ ...ctx, message: late[0] });
+  }
+
+  /** The session's pending messages in arrival order; commands are answered by their own step. */
+  private async batchOf(sessionKey: string): Promise<InboundMessage[]> {
+    return (await this.deps.store.inbound.pendingFor(sessionKey)).filter((m) => !parseCommand(m.text));
   }
 
   /** The live reply of a turn, when its chat streams (DESIGN §10); null otherwise. */
@@ -180,7 +233,7 @@ export class TurnRunner {
       return ids.length ? { ...last.replyTarget, streamedMessageIds: ids } : last.replyTarget;
     };
     const markDone = async (tx: Parameters<Parameters<Replies['commit']>[1]>[0]) => {
-      for (const m of batch) await tx.inbound.mark(m.platform, m.updateId, 'done');
+      for (const m of batch) if (!(await tx.inbound.mark(m.platform, m.updateId, 'done'))) throw new AnsweredElsewhere(m.updateId);
       if (live) await tx.streams.clear(ctx.sessionKey);
     };
     try {
@@ -195,6 +248,7 @@ export class TurnRunner {
         await markDone(tx);
       });
     } catch (error) {
+      if (error instanceof AnsweredElsewhere) throw error;
       if (signal.aborted && this.stopping) {
         await live?.finish();
         return; // journaled; answered after restart (the stream's messages are finished then)

@@ -134,9 +134,15 @@ export type InboundStatus = 'pending' | 'done' | 'refused' | 'ignored' | 'failed
 export interface InboundRepo {
   /** Records the event; false if this (platform, update id) was seen before. */
   claim(message: InboundMessage, sessionKey: string | null): Promise<boolean>;
-  mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<void>;
-  /** Pending events in arrival order (crash recovery). */
+  /**
+   * Settles a pending event. True when this call settled it; false when it was no longer pending
+   * (another instance answered it first): inside a transaction, the caller rolls back its reply.
+   */
+  mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<boolean>;
+  /** Pending events in arrival order (crash recovery, the gateway's sweep). */
   pending(platforms?: readonly PlatformId[]): Promise<InboundMessage[]>;
+  /** One session's pending events in arrival order (the next turn's batch). */
+  pendingFor(sessionKey: string): Promise<InboundMessage[]>;
 }
 
 // ── outbox ──────────────────────────────────────────────────────────────────────────────────
@@ -248,7 +254,11 @@ export interface CronRepo {
   finish(runId: number, jobId: string, status: CronRunStatus, detail: string, at: number): Promise<void>;
   /** A run's report could not be delivered: the job's last result says so. */
   deliveryFailed(jobId: string, detail: string): Promise<void>;
-  /** Runs left 'running' by a process that stopped mid-run are marked as errors. */
+  /**
+   * Runs left 'running' by a process that stopped mid-run (started before `before`) are marked as
+   * errors — except a run whose lease `cron-run:<id>` is still held at `at` (another instance is
+   * running it).
+   */
   closeInterrupted(before: number, at: number): Promise<number>;
   runs(jobId: string, limit?: number): Promise<CronRunRecord[]>;
 }
@@ -286,6 +296,59 @@ export type MemoryTarget = 'memory' | 'user';
 export interface MemoryRepo {
   read(personKey: string, target: MemoryTarget): Promise<string[]>;
   write(personKey: string, target: MemoryTarget, entries: readonly string[]): Promise<void>;
+}
+
+// ── leases and instances (DESIGN §9) ───────────────────────────────────────────────────────
+
+/** A named lease (`session:<key>`, `door:<platform>`): held by one instance until it expires. */
+export interface Lease {
+  name: string;
+  holder: string;
+  acquiredAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Leases in the database: the way instances on one database agree who runs a session or polls a
+ * door. Times are the caller's clock (epoch ms); instances keep their clocks in sync (NTP).
+ */
+export interface LeaseRepo {
+  /**
+   * Takes `name` for `holder` until `now + ttlMs` when it is free, expired, or already the
+   * holder's own (then it is renewed). True when `holder` holds it afterwards.
+   */
+  acquire(name: string, holder: string, now: number, ttlMs: number): Promise<boolean>;
+  /** Renews every unexpired lease `holder` still holds; the names renewed (a lease missing was lost). */
+  renewAll(holder: string, now: number, ttlMs: number): Promise<string[]>;
+  /** Gives `name` up if `holder` holds it; true when it did. */
+  release(name: string, holder: string): Promise<boolean>;
+  /** Gives up every lease of `holder` (clean stop, or a dead instance's on SQLite). */
+  releaseAll(holder: string): Promise<number>;
+  get(name: string): Promise<Lease | undefined>;
+  /** Removes leases that expired before `before` (left by instances that died); how many. */
+  prune(before: number): Promise<number>;
+  /** Every lease row (expired ones too), by name. */
+  list(): Promise<Lease[]>;
+}
+
+export interface InstanceRecord {
+  id: string;
+  host: string;
+  pid: number;
+  startedAt: number;
+  heartbeatAt: number;
+  /** The heartbeat's validity: an instance not heard of by then is taken for dead. */
+  expiresAt: number;
+}
+
+/** The instances table: one row per running `switchboard start`, refreshed by its heartbeat. */
+export interface InstanceRepo {
+  heartbeat(instance: { id: string; host: string; pid: number; startedAt: number }, now: number, ttlMs: number): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** Removes rows whose heartbeat expired before `before` (instances that died); how many. */
+  prune(before: number): Promise<number>;
+  /** Every row (stale ones too), by id. */
+  list(): Promise<InstanceRecord[]>;
 }
 
 // ── retention ───────────────────────────────────────────────────────────────────────────────
@@ -349,6 +412,10 @@ export interface Store extends Repositories {
   readonly engine: string;
   /** Pruning by the retention policy (src/core/retention.ts) and table sizes; outside transactions. */
   readonly retention: RetentionRepo;
+  /** Leases (sessions, single-consumer doors); outside transactions. */
+  readonly leases: LeaseRepo;
+  /** The instances on this database and their heartbeats. */
+  readonly instances: InstanceRepo;
   /**
    * Runs `fn` in one transaction with repositories bound to it: everything it writes to the
    * database commits together or not at all. Use only `tx` inside. Outside it, the store's own

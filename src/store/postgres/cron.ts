@@ -136,7 +136,8 @@ export class PgCronRepo implements CronRepo {
 
   async closeInterrupted(before: number, at: number): Promise<number> {
     return this.run.exec(
-      "UPDATE cron_runs SET status = 'error', finished_at = $1, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < $2",
+      `UPDATE cron_runs SET status = 'error', finished_at = $1, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < $2
+       AND NOT EXISTS (SELECT 1 FROM leases WHERE name = 'cron-run:' || cron_runs.id AND expires_at > $1)`,
       [at, before],
     );
   }

@@ -19,8 +19,17 @@ export class PgInboundRepo implements InboundRepo {
     return n === 1;
   }
 
-  async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<void> {
-    await this.run.exec('UPDATE inbound SET status = $1 WHERE platform = $2 AND update_id = $3', [status, platform, updateId]);
+  /** Only a pending row changes: of two instances settling one event, the row lock makes one win. */
+  async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<boolean> {
+    return (await this.run.exec("UPDATE inbound SET status = $1 WHERE platform = $2 AND update_id = $3 AND status = 'pending'", [status, platform, updateId])) === 1;
+  }
+
+  async pendingFor(sessionKey: string): Promise<InboundMessage[]> {
+    const rows = await this.run.rows<{ payload: string }>(
+      "SELECT payload FROM inbound WHERE session_key = $1 AND status = 'pending' ORDER BY received_at, seq",
+      [sessionKey],
+    );
+    return rows.map((r) => revive(r.payload));
   }
 
   async pending(platforms?: readonly PlatformId[]): Promise<InboundMessage[]> {
@@ -28,9 +37,11 @@ export class PgInboundRepo implements InboundRepo {
       "SELECT payload FROM inbound WHERE status = 'pending' AND ($1::text[] IS NULL OR platform = ANY($1::text[])) ORDER BY received_at, seq",
       [platforms ? [...platforms] : null],
     );
-    return rows.map((r) => {
-      const m = JSON.parse(r.payload) as InboundMessage & { receivedAt: string };
-      return { ...m, receivedAt: new Date(m.receivedAt) };
-    });
+    return rows.map((r) => revive(r.payload));
   }
+}
+
+function revive(payload: string): InboundMessage {
+  const m = JSON.parse(payload) as InboundMessage & { receivedAt: string };
+  return { ...m, receivedAt: new Date(m.receivedAt) };
 }

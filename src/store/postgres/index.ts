@@ -13,6 +13,7 @@ import { PgCronRepo } from './cron.js';
 import { PgPairingRepo } from './pairing.js';
 import { PgMemoryRepo } from './memory.js';
 import { PgRetentionRepo } from './retention.js';
+import { PgInstanceRepo, PgLeaseRepo } from './leases.js';
 import { SwitchboardError } from '../../core/errors.js';
 import { PgLiveStreamRepo } from './streams.js';
 import type { Repositories, Store } from '../../core/store/types.js';
@@ -70,6 +71,8 @@ function storeOn(pool: pg.Pool): Store {
     engine: 'postgres',
     ...repositories(poolRunner(pool)),
     retention: new PgRetentionRepo(poolRunner(pool)),
+    leases: new PgLeaseRepo(poolRunner(pool)),
+    instances: new PgInstanceRepo(poolRunner(pool)),
     // Calls on the store's own repositories meanwhile run on other pooled connections and see only
     // what is committed (as a second instance would); `tx` is the transaction.
     transaction: (fn) => inTransaction(pool, (client) => fn(repositories(clientRunner(client)))),

@@ -159,8 +159,14 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 3: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
-  // 4: taken by a parallel branch; this no-op holds its place until the branches are merged
-  `SELECT 1;`,
+  // 4: leases (a session on one instance at a time, single-consumer doors) and instance heartbeats
+  `
+  CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, acquired_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+  CREATE INDEX leases_holder ON leases(holder);
+  CREATE TABLE instances (id TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, started_at BIGINT NOT NULL,
+    heartbeat_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+  CREATE INDEX inbound_session_pending ON inbound(session_key, received_at, seq) WHERE status = 'pending';
+  `,
   // 5: streamed replies (DESIGN §10): the messages a turn is streaming into, so a turn restarted after
   // a crash finishes (edits) them instead of posting the answer twice; cleared with the turn's reply
   `

@@ -178,8 +178,9 @@ export class SqliteCronRepo implements CronRepo {
   /** Runs left 'running' by a process that stopped mid-run (started before `before`) are marked as errors. */
   async closeInterrupted(before: number, at: number): Promise<number> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return prepare(this.db, "UPDATE cron_runs SET status = 'error', finished_at = ?, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < ?")
-      .run(at, before).changes;
+    return prepare(this.db, `UPDATE cron_runs SET status = 'error', finished_at = ?, detail = 'interrupted: the gateway stopped during the run' WHERE status = 'running' AND started_at < ?
+       AND NOT EXISTS (SELECT 1 FROM leases WHERE name = 'cron-run:' || cron_runs.id AND expires_at > ?)`)
+      .run(at, before, at).changes;
   }
 
   async runs(jobId: string, limit = 20): Promise<CronRunRecord[]> {

@@ -23,9 +23,17 @@ export class SqliteInboundRepo implements InboundRepo {
     return result.changes === 1;
   }
 
-  async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<void> {
+  async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<boolean> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    prepare(this.db, 'UPDATE inbound SET status = ? WHERE platform = ? AND update_id = ?').run(status, platform, updateId);
+    return prepare(this.db, "UPDATE inbound SET status = ? WHERE platform = ? AND update_id = ? AND status = 'pending'").run(status, platform, updateId).changes === 1;
+  }
+
+  async pendingFor(sessionKey: string): Promise<InboundMessage[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const rows = prepare(this.db, "SELECT payload FROM inbound WHERE session_key = ? AND status = 'pending' ORDER BY received_at, rowid").all(sessionKey) as Array<{
+      payload: string;
+    }>;
+    return rows.map((r) => revive(r.payload));
   }
 
   /** Pending events in arrival order (crash recovery). */
@@ -34,10 +42,12 @@ export class SqliteInboundRepo implements InboundRepo {
     const rows = prepare(this.db, "SELECT payload FROM inbound WHERE status = 'pending' ORDER BY received_at, rowid")
       .all() as Array<{ payload: string }>;
     return rows
-      .map((r) => {
-        const m = JSON.parse(r.payload) as InboundMessage & { receivedAt: string };
-        return { ...m, receivedAt: new Date(m.receivedAt) };
-      })
+      .map((r) => revive(r.payload))
       .filter((m) => !platforms || platforms.includes(m.platform));
   }
+}
+
+function revive(payload: string): InboundMessage {
+  const m = JSON.parse(payload) as InboundMessage & { receivedAt: string };
+  return { ...m, receivedAt: new Date(m.receivedAt) };
 }

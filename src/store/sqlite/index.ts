@@ -13,6 +13,7 @@ import { SqlitePairingRepo } from './pairing.js';
 import { FileMemoryRepo } from './memory-files.js';
 import { SqliteRetentionRepo } from './retention.js';
 import { SqliteLiveStreamRepo } from './streams.js';
+import { SqliteInstanceRepo, SqliteLeaseRepo } from './leases.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner, memory: FileMemoryRepo, history?: HistoryCache): Repositories {
@@ -45,6 +46,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     engine: 'sqlite',
     ...free,
     retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path),
+    leases: new SqliteLeaseRepo(freeRunner(connection)),
+    instances: new SqliteInstanceRepo(freeRunner(connection)),
     transaction: (fn) => connection.transaction(() => fn(bound)),
     schemaVersion: async () => schemaVersion(connection.db),
     close: async () => {

@@ -145,8 +145,14 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 4: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
-  // 5: taken by a parallel branch; this no-op holds its place until the branches are merged
-  `SELECT 1;`,
+  // 5: leases and instances (DESIGN §9; one process here, but the same gateway code as PostgreSQL)
+  `
+  CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+  CREATE INDEX leases_holder ON leases(holder);
+  CREATE TABLE instances (id TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, started_at INTEGER NOT NULL,
+    heartbeat_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+  CREATE INDEX inbound_session_pending ON inbound(session_key, received_at) WHERE status = 'pending';
+  `,
   // 6: streamed replies (DESIGN §10): the messages a turn is streaming into, so a turn restarted after
   // a crash finishes (edits) them instead of posting the answer twice; cleared with the turn's reply
   `

@@ -1,0 +1,161 @@
+/**
+ * Doors under leases (DESIGN §9). A door whose intake has one consumer per bot
+ * (`Adapter.exclusiveIntake`: Telegram long polling, the Discord gateway, the IMAP mailbox) runs on
+ * one instance at a time, under the lease `door:<platform>`; the other instances stand by and try
+ * again at every heartbeat, so one takes the door over within the lease TTL plus a heartbeat once
+ * its holder dies. Stopping finishes the last poll (`adapter.stop()` confirms what it handled)
+ * before the lease goes, so two instances never poll at once. Other doors run everywhere. Outbound
+ * (`deliver`) works on every instance either way.
+ */
+import type { Adapter, InboundHandler } from './types.js';
+import type { PlatformId } from '../platform/ids.js';
+import type { Store } from './store/types.js';
+import type { Logger } from './logger.js';
+import type { Presence } from './presence.js';
+import { oneLine } from './errors.js';
+
+/** What the console and `doctor` show of one door. */
+export interface DoorStatus {
+  platform: PlatformId;
+  /** Whether the door runs under a lease (one instance at a time). */
+  exclusive: boolean;
+  /** running: this instance takes its events; standby: another instance holds it (or nobody yet); stopped: not started. */
+  state: 'running' | 'standby' | 'stopped';
+  /** The instance holding the door's lease (exclusive doors), or null when none does. */
+  holder: string | null;
+  /** This instance's id. */
+  instance: string;
+}
+
+export const doorLease = (platform: PlatformId): string => `door:${platform}`;
+
+interface Door {
+  adapter: Adapter;
+  state: DoorStatus['state'];
+  /** A start or stop in progress: transitions of one door never overlap. */
+  busy: Promise<void> | null;
+}
+
+export interface DoorKeeperDeps {
+  store: Store;
+  presence: Presence;
+  logger: Logger;
+}
+
+export class DoorKeeper {
+  private readonly doors = new Map<PlatformId, Door>();
+  private handler: InboundHandler | undefined;
+  private closing = false;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(private readonly deps: DoorKeeperDeps) {}
+
+  /**
+   * Opens every door: non-exclusive ones start now (a failure rejects: bad credentials are one
+   * error line); an exclusive one starts when its lease is free, else it stands by.
+   */
+  async open(adapters: readonly Adapter[], handler: InboundHandler): Promise<void> {
+    this.handler = handler;
+    this.unsubscribe.push(this.deps.presence.onTick(() => void this.retryStandby()));
+    this.unsubscribe.push(this.deps.presence.onLost((name) => void this.lost(name)));
+    for (const adapter of adapters) {
+      const door: Door = { adapter, state: 'stopped', busy: null };
+      this.doors.set(adapter.platform, door);
+      if (!adapter.exclusiveIntake) {
+        await adapter.start(handler);
+        door.state = 'running';
+      } else if (await this.deps.presence.acquire(doorLease(adapter.platform))) {
+        try {
+          await adapter.start(handler);
+        } catch (error) {
+          await this.deps.presence.release(doorLease(adapter.platform)).catch(() => undefined);
+          throw error;
+        }
+        door.state = 'running';
+      } else {
+        door.state = 'standby';
+        this.deps.logger.info('doors', `${adapter.platform}: standby (${await this.holderOf(adapter.platform)} holds the door)`);
+      }
+    }
+  }
+
+  /** The doors' state, with the lease holder of each exclusive door. */
+  async status(): Promise<DoorStatus[]> {
+    const out: DoorStatus[] = [];
+    for (const [platform, door] of this.doors) {
+      const exclusive = Boolean(door.adapter.exclusiveIntake);
+      out.push({
+        platform,
+        exclusive,
+        state: door.state,
+        holder: exclusive ? await this.holderOf(platform).catch(() => null) : null,
+        instance: this.deps.presence.id,
+      });
+    }
+    return out;
+  }
+
+  /** Stops intake on every door; an exclusive door's lease goes only after its last poll is confirmed. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.unsubscribe.splice(0).forEach((f) => f());
+    await Promise.allSettled([...this.doors.values()].map((door) => this.transition(door, () => this.stopDoor(door))));
+  }
+
+  private async stopDoor(door: Door): Promise<void> {
+    const wasRunning = door.state === 'running';
+    door.state = 'stopped';
+    try {
+      if (wasRunning) await door.adapter.stop();
+    } finally {
+      if (door.adapter.exclusiveIntake) await this.deps.presence.release(doorLease(door.adapter.platform));
+    }
+  }
+
+  private async holderOf(platform: PlatformId): Promise<string | null> {
+    const lease = await this.deps.store.leases.get(doorLease(platform));
+    return lease && lease.expiresAt > Date.now() ? lease.holder : null;
+  }
+
+  private transition(door: Door, fn: () => Promise<void>): Promise<void> {
+    const run = (door.busy ?? Promise.resolve()).then(fn);
+    const settled = run.catch(() => undefined).finally(() => {
+      if (door.busy === settled) door.busy = null;
+    });
+    door.busy = settled;
+    return run;
+  }
+
+  /** Standby doors try for their lease at every heartbeat. */
+  private async retryStandby(): Promise<void> {
+    if (this.closing || !this.handler) return;
+    for (const door of this.doors.values()) {
+      if (door.state !== 'standby' || door.busy) continue;
+      void this.transition(door, async () => {
+        const platform = door.adapter.platform;
+        if (this.closing || door.state !== 'standby' || !(await this.deps.presence.acquire(doorLease(platform)))) return;
+        try {
+          await door.adapter.start(this.handler!);
+          door.state = 'running';
+          this.deps.logger.info('doors', `${platform}: took the door over (this instance ${this.deps.presence.id} runs it now)`);
+        } catch (error) {
+          this.deps.logger.warn('doors', `${platform}: could not take the door over: ${oneLine(error)}`);
+          await this.deps.presence.release(doorLease(platform)).catch(() => undefined);
+        }
+      }).catch((error: unknown) => this.deps.logger.warn('doors', `${door.adapter.platform}: ${oneLine(error)}`));
+    }
+  }
+
+  /** The lease was lost (this instance could not renew it in time): stop polling at once and stand by. */
+  private async lost(name: string): Promise<void> {
+    for (const door of this.doors.values()) {
+      if (doorLease(door.adapter.platform) !== name || door.state !== 'running') continue;
+      await this.transition(door, async () => {
+        if (door.state !== 'running') return;
+        door.state = 'standby';
+        await door.adapter.stop();
+        this.deps.logger.warn('doors', `${door.adapter.platform}: lost the door's lease; standing by`);
+      }).catch((error: unknown) => this.deps.logger.warn('doors', `${door.adapter.platform}: ${oneLine(error)}`));
+    }
+  }
+}
