@@ -27,6 +27,8 @@ import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
 import { decodedViews, normalizedViews } from './threat-normalize.js';
+import { quotedExampleLines } from './threat-quoted.js';
+import { SIGNAL_STEMS, signalHits } from './threat-signals.js';
 
 export { THREAT_CATEGORIES, THREAT_PATTERNS, isPublicIpv4, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 
@@ -210,7 +212,10 @@ function excerptOf(s: string): string {
 /** Scans `text` with THREAT_PATTERNS and INTENT_PATTERNS, also on its normalised and decoded forms. Pure: logging is left to `guardText`. */
 export function scanText(text: string, options: ScanOptions): ScanResult {
   const body = stripBom(text);
-  const found = scanBody(body, options.scope, 1, true);
+  // Example blocks in a document about attacks are quoted material, not orders (not in memory,
+  // which the model itself writes).
+  const quoted = options.scope === 'memory' ? new Set<number>() : quotedExampleLines(body);
+  const found = scanBody(body, options.scope, 1, true).filter((m) => !quoted.has(m.line));
   // A hit seen both in the text and in a derived view of the same line is one match; an
   // INTENT_PATTERNS hit on a line where the English table already found that category adds nothing.
   const unique = new Map<string, ThreatMatch>();
@@ -343,7 +348,7 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
  * at a fraction of the cost of one regex alternation of them all.
  */
 const KEYWORD_AUTOMATON = (() => {
-  const words = [...new Set(Object.values(KEYWORDS).flat())];
+  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...SIGNAL_STEMS])];
   const goto: number[][] = [new Array<number>(128).fill(-1)];
   const out: string[][] = [[]];
   for (const w of words) {
@@ -482,6 +487,13 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
           excerpt: how + excerptOf(body.slice(index, index + m[0].length)),
         });
       }
+    }
+  }
+  // The shape of an injection (two independent signals in one paragraph), whatever the wording.
+  for (const hit of signalHits(body, keywords)) {
+    const { line, start, end } = lineOf(body, starts, hit.index);
+    for (const category of hit.categories) {
+      matches.push({ category, pattern: `signals(${hit.kinds.join('+')})`, line: line + firstLine - 1, excerpt: how + excerptOf(body.slice(start, Math.min(end, start + 200))) });
     }
   }
   if (derive) {
