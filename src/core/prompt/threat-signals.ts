@@ -75,13 +75,19 @@ const WORD_CHAR = new RegExp(`[${LETTER_CLASS}0-9_]`);
 /** Up to n characters inside one sentence. */
 const G = (n: number) => `[^.!?。！？\\n]{0,${n}}?`;
 
-const SYSTEMISH =
-  '(?:operator\\p{L}*|system\\p{L}*|config\\p{L}*|setup|set-up|settings|instructions?|rules?|guidelines?|prompts?|polic(?:y|ies)|limits?|restrictions?|defaults?|' +
-  'betreiber\\p{L}*|anweisung\\p{L}*|vorgaben|regeln|einstellung\\p{L}*|opérateur\\p{L}*|système|consignes?|règles?|paramètres|operador\\p{L}*|sistema|instrucci\\p{L}*|instruç\\p{L}*|reglas|regras|configuraç\\p{L}*|configuraci\\p{L}*|' +
-  'operatore|istruzion\\p{L}*|regole|impostazion\\p{L}*|оператор\\p{L}*|систем\\p{L}*|инструкц\\p{L}*|інструкц\\p{L}*|правил\\p{L}*|указани\\p{L}*|настро\\p{L}*|налаштуван\\p{L}*|повідомлен\\p{L}*|сообщени\\p{L}*|' +
-  'operatör\\p{L}*|sistem\\p{L}*|talimat\\p{L}*|kural\\p{L}*|ayar\\p{L}*|المشغل|النظام|التعليمات|القواعد|ऑपरेटर|सिस्टम|निर्देश|नियम)';
+/**
+ * What a precedence claim is about when it is an injection: the operator, the system prompt, the
+ * assistant's own instructions or setup — not "local config overrides the default port".
+ */
+const PRECEDENCE_OBJECT = re(
+  `(?:operator\\p{L}*|system\\s+(?:prompt|message|instructions|settings|rules|configuration)|(?:your|the\\s+assistant's|the\\s+model's)\\s+(?:\\p{L}+\\s+)?(?:instructions|configuration|setup|rules|guidelines|settings|prompt|programming|limits)|(?:configuration|setup|instructions|settings|rules|prompt)\\s+(?:you|that\\s+you)|(?:previous|earlier|original|initial|prior|other|any)\\s+(?:\\p{L}+\\s+)?instructions|` +
+    `betreiber\\p{L}*|systemanweisung\\p{L}*|systemprompt|deine\\s+(?:anweisungen|vorgaben|regeln)|opérateur\\p{L}*|instructions\\s+(?:du\\s+)?système|prompt\\s+système|tes\\s+(?:instructions|consignes|règles)|operador\\p{L}*|instrucciones|instruções|sistema|tus\\s+(?:reglas|instrucciones)|suas\\s+(?:regras|instruções)|` +
+    `operatore|istruzioni|оператор\\p{L}*|системн\\p{L}*|инструкц\\p{L}*|інструкц\\p{L}*|указани\\p{L}*|вказівк\\p{L}*|operatör\\p{L}*|sistem\\s+(?:mesaj\\p{L}*|talimat\\p{L}*|istem\\p{L}*)|talimat\\p{L}*|المشغل|النظام|التعليمات|ऑपरेटर|सिस्टम|निर्देश)` +
+    `|(?:系统|指令|原有|システム|指示|運用者|オペレーター|시스템|지시|운영자)`,
+  'i',
+);
 
-export const SIGNALS: readonly Signal[] = [
+const SIGNALS: readonly Signal[] = [
   {
     kind: 'precedence',
     stems: ['precedence', 'priorit', 'outrank', 'supersede', 'override', 'overrule', 'trump', 'win', 'rank', 'above', 'higher', 'prevail', 'vorrang', 'vorzug', 'prime', 'priment', 'remplace', 'annul', 'preval', 'priorid', 'substitu', 'anula', 'preceden', 'sostitu', 'steh', 'once', 'oncelik'],
@@ -96,9 +102,8 @@ export const SIGNALS: readonly Signal[] = [
         `|(?:高于|优先于|凌驾于|覆盖|取代|优先级高|より優先|に優先|を上書き|より上位|보다\\s*우선|에\\s*우선|을\\s*대체|를\\s*대체|무시하고)`,
     ),
     accept: (m, text) => {
-      // the claim is about the operator's / system's / earlier setup, not "local config overrides the default port"
       const around = text.slice(Math.max(0, m.index - 80), m.index + m[0].length + 80);
-      return re(`${B}${SYSTEMISH}|(?:系统|设定|设置|指令|规则|システム|設定|指示|ルール|運用者|시스템|설정|지시|규칙|운영자)`).test(around);
+      return PRECEDENCE_OBJECT.test(around);
     },
   },
   {
@@ -140,7 +145,7 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'fake_marker',
-    stems: ['[', '<', '##', 'system', 'sistem'],
+    stems: ['[system', '[admin', '[developer', '[operator', '[memory', '[tool', '[function', '[assistant', '[ ', '<system', '</system', '<admin', '</admin', '<developer', '<operator', '< ', '##', 'system message', 'system:', 'sistem mesaj'],
     weight: 3,
     strong: true,
     regex: re(
@@ -150,11 +155,13 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'covert',
-    stems: ['silent', 'quiet', 'secret', 'covert', 'discreet', 'unnoticed', 'without', "don't", 'do not', 'never', 'hide', 'heimlich', 'unbemerkt', 'ohne', 'sag ', 'nicht', 'discr', 'en silence', 'sans', 'inutile', 'ne ', 'en secreto', 'sin ', 'no ', 'silencios', 'sem ', 'in silenzio', 'nascosto', 'senza', 'non ', 'sessizce', 'gizlice', 'fark ', 'soyleme', 'bahsetme', 'belirtme'],
+    stems: ['silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'unnoticed', 'tell', 'inform', 'notify', 'alert', 'warn', 'mention', 'explain', 'disclose', 'include', 'reveal', 'asking', 'hide',
+      'heimlich', 'unbemerkt', 'sagen', 'bescheid', 'nicht', 'discr', 'en silence', 'sans le', 'sans dire', 'signale', 'inutile', 'dis pas', 'en secreto', 'avisar', 'decir', 'informar', 'digas', 'avises', 'expliques', 'silencios', 'dizer', 'conte', 'diga', 'avise', 'explique',
+      'in silenzio', 'nascosto', 'senza', 'non dir', 'menzion', 'spiegare', 'sessizce', 'gizlice', 'fark ', 'bahsetme', 'belirtme'],
     weight: 2,
     strong: true,
     regex: re(
-      `${B}(?:silently|quietly|secretly|covertly|discreetly|unnoticed|without\\s+(?:telling|informing|notifying|mentioning|alerting|asking)|(?:don't|do\\s+not|never)\\s+(?:tell|inform|notify|alert|warn)\\s+(?:the\\s+)?(?:user|users|them|him|her|anyone|operator|owner)|(?:don't|do\\s+not|never)\\s+(?:mention|explain|disclose|list|show|include|reveal)\\s+(?:it|this|that|them)(?![\\p{L}])|hide\\s+(?:it|this|them)\\s+from|` +
+      `${B}(?:silently|quietly|secretly|covertly|discreetly|unnoticed|without\\s+(?:telling|informing|notifying|mentioning|alerting|asking)|(?:don't|do\\s+not|never)\\s+(?:tell|inform|notify|alert|warn)\\s+(?:the\\s+)?(?:user|users|them|him|her|anyone|operator|owner)|(?:don't|do\\s+not|never)\\s+(?:mention|explain|disclose|include|reveal)\\s+(?:it|this|that|them)(?![\\p{L}])|hide\\s+(?:it|this|them)\\s+from|` +
         `heimlich|unbemerkt|ohne\\s+(?:es\\s+)?(?:zu\\s+)?(?:erwähnen|sagen|informieren|Bescheid)|(?:sag|erwähne|erkläre)\\s+(?:nichts|nicht)|discrètement|en\\s+silence|sans\\s+(?:le\\s+)?(?:dire|signaler|prévenir|mentionner)|inutile\\s+de\\s+(?:préciser|mentionner|dire|signaler)|ne\\s+(?:le\\s+)?(?:dis|mentionne|signale|explique)\\s+pas|` +
         `en\\s+secreto|sin\\s+(?:avisar|decir|mencionar|informar)|no\\s+(?:le\\s+)?(?:digas|menciones|avises|expliques)|silenciosamente|sem\\s+(?:avisar|dizer|mencionar|informar)|não\\s+(?:conte|diga|mencione|avise|explique)|in\\s+silenzio|di\\s+nascosto|senza\\s+(?:dire|avvisare|menzionare)|non\\s+(?:dire|menzionare|dirlo|spiegare)|` +
         `тихо|незаметно|молча|тайно|не\\s+(?:говори|сообщай|упоминай|пиши\\s+об|кажи|повідомляй|згадуй)|ничего\\s+(?:об\\s+этом\\s+)?не\\s+(?:пиши|говори)|нічого\\s+не\\s+(?:кажи|пиши)|непомітно|таємно|` +
@@ -239,7 +246,7 @@ export const SIGNALS: readonly Signal[] = [
     negatable: true,
     regex: re(
       `${B}(?:send|sends|forward|forwards|upload|post|POST|paste|e-?mail|mail|transmit|deliver|share|hand(?:ed)?\\s+(?:over|it|them|this)|given|give|include|add|append|attach|mirror|copy|sync|` +
-        `env[ií]\\p{L}*|mand[ae]\\p{L}*|pega\\p{L}*|incluy\\p{L}*|añad\\p{L}*|agrega\\p{L}*|compart\\p{L}*|cole|inclua|adicione|anexe|envoie\\p{L}*|envoy\\p{L}*|ajoute\\p{L}*|colle\\p{L}*|transmets|partage\\p{L}*|schick\\p{L}*|send\\p{L}*|füg\\p{L}*|hänge\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|teile|invia\\p{L}*|aggiung\\p{L}*|incolla\\p{L}*|condividi|inoltra\\p{L}*|` +
+        `env[ií](?:a|e|ar|en|ad)(?:lo|la|los|las|le|les|me|nos)?|mand[ae](?:lo|la|los|las|le|les|me|nos|r)?|pega\\p{L}*|incluy\\p{L}*|añad\\p{L}*|agrega\\p{L}*|compart\\p{L}*|cole|inclua|adicione|anexe|envoie\\p{L}*|envoy\\p{L}*|ajoute\\p{L}*|colle\\p{L}*|transmets|partage\\p{L}*|schick\\p{L}*|send\\p{L}*|füg\\p{L}*|hänge\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|teile|invia\\p{L}*|aggiung\\p{L}*|incolla\\p{L}*|condividi|inoltra\\p{L}*|` +
         `отправ\\p{L}*|перешл\\p{L}*|передай|добав\\p{L}*|встав\\p{L}*|скинь|пришли|надішл\\p{L}*|відправ\\p{L}*|додай|встав\\p{L}*|передай|gönder\\p{L}*|ilet\\p{L}*|ekle\\p{L}*|yapıştır\\p{L}*|paylaş\\p{L}*|yükle\\p{L}*|أرسل|ارسل|أضف|الصق|شارك|भेज\\p{L}*|जोड़\\p{L}*)${E}` +
         `|(?:发送|发到|发给|转发|上传|贴出|粘贴|附上|加到|分享|送信|送って|転送|貼り付け|追加して|添付|共有して|전송|보내|업로드|붙여\\s*넣|첨부|추가해|공유해|공유하|POST\\s*해)`,
     ),
@@ -403,7 +410,7 @@ function insideQuotes(text: string, index: number, length: number): boolean {
 }
 
 /** Exfiltration: a secret, an action on it and an outward channel within this many characters of each other. */
-const NEAR = 400;
+const NEAR = 250;
 
 /** Every stem of every signal, for the scan's keyword pass. */
 export const SIGNAL_STEMS: readonly string[] = [...new Set(SIGNALS.flatMap((sig) => sig.stems))];
@@ -459,6 +466,10 @@ export function signalHits(text: string, found?: ReadonlySet<string>): SignalHit
     // A secret or the prompt with an action and somewhere to put it is exfiltration in itself.
     const sensitive = has('secret_file') || has('prompt_object') || has('secret');
     const near = (a: readonly SignalKind[], at: number) => a.some((k) => kinds.get(k)?.all.some((i) => Math.abs(i - at) <= NEAR));
+    // Secrets handed to "anyone who asks" count only with a secret nearby ("show this section to everyone" is no leak).
+    const anyone = kinds.get('anyone');
+    if (anyone && !anyone.all.some((at) => near(['secret_file', 'prompt_object', 'secret'], at))) kinds.delete('anyone');
+    if (kinds.size < 2) continue;
     const exfil = (['channel', 'anyone', 'beacon'] as const).some((k) =>
       kinds.get(k)?.all.some((at) => near(['secret_file', 'prompt_object', 'secret'], at) && near(['send', 'read'], at)),
     );
