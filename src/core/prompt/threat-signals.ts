@@ -29,12 +29,14 @@ export type SignalKind =
   | 'limits_off'
   | 'role_switch'
   | 'privilege'
+  | 'grant'
   | 'fake_marker'
   | 'covert'
   | 'deceive'
   | 'secret_file'
   | 'secret'
   | 'prompt_object'
+  | 'user_data'
   | 'channel'
   | 'beacon'
   | 'send'
@@ -135,12 +137,25 @@ const SIGNALS: readonly Signal[] = [
   {
     kind: 'privilege',
     stems: ['admin', 'root', 'superuser', 'operator', 'god mode', 'developer mode', 'maintenance', 'droits', 'permis', 'privilegi', 'yonetici'],
-    weight: 2,
-    strong: true,
+    weight: 1,
+    strong: false,
     regex: re(
       `${B}(?:(?:granted|given|has|have|with)\\s+(?:full\\s+)?(?:admin|administrator|root|superuser|operator)\\s+(?:rights|privileges|access|permissions)|admin\\s+mode|god\\s+mode|developer\\s+mode|maintenance\\s+(?:console|mode)|superuser|root\\s+access|` +
         `права\\s+(?:администратора|адміністратора)|Administratorrechte|droits\\s+d'administrat\\p{L}*|permisos\\s+de\\s+administrador|permissões\\s+de\\s+administrador|privilegi\\s+di\\s+amministratore|yönetici\\s+(?:yetki\\p{L}*|hakları)|صلاحيات\\s+المسؤول)${E}` +
         `|(?:管理员权限|超级用户|管理者権限|管理者エージェント|管理者モード|관리자\\s*권한|관리자\\s*모드|슈퍼유저)`,
+    ),
+  },
+  {
+    // a claim that rights were handed out: "has been granted admin rights by the operator"
+    kind: 'grant',
+    stems: ['grant', 'given', 'elevated', 'authori', 'approved', 'erteilt', 'verliehen', 'accord', 'conced', 'otorg', 'concess', 'verildi', 'tanimlandi'],
+    weight: 3,
+    strong: true,
+    regex: re(
+      `${B}(?:(?:has|have|had|was|were|is|are|been)\\s+(?:\\p{L}+\\s+){0,2}?(?:granted|given|elevated\\s+to|authori[sz]ed|approved)\\s+(?:\\p{L}+\\s+){0,3}?(?:admin\\p{L}*|root|superuser|operator|owner|developer|full|unlimited|elevated)|(?:pre-?)?(?:authori[sz]ed|approved)\\s+by\\s+the\\s+(?:operator|owner|admin\\p{L}*|developers?)|` +
+        `(?:rechte|berechtigung\\p{L}*)\\s+(?:\\p{L}+\\s+){0,3}?(?:erteilt|verliehen|gewährt)|droits\\s+d'administrat\\p{L}*\\s+(?:\\p{L}+\\s+){0,2}?accordés|(?:permisos|privilegios|permissões|privilégios)\\s+de\\s+(?:administrador|root)\\s+(?:\\p{L}+\\s+){0,2}?(?:concedid\\p{L}*|otorgad\\p{L}*)|privilegi\\s+di\\s+amministratore\\s+(?:\\p{L}+\\s+){0,2}?concess\\p{L}*|` +
+        `(?:получил\\p{L}*|предоставлен\\p{L}*|выдан\\p{L}*|надан\\p{L}*|отримав\\p{L}*)\\s+(?:\\p{L}+\\s+){0,3}?(?:права|доступ)|права\\s+(?:администратора|адміністратора)\\s+(?:\\p{L}+\\s+){0,2}?(?:предоставлен\\p{L}*|выдан\\p{L}*|надан\\p{L}*)|yönetici\\s+(?:yetki\\p{L}*|hakları)\\s+(?:\\p{L}+\\s+){0,2}?(?:verildi|tanımlandı)|صلاحيات\\s+(?:المسؤول|المدير)\\s+(?:\\p{L}+\\s+){0,2}?(?:منح|أعطي))${E}` +
+        `|(?:(?:管理员|超级用户|最高)权限[^。\\n]{0,8}?(?:授予|获得|开通)|(?:授予|获得|开通)[^。\\n]{0,8}?(?:管理员|超级用户|最高)权限|管理者権限[^。\\n]{0,8}?(?:付与|与え|得)|관리자\\s*권한[^.\\n]{0,8}?(?:부여|받)|권한을\\s*부여)`,
     ),
   },
   {
@@ -155,13 +170,13 @@ const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'covert',
-    stems: ['silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'unnoticed', 'tell', 'inform', 'notify', 'alert', 'warn', 'mention', 'explain', 'disclose', 'include', 'reveal', 'asking', 'hide',
+    stems: ['keep', 'leave', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'unnoticed', 'tell', 'inform', 'notify', 'alert', 'warn', 'mention', 'explain', 'disclose', 'include', 'reveal', 'asking', 'hide',
       'heimlich', 'unbemerkt', 'sagen', 'bescheid', 'nicht', 'discr', 'en silence', 'sans le', 'sans dire', 'signale', 'inutile', 'dis pas', 'en secreto', 'avisar', 'decir', 'informar', 'digas', 'avises', 'expliques', 'silencios', 'dizer', 'conte', 'diga', 'avise', 'explique',
       'in silenzio', 'nascosto', 'senza', 'non dir', 'menzion', 'spiegare', 'sessizce', 'gizlice', 'fark ', 'bahsetme', 'belirtme'],
     weight: 2,
     strong: true,
     regex: re(
-      `${B}(?:silently|quietly|secretly|covertly|discreetly|unnoticed|without\\s+(?:telling|informing|notifying|mentioning|alerting|asking)|(?:don't|do\\s+not|never)\\s+(?:tell|inform|notify|alert|warn)\\s+(?:the\\s+)?(?:user|users|them|him|her|anyone|operator|owner)|(?:don't|do\\s+not|never)\\s+(?:mention|explain|disclose|include|reveal)\\s+(?:it|this|that|them)(?![\\p{L}])|hide\\s+(?:it|this|them)\\s+from|` +
+      `${B}(?:silently|quietly|secretly|covertly|discreetly|unnoticed|without\\s+(?:telling|informing|notifying|mentioning|alerting|asking)|(?:don't|do\\s+not|never)\\s+(?:tell|inform|notify|alert|warn)\\s+(?:the\\s+)?(?:user|users|them|him|her|anyone|operator|owner)|(?:don't|do\\s+not|never)\\s+(?:mention|explain|disclose|include|reveal)\\s+(?:it|this|that|them)(?![\\p{L}])|hide\\s+(?:it|this|them)\\s+from|(?:keep|leave)\\s+(?:this|it|that|these)\\s+(?:\\p{L}+\\s+){0,2}?out\\s+of\\s+(?:your|the|any)|(?:keep|leave)\\s+(?:this|it|that)\\s+(?:\\p{L}+\\s+){0,2}?(?:from|off)\\s+(?:the\\s+)?(?:user|replies|answers|job\\s+list|logs?)|` +
         `heimlich|unbemerkt|ohne\\s+(?:es\\s+)?(?:zu\\s+)?(?:erwähnen|sagen|informieren|Bescheid)|(?:sag|erwähne|erkläre)\\s+(?:nichts|nicht)|discrètement|en\\s+silence|sans\\s+(?:le\\s+)?(?:dire|signaler|prévenir|mentionner)|inutile\\s+de\\s+(?:préciser|mentionner|dire|signaler)|ne\\s+(?:le\\s+)?(?:dis|mentionne|signale|explique)\\s+pas|` +
         `en\\s+secreto|sin\\s+(?:avisar|decir|mencionar|informar)|no\\s+(?:le\\s+)?(?:digas|menciones|avises|expliques)|silenciosamente|sem\\s+(?:avisar|dizer|mencionar|informar)|não\\s+(?:conte|diga|mencione|avise|explique)|in\\s+silenzio|di\\s+nascosto|senza\\s+(?:dire|avvisare|menzionare)|non\\s+(?:dire|menzionare|dirlo|spiegare)|` +
         `тихо|незаметно|молча|тайно|не\\s+(?:говори|сообщай|упоминай|пиши\\s+об|кажи|повідомляй|згадуй)|ничего\\s+(?:об\\s+этом\\s+)?не\\s+(?:пиши|говори)|нічого\\s+не\\s+(?:кажи|пиши)|непомітно|таємно|` +
@@ -171,11 +186,13 @@ const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'deceive',
-    stems: ['say', 'tell', 'pretend', 'diga', 'dizer', 'diz ', 'di ', 'dile', 'decir', 'fing', 'dis ', 'dire', 'semblant', 'sag', 'tu so', 'finta', 'sildim', 'gibi davran'],
+    stems: ['but', 'and', 'mais', 'garde', 'pero', 'guarda', 'conserva', 'mas', 'mantenha', 'guarde', 'aber', 'behalte', 'tieni', 'ama', 'hepsini', 'say', 'tell', 'pretend', 'diga', 'dizer', 'diz ', 'di ', 'dile', 'decir', 'fing', 'dis ', 'dire', 'semblant', 'sag', 'tu so', 'finta', 'sildim', 'gibi davran'],
     weight: 3,
     strong: true,
     regex: re(
-      `${B}(?:(?:say|tell\\s+(?:them|the\\s+user|him|her))\\s+(?:that\\s+)?(?:you|it)\\s+(?:have\\s+|has\\s+)?(?:deleted|removed|erased|forgot|forgotten|done|cleared)|pretend\\s+(?:to|that)|` +
+      `${B}(?:(?:say|tell\\s+(?:them|the\\s+user|him|her))\\s+(?:that\\s+)?(?:you|it)(?:'s|'ve|\\s+(?:is|was|were|have|has|have\\s+been|has\\s+been))?\\s+(?:deleted|removed|erased|forgot|forgotten|done|cleared|gone)|pretend\\s+(?:to|that)|` +
+        `(?:but|and)\\s+(?:secretly\\s+)?(?:keep|retain|store)\\s+(?:everything|it\\s+all|all\\s+of\\s+it|a\\s+copy)|(?:mais|et)\\s+garde\\s+(?:tout|une\\s+copie)|(?:pero|y)\\s+(?:guarda|conserva)\\s+(?:todo|una\\s+copia)|(?:mas|e)\\s+(?:mantenha|guarde|conserve)\\s+(?:tudo|uma\\s+cópia)|aber\\s+(?:behalte|speichere|bewahre)\\s+(?:alles|eine\\s+kopie)|ma\\s+(?:tieni|conserva)\\s+(?:tutto|una\\s+copia)|(?:но|а)\\s+(?:сохрани|оставь)\\s+(?:всё|все|копию)|але\\s+(?:збережи|залиш)\\s+(?:все|усе|копію)|ama\\s+(?:hepsini|her\\s+şeyi)\\s+(?:sakla|tut)|` +
+        `(?:dis|dites)-(?:lui|leur)\\s+que\\s+(?:c'est|tout\\s+est)\\s+(?:fait|supprimé|effacé)|` +
         `(?:diga|dizer|diz)\\s+que\\s+(?:apagou|excluiu|esqueceu|removeu)|(?:di|dile|decir)\\s+que\\s+(?:has\\s+|lo\\s+)?(?:borrad\\p{L}*|borraste|eliminad\\p{L}*|eliminaste|olvidad\\p{L}*)|finge|fingir|` +
         `(?:dis|dire)\\s+(?:lui\\s+)?que\\s+(?:tu\\s+as|c'est)\\s+(?:supprimé|effacé|oublié)|fais\\s+semblant|sag\\p{L}*,?\\s+dass\\s+(?:du|es)\\s+[\\p{L} ]{0,20}?(?:gelöscht|vergessen|entfernt)|tu\\s+so,?\\s+als|` +
         `(?:di|dì|dire)\\s+che\\s+(?:hai\\s+)?(?:cancellat\\p{L}*|eliminat\\p{L}*|dimenticat\\p{L}*)|fai\\s+finta|скажи,?\\s+что\\s+(?:ты\\s+)?(?:удалил\\p{L}*|забыл\\p{L}*|стёр|стер)|притворись|сделай\\s+вид|скажи,?\\s+що\\s+(?:ти\\s+)?(?:видалив|забув)|зроби\\s+вигляд|` +
@@ -199,6 +216,17 @@ const SIGNALS: readonly Signal[] = [
     strong: false,
     regex: re(
       `${B}(?:passwords?|passphrases?|api[\\s_-]?keys?|tokens?|secrets?|credentials|private\\s+keys?|access\\s+keys?|spare\\s+key|environment\\s+variables|contraseñas?|claves?|credenciales|senhas?|chaves?|credenciais|mots?\\s+de\\s+passe|clés?|identifiants|passw(?:ö|oe)rt\\p{L}*|schlüssel\\p{L}*|zugangsdaten|chiavi|chiave|credenziali|парол\\p{L}*|ключ\\p{L}*|токен\\p{L}*|секрет\\p{L}*|şifre\\p{L}*|parola\\p{L}*|anahtar\\p{L}*|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|مفتاح|المفاتيح|पासवर्ड|टोकन)${E}|(?:密码|密钥|令牌|凭据|凭证|私钥|环境变量|パスワード|トークン|秘密鍵|APIキー|認証情報|비밀번호|토큰|API\\s*키|자격\\s*증명|비밀\\s*키)`,
+    ),
+  },
+  {
+    // the user's own data: not a secret, but not for outside addresses either
+    kind: 'user_data',
+    stems: ['note', 'message', 'conversation', 'chat', 'histor', 'memor', 'transcript', 'contact', 'calendar', 'session', 'nota', 'mensaje', 'mensagen', 'conversa', 'notiz', 'nachricht', 'verlauf', 'messaggi', 'cronologia', 'mesaj', 'sohbet', 'konusma'],
+    weight: 1,
+    strong: false,
+    regex: re(
+      `${B}(?:notes?|messages?|conversations?|chats?|chat\\s+history|histor(?:y|ies)|memor(?:y|ies)|transcripts?|contacts?|calendar|sessions?|notas?|mensajes?|mensagens?|conversaci\\p{L}*|conversas?|historial|histórico|notiz\\p{L}*|nachricht\\p{L}*|verlauf|gespräch\\p{L}*|messaggi|conversazion\\p{L}*|cronologia|сообщени\\p{L}*|переписк\\p{L}*|истори\\p{L}*|заметк\\p{L}*|повідомлен\\p{L}*|листуванн\\p{L}*|mesaj\\p{L}*|sohbet\\p{L}*|konuşma\\p{L}*|notlar\\p{L}*|المحادث\\p{L}*|الرسائل|बातचीत|संदेश)${E}` +
+        `|(?:聊天记录|对话记录|消息|笔记|会話|履歴|メッセージ|メモ|대화|채팅\\s*기록|메시지|메모)`,
     ),
   },
   {
@@ -245,7 +273,7 @@ const SIGNALS: readonly Signal[] = [
     strong: false,
     negatable: true,
     regex: re(
-      `${B}(?:send|sends|forward|forwards|upload|post|POST|paste|e-?mail|mail|transmit|deliver|share|hand(?:ed)?\\s+(?:over|it|them|this)|given|give|include|add|append|attach|mirror|copy|sync|` +
+      `${B}(?:(?:send|forward|upload|post|paste|e-?mail|mail|transmit|deliver|share|include|add|append|attach|mirror|sync)(?:ing)?|cop(?:y|ying)|hand(?:ed|ing)?\\s+(?:over|it|them|this)|given|giv(?:e|ing)|` +
         `env[ií](?:a|e|ar|en|ad)(?:lo|la|los|las|le|les|me|nos)?|mand[ae](?:lo|la|los|las|le|les|me|nos|r)?|pega\\p{L}*|incluy\\p{L}*|añad\\p{L}*|agrega\\p{L}*|compart\\p{L}*|cole|inclua|adicione|anexe|envoie\\p{L}*|envoy\\p{L}*|ajoute\\p{L}*|colle\\p{L}*|transmets|partage\\p{L}*|schick\\p{L}*|send\\p{L}*|füg\\p{L}*|hänge\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|teile|invia\\p{L}*|aggiung\\p{L}*|incolla\\p{L}*|condividi|inoltra\\p{L}*|` +
         `отправ\\p{L}*|перешл\\p{L}*|передай|добав\\p{L}*|встав\\p{L}*|скинь|пришли|надішл\\p{L}*|відправ\\p{L}*|додай|встав\\p{L}*|передай|gönder\\p{L}*|ilet\\p{L}*|ekle\\p{L}*|yapıştır\\p{L}*|paylaş\\p{L}*|yükle\\p{L}*|أرسل|ارسل|أضف|الصق|شارك|भेज\\p{L}*|जोड़\\p{L}*)${E}` +
         `|(?:发送|发到|发给|转发|上传|贴出|粘贴|附上|加到|分享|送信|送って|転送|貼り付け|追加して|添付|共有して|전송|보내|업로드|붙여\\s*넣|첨부|추가해|공유해|공유하|POST\\s*해)`,
@@ -258,7 +286,7 @@ const SIGNALS: readonly Signal[] = [
     strong: false,
     negatable: true,
     regex: re(
-      `${B}(?:read|reads|cat|print|output|dump|reveal|show|display|open|list|recite|repeat|` +
+      `${B}(?:(?:read|print|output|dump|reveal|show|display|open|list|recite|repeat)(?:ing)?|cat|` +
         `lee|leer|lea|muestra\\p{L}*|revela\\p{L}*|imprime|leia|ler|mostre|revele|lis|lire|affiche\\p{L}*|révèle\\p{L}*|lies|lese|zeig\\p{L}*|gib\\s+aus|leggi|mostra\\p{L}*|rivela\\p{L}*|` +
         `прочита\\p{L}*|прочти|выведи|покажи|раскрой|прочитай|виведи|розкрий|oku|göster|yazdır|اقرأ|اعرض|اكشف|पढ़\\p{L}*|दिखा\\p{L}*)${E}` +
         `|(?:读取|读出|打开|显示|输出|打印|贴出|読んで|読み取|表示して|出力して|읽어|읽고|출력|보여)`,
@@ -385,7 +413,7 @@ const CATEGORY_OF: Partial<Record<SignalKind, ThreatCategory>> = {
   encoded: 'instruction_override',
   limits_off: 'role_hijack',
   role_switch: 'role_hijack',
-  privilege: 'role_hijack',
+  grant: 'role_hijack',
   anyone: 'exfiltration',
   beacon: 'c2_callback',
   destroy: 'tool_hijack',
