@@ -83,7 +83,7 @@ const G = (n: number) => `[^.!?。！？\\n]{0,${n}}?`;
  */
 const PRECEDENCE_OBJECT = re(
   `(?:operator\\p{L}*|system\\s+(?:prompt|message|instructions|settings|rules|configuration)|(?:your|the\\s+assistant's|the\\s+model's)\\s+(?:\\p{L}+\\s+)?(?:instructions|configuration|setup|rules|guidelines|settings|prompt|programming|limits)|(?:configuration|setup|instructions|settings|rules|prompt)\\s+(?:you|that\\s+you)|(?:previous|earlier|original|initial|prior|other|any)\\s+(?:\\p{L}+\\s+)?instructions|` +
-    `betreiber\\p{L}*|systemanweisung\\p{L}*|systemprompt|deine\\s+(?:anweisungen|vorgaben|regeln)|opérateur\\p{L}*|instructions\\s+(?:du\\s+)?système|prompt\\s+système|tes\\s+(?:instructions|consignes|règles)|operador\\p{L}*|instrucciones|instruções|sistema|tus\\s+(?:reglas|instrucciones)|suas\\s+(?:regras|instruções)|` +
+    `betreiber\\p{L}*|systemanweisung\\p{L}*|systemprompt|dein\\p{L}*\\s+(?:anweisung\\p{L}*|vorgaben|regeln|einstellung\\p{L}*)|anweisung\\p{L}*|opérateur\\p{L}*|instructions\\s+(?:du\\s+)?système|prompt\\s+système|tes\\s+(?:instructions|consignes|règles)|operador\\p{L}*|instrucciones|instruções|sistema|tus\\s+(?:reglas|instrucciones)|suas\\s+(?:regras|instruções)|` +
     `operatore|istruzioni|оператор\\p{L}*|системн\\p{L}*|инструкц\\p{L}*|інструкц\\p{L}*|указани\\p{L}*|вказівк\\p{L}*|operatör\\p{L}*|sistem\\s+(?:mesaj\\p{L}*|talimat\\p{L}*|istem\\p{L}*)|talimat\\p{L}*|المشغل|النظام|التعليمات|ऑपरेटर|सिस्टम|निर्देश)` +
     `|(?:系统|指令|原有|システム|指示|運用者|オペレーター|시스템|지시|운영자)`,
   'i',
@@ -103,9 +103,13 @@ const SIGNALS: readonly Signal[] = [
         `önce\\s+gelir|önceliklidir|öncelikli|geçersiz\\s+kıl\\p{L}*|üstündür|تتقدم\\s+على|لها\\s+الأولوية|أعلى\\s+من|تلغي|प्राथमिकता|से\\s+ऊपर)${E}` +
         `|(?:高于|优先于|凌驾于|覆盖|取代|优先级高|より優先|に優先|を上書き|より上位|보다\\s*우선|에\\s*우선|을\\s*대체|를\\s*대체|무시하고)`,
     ),
+    negatable: true,
     accept: (m, text) => {
-      const around = text.slice(Math.max(0, m.index - 80), m.index + m[0].length + 80);
-      return PRECEDENCE_OBJECT.test(around);
+      // what is outranked follows the claim ("… takes precedence over the operator"), or precedes it
+      // in verb-final wording ("시스템 지시보다 우선", "operatör talimatlarından önce gelir", "より優先")
+      const verbFinal = /^(?:önce|öncelik|geçersiz|üstün|से|より|に優|を上|보다|에\s|을|를|무시)/u.test(m[0]);
+      const window = verbFinal ? text.slice(Math.max(0, m.index - 60), m.index) : text.slice(m.index + m[0].length, m.index + m[0].length + 80);
+      return PRECEDENCE_OBJECT.test(window);
     },
   },
   {
@@ -152,7 +156,7 @@ const SIGNALS: readonly Signal[] = [
     weight: 3,
     strong: true,
     regex: re(
-      `${B}(?:(?:has|have|had|was|were|is|are|been)\\s+(?:\\p{L}+\\s+){0,2}?(?:granted|given|elevated\\s+to|authori[sz]ed|approved)\\s+(?:\\p{L}+\\s+){0,3}?(?:admin\\p{L}*|root|superuser|operator|owner|developer|full|unlimited|elevated)|(?:pre-?)?(?:authori[sz]ed|approved)\\s+by\\s+the\\s+(?:operator|owner|admin\\p{L}*|developers?)|` +
+      `${B}(?:(?:has|have|had|was|were|is|are|been)\\s+(?:\\p{L}+\\s+){0,2}?(?:granted|given|elevated(?:\\s+\\p{L}+){0,3}?\\s+to|authori[sz]ed|approved)\\s+(?:\\p{L}+\\s+){0,3}?(?:admin\\p{L}*|root|superuser|operator|owner|developer|full|unlimited|elevated)|(?:pre-?)?(?:authori[sz]ed|approved)\\s+by\\s+the\\s+(?:operator|owner|admin\\p{L}*|developers?)|` +
         `(?:rechte|berechtigung\\p{L}*)\\s+(?:\\p{L}+\\s+){0,3}?(?:erteilt|verliehen|gewährt)|droits\\s+d'administrat\\p{L}*\\s+(?:\\p{L}+\\s+){0,2}?accordés|(?:permisos|privilegios|permissões|privilégios)\\s+de\\s+(?:administrador|root)\\s+(?:\\p{L}+\\s+){0,2}?(?:concedid\\p{L}*|otorgad\\p{L}*)|privilegi\\s+di\\s+amministratore\\s+(?:\\p{L}+\\s+){0,2}?concess\\p{L}*|` +
         `(?:получил\\p{L}*|предоставлен\\p{L}*|выдан\\p{L}*|надан\\p{L}*|отримав\\p{L}*)\\s+(?:\\p{L}+\\s+){0,3}?(?:права|доступ)|права\\s+(?:администратора|адміністратора)\\s+(?:\\p{L}+\\s+){0,2}?(?:предоставлен\\p{L}*|выдан\\p{L}*|надан\\p{L}*)|yönetici\\s+(?:yetki\\p{L}*|hakları)\\s+(?:\\p{L}+\\s+){0,2}?(?:verildi|tanımlandı)|صلاحيات\\s+(?:المسؤول|المدير)\\s+(?:\\p{L}+\\s+){0,2}?(?:منح|أعطي))${E}` +
         `|(?:(?:管理员|超级用户|最高)权限[^。\\n]{0,8}?(?:授予|获得|开通)|(?:授予|获得|开通)[^。\\n]{0,8}?(?:管理员|超级用户|最高)权限|管理者権限[^。\\n]{0,8}?(?:付与|与え|得)|관리자\\s*권한[^.\\n]{0,8}?(?:부여|받)|권한을\\s*부여)`,
@@ -164,7 +168,7 @@ const SIGNALS: readonly Signal[] = [
     weight: 3,
     strong: true,
     regex: re(
-      `(?:^|\\n)[ \\t>#*]*(?:\\[\\s*(?:system|admin|developer|operator|memory[_ ]update|tool[_ ]result|function[_ ]result|assistant)\\b[^\\]\\n]{0,40}\\]|<\\s*/?\\s*(?:system|admin|developer|operator)\\s*>|#{2,}\\s*(?:system|sistem|système|sistema|систем\\p{L}*|system\\p{L}*)\\s+(?:message|mesaj\\p{L}*|nachricht|prompt|mensa\\p{L}*|сообщени\\p{L}*|повідомлен\\p{L}*)|(?:system|SİSTEM)\\s+(?:message|MESAJI)\\s*:)` +
+      `(?:^|\\n)[ \\t>#*+-]*(?:\\[\\s*(?:system|admin|developer|operator|memory[_ ]update|tool[_ ]result|function[_ ]result|assistant)\\b[^\\]\\n]{0,40}\\]|<\\s*/?\\s*(?:system|admin|developer|operator)\\s*>|#{2,}\\s*(?:system|sistem|système|sistema|систем\\p{L}*|system\\p{L}*)\\s+(?:message|mesaj\\p{L}*|nachricht|prompt|mensa\\p{L}*|сообщени\\p{L}*|повідомлен\\p{L}*)|(?:system|SİSTEM)\\s+(?:message|MESAJI)\\s*:)` +
         `|(?:系统消息|系统提示[:：]|システムメッセージ|시스템\\s*메시지)`,
     ),
   },
