@@ -89,7 +89,7 @@ const PRECEDENCE_OBJECT = re(
   'i',
 );
 
-const SIGNALS: readonly Signal[] = [
+export const SIGNALS: readonly Signal[] = [
   {
     kind: 'precedence',
     stems: ['precedence', 'priorit', 'outrank', 'supersede', 'override', 'overrule', 'trump', 'win', 'rank', 'above', 'higher', 'prevail', 'vorrang', 'vorzug', 'prime', 'priment', 'remplace', 'annul', 'preval', 'priorid', 'substitu', 'anula', 'preceden', 'sostitu', 'steh', 'once', 'oncelik'],
@@ -174,7 +174,7 @@ const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'covert',
-    stems: ['keep', 'leave', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'unnoticed', 'tell', 'inform', 'notify', 'alert', 'warn', 'mention', 'explain', 'disclose', 'include', 'reveal', 'asking', 'hide',
+    stems: ['out of', 'user', 'replies', 'answers', 'job list', 'log', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'unnoticed', 'tell', 'inform', 'notify', 'alert', 'warn', 'mention', 'explain', 'disclose', 'include', 'reveal', 'asking', 'hide',
       'heimlich', 'unbemerkt', 'sagen', 'bescheid', 'nicht', 'discr', 'en silence', 'sans le', 'sans dire', 'signale', 'inutile', 'dis pas', 'en secreto', 'avisar', 'decir', 'informar', 'digas', 'avises', 'expliques', 'silencios', 'dizer', 'conte', 'diga', 'avise', 'explique',
       'in silenzio', 'nascosto', 'senza', 'non dir', 'menzion', 'spiegare', 'sessizce', 'gizlice', 'fark ', 'bahsetme', 'belirtme'],
     weight: 2,
@@ -190,7 +190,7 @@ const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'deceive',
-    stems: ['but', 'and', 'mais', 'garde', 'pero', 'guarda', 'conserva', 'mas', 'mantenha', 'guarde', 'aber', 'behalte', 'tieni', 'ama', 'hepsini', 'say', 'tell', 'pretend', 'diga', 'dizer', 'diz ', 'di ', 'dile', 'decir', 'fing', 'dis ', 'dire', 'semblant', 'sag', 'tu so', 'finta', 'sildim', 'gibi davran'],
+    stems: ['everything', 'it all', 'all of it', 'a copy', 'tout', 'copie', 'todo', 'copia', 'tudo', 'alles', 'kopie', 'tutto', 'hepsini', 'her ', 'say', 'tell', 'pretend', 'diga', 'dizer', 'diz ', 'di ', 'dile', 'decir', 'fing', 'dis ', 'dire', 'semblant', 'sag', 'tu so', 'finta', 'sildim', 'gibi davran'],
     weight: 3,
     strong: true,
     regex: re(
