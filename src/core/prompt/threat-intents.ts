@@ -145,6 +145,9 @@ const NEGATED_VERB = /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\
 /** Negation on the verb (verb-final languages: Japanese, Korean, Turkish, Hindi). */
 const NEGATED_AFTER = /^(?:し|を)?(?:ない|ません|しない|するな|禁止)|^(?:하|을|를)?\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
 
+/** A negation word anywhere in a clause (for verbs that come at its end). */
+const CLAUSE_NEGATION = /(?:^|[^\p{L}])(?:never|niemals|nie|nicht|keinesfalls|jamais|nunca|jamás|mai|никогда|ніколи|asla)(?![\p{L}])|(?:不要|切勿|绝不|決して)/iu;
+
 /** The last two sentences before `index` (within the paragraph). */
 function lastSentences(text: string, index: number): string {
   let before = text.slice(Math.max(0, index - 300), index);
@@ -177,7 +180,9 @@ function sendsSecretTo(m: RegExpExecArray, text: string): boolean {
     if (SECRET_NOUN.test(rest)) return true;
     if (v.index > noun.index && (OBJECT_PRONOUN.test(rest) || CLITIC_VERB.test(v[0]) || v[0].charCodeAt(0) > 0x3ff)) return true;
   }
-  // The verb after the address (verb-final languages: "… 토큰을 https://… 로 전송하세요").
+  // The verb after the address (verb-final languages: "… 토큰을 https://… 로 전송하세요"), unless
+  // the sentence rules it out before the address ("Tokens niemals per E-Mail oder an https://… schicken").
+  if (CLAUSE_NEGATION.test(before.split(/[.!?。！？](?=\s)|\n/u).at(-1) ?? '')) return false;
   SEND_VERB.lastIndex = 0;
   for (const v of after.matchAll(SEND_VERB)) {
     if (!negated(after.slice(0, v.index), after.slice(v.index + v[0].length))) return true;
@@ -293,14 +298,6 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     category: 'exfiltration',
     lang: 'en',
     regex: /\b(?:zip|tar|archive|compress|copy|bundle)\s+(?:up\s+)?(?:the\s+)?(?:~\/[\w.-]*|\$HOME|home\s+(?:directory|folder)|\.switchboard|\.ssh|\.aws|\.config)[^.!?\n]{0,80}?\b(?:upload|send|post|curl|transfer|e-?mail)\b/gi,
-    prose: true,
-  },
-  {
-    id: 'en-secret-to-place',
-    category: 'exfiltration',
-    lang: '*',
-    // A secret file or credential store named in one sentence with somewhere outside to put it.
-    regex: /(?:~\/\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.aws\/credentials|(?<![\w-])\.env(?![\w.-])|\.netrc\b|\.git-credentials\b)[^.!?。！？\n]{0,80}?(?:https?:\/\/(?!localhost|127\.)|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:telegram|slack|discord|email):[\w.@-]+)/gi,
     prose: true,
   },
   {

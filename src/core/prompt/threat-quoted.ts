@@ -23,9 +23,10 @@ export function quotedExampleLines(text: string): Set<number> {
   if (!ABOUT_ATTACKS.test(text.slice(0, 200_000))) return quoted;
   const starts = lineStarts(text);
   const lines = starts.map((s, i) => text.slice(s, i + 1 < starts.length ? starts[i + 1] - 1 : text.length));
+  // the line that introduces the block, or the one that follows it
   const near = (from: number, step: number): string => {
     const out: string[] = [];
-    for (let i = from; i >= 0 && i < lines.length && out.length < 3; i += step) if (lines[i].trim() !== '') out.push(lines[i].slice(0, 400));
+    for (let i = from; i >= 0 && i < lines.length && out.length < 1; i += step) if (lines[i].trim() !== '') out.push(lines[i].slice(0, 400));
     return out.join('\n');
   };
   for (let i = 0; i < lines.length; i++) {

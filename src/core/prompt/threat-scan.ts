@@ -222,7 +222,7 @@ export function scanText(text: string, options: ScanOptions): ScanResult {
   const tableHit = new Set(found.filter((m) => TABLE_IDS.has(m.pattern)).map((m) => `${m.category}\0${m.line}`));
   for (const m of found) {
     if (!TABLE_IDS.has(m.pattern) && tableHit.has(`${m.category}\0${m.line}`)) continue;
-    const key = `${m.pattern}\0${m.line}`;
+    const key = `${m.pattern}\0${m.category}\0${m.line}`;
     if (!unique.has(key)) unique.set(key, m);
   }
   const matches = [...unique.values()].sort((a, b) => a.line - b.line);
@@ -322,7 +322,6 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   'en-covert': ['secret', 'hide', 'without', 'not', "n't", 'never', 'silently', 'quietly', 'covertly', 'discreetly', 'invisibly', 'tell'],
   'en-other-chats': ['other', 'different', 'every', 'memory'],
   'en-rm-rf-any': ['rm'],
-  'en-secret-to-place': ['.ssh/', 'id_', '.aws/credentials', '.env', '.netrc', '.git-credentials'],
   'en-send-conversation': ['@', 'http'],
   'any-secret-to-address': ['@', 'http'],
   'en-permitted-other-users': ['you'],

@@ -272,10 +272,10 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'send',
+    negatable: 'clause',
     stems: ['send', 'forward', 'upload', 'post', 'paste', 'mail', 'transmit', 'deliver', 'share', 'hand', 'give', 'include', 'add', 'append', 'attach', 'mirror', 'copy', 'sync', 'env', 'mand', 'pega', 'incluy', 'agrega', 'compart', 'cole', 'inclua', 'adicione', 'anexe', 'ajoute', 'colle', 'transmets', 'partage', 'schick', 'fug', 'hange', 'leite', 'teile', 'invia', 'aggiung', 'incolla', 'condividi', 'inoltra', 'gonder', 'ilet', 'ekle', 'paylas', 'yukle'],
     weight: 1,
     strong: false,
-    negatable: true,
     regex: re(
       `${B}(?:(?:send|forward|upload|post|paste|e-?mail|mail|transmit|deliver|share|include|add|append|attach|mirror|sync)(?:ing)?|cop(?:y|ying)|hand(?:ed|ing)?\\s+(?:over|it|them|this)|given|giv(?:e|ing)|` +
         `env[ií](?:a|e|ar|en|ad)(?:lo|la|los|las|le|les|me|nos)?|mand[ae](?:lo|la|los|las|le|les|me|nos|r)?|pega\\p{L}*|incluy\\p{L}*|añad\\p{L}*|agrega\\p{L}*|compart\\p{L}*|cole|inclua|adicione|anexe|envoie\\p{L}*|envoy\\p{L}*|ajoute\\p{L}*|colle\\p{L}*|transmets|partage\\p{L}*|schick\\p{L}*|send\\p{L}*|füg\\p{L}*|hänge\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|teile|invia\\p{L}*|aggiung\\p{L}*|incolla\\p{L}*|condividi|inoltra\\p{L}*|` +
@@ -285,10 +285,10 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'read',
+    negatable: 'clause',
     stems: ['read', 'cat', 'print', 'output', 'dump', 'reveal', 'show', 'display', 'open', 'list', 'recite', 'repeat', 'lee', 'lea', 'muestra', 'revela', 'imprime', 'leia', 'ler', 'mostr', 'revele', 'lis', 'lire', 'affiche', 'lies', 'lese', 'zeig', 'gib aus', 'leggi', 'rivela', 'oku', 'goster', 'yazdir'],
     weight: 1,
     strong: false,
-    negatable: true,
     regex: re(
       `${B}(?:(?:read|print|output|dump|reveal|show|display|open|list|recite|repeat)(?:ing)?|cat|` +
         `lee|leer|lea|muestra\\p{L}*|revela\\p{L}*|imprime|leia|ler|mostre|revele|lis|lire|affiche\\p{L}*|révèle\\p{L}*|lies|lese|zeig\\p{L}*|gib\\s+aus|leggi|mostra\\p{L}*|rivela\\p{L}*|` +
@@ -363,7 +363,9 @@ const NEGATION_WORD =
 function negated(text: string, m: { 0: string; index: number }, mode: true | 'clause'): boolean {
   const before = text.slice(Math.max(0, m.index - (mode === 'clause' ? 160 : 40)), m.index);
   const clause = before.split(/[.!?;:](?=\s)|[。！？\n]|,\s/u).at(-1) ?? '';
-  if (NEGATED_BEFORE.test(clause) || (mode === 'clause' && NEGATION_WORD.test(clause))) return true;
+  if (NEGATED_BEFORE.test(clause)) return true;
+  // "Never send tokens, passwords or the contents of ~/.ssh to any e-mail address": the whole sentence is ruled out
+  if (mode === 'clause' && NEGATION_WORD.test(before.split(/[.!?;:](?=\s)|[。！？\n]/u).at(-1) ?? '')) return true;
   return NEGATED_AFTER.test(text.slice(m.index + m[0].length, m.index + m[0].length + 10));
 }
 
