@@ -15,8 +15,10 @@
  * - a trigger (when the user mentions …, every 6 hours), an address to the AI.
  *
  * Each signal has a weight; a block is an injection when its weights reach BLOCK_SCORE with at
- * least two different signals and at least one strong one, so a single signal — ordinary prose
- * about tokens, a URL, "if the user asks" — never blocks. Action verbs after a negation in the
+ * least two different signals and at least one strong one (or a secret, an action on it and an
+ * outward channel near each other); weak signals together add at most WEAK_CAP, so a single
+ * signal — ordinary prose about tokens, a URL, "if the user asks" — never blocks, nor does one
+ * strong word in a paragraph full of weak ones. Action verbs after a negation in the
  * language of the text ("never send", "붙여 넣지 마세요", "لا تطلب") do not count.
  *
  * Every signal is one global regex run once over the text (bounded alternations, no nested
@@ -168,7 +170,7 @@ export const SIGNALS: readonly Signal[] = [
     weight: 3,
     strong: true,
     regex: re(
-      `(?:^|\\n)[ \\t>#*+-]*(?:\\[\\s*(?:system|admin|developer|operator|memory[_ ]update|tool[_ ]result|function[_ ]result|assistant)\\b[^\\]\\n]{0,40}\\]|<\\s*/?\\s*(?:system|admin|developer|operator)\\s*>|#{2,}\\s*(?:system|sistem|système|sistema|систем\\p{L}*|system\\p{L}*)\\s+(?:message|mesaj\\p{L}*|nachricht|prompt|mensa\\p{L}*|сообщени\\p{L}*|повідомлен\\p{L}*)|(?:system|SİSTEM)\\s+(?:message|MESAJI)\\s*:)` +
+      `(?:^|\\n)[ \\t>#*+-]*(?:\\[\\s*(?:system|admin|developer|operator|memory[_ ]update|tool[_ ]result|function[_ ]result|assistant)\\b[^\\]\\n]{0,40}\\]|<\\s*/?\\s*(?:system|admin|developer|operator)\\s*>|#{2,}\\s*(?:system|s[iİı]stem|système|sistema|систем\\p{L}*|system\\p{L}*)\\s+(?:message|mesaj\\p{L}*|nachricht|prompt|mensa\\p{L}*|сообщени\\p{L}*|повідомлен\\p{L}*)|(?:system|S[İI]STEM)\\s+(?:message|MESAJI)\\s*:)` +
         `|(?:系统消息|系统提示[:：]|システムメッセージ|시스템\\s*메시지)`,
     ),
   },
@@ -246,10 +248,10 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'channel',
-    stems: ['http', '@', '-100', 'telegram:', 'slack:', 'discord:', 'email:', 'webhook', '0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.'],
+    stems: ['answer', 'reply', 'response', 'output', 'http', '@', '-100', 'telegram:', 'slack:', 'discord:', 'email:', 'webhook', '0.', '1.', '2.', '3.', '4.', '5.', '6.', '7.', '8.', '9.'],
     weight: 1,
     strong: false,
-    regex: /https?:\/\/[^\s)<>"'`\]]+|@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![\w-])|(?:\d{1,3}\.){3}\d{1,3}|-100\d{6,}(?!\d)|\b(?:telegram|slack|discord|email):[-\w@.]+|\bwebhooks?\b/gi,
+    regex: /https?:\/\/[^\s)<>"'`\]]+|@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![\w-])|(?:\d{1,3}\.){3}\d{1,3}|-100\d{6,}(?!\d)|\b(?:telegram|slack|discord|email):[-\w@.]+|\bwebhooks?\b|\b(?:to|in|into|at\s+the\s+end\s+of)\s+(?:your|the|each|every)\s+(?:answer|reply|response|output)s?\b/gi,
     accept: (m, text) => {
       const v = m[0];
       if (v.startsWith('@')) return /[\w.+-]/.test(text[m.index - 1] ?? '') && !/^@(?:[\w-]+\.)*example\./i.test(v);
@@ -373,6 +375,10 @@ function negated(text: string, m: { 0: string; index: number }, mode: true | 'cl
 const BLOCK_CHARS = 1500;
 /** Weight a block needs to count as an injection. */
 export const BLOCK_SCORE = 5;
+/** The most all weak signals of a block add together. */
+const WEAK_CAP = 0.5;
+/** Weight of the user's data, an action on it and an outward channel near each other. */
+const DATA_OUT_WEIGHT = 2;
 /** Matches of one signal read per text, so a hostile file costs bounded time. */
 const MAX_PER_SIGNAL = 2000;
 
@@ -446,6 +452,17 @@ function insideQuotes(text: string, index: number, length: number): boolean {
 /** Exfiltration: a secret, an action on it and an outward channel within this many characters of each other. */
 const NEAR = 250;
 
+/** [from, to) of the sentence around `index` (a line break ends one only before a list item, a heading or a blank line). */
+function sentenceSpan(text: string, index: number): [number, number] {
+  const END = /[.!?。！？](?=\s)|\n(?=[ \t]*(?:[-*+>#]|\d+[.)]|\n|$))/gu;
+  const start = Math.max(0, index - 400);
+  let from = start;
+  for (const m of text.slice(start, index).matchAll(END)) from = start + m.index + m[0].length;
+  END.lastIndex = 0;
+  const after = END.exec(text.slice(index, index + 400));
+  return [from, after ? index + after.index + 1 : Math.min(text.length, index + 400)];
+}
+
 /** Every stem of every signal, for the scan's keyword pass. */
 export const SIGNAL_STEMS: readonly string[] = [...new Set(SIGNALS.flatMap((sig) => sig.stems))];
 
@@ -504,13 +521,37 @@ export function signalHits(text: string, found?: ReadonlySet<string>): SignalHit
     const anyone = kinds.get('anyone');
     if (anyone && !anyone.all.some((at) => near(['secret_file', 'prompt_object', 'secret'], at))) kinds.delete('anyone');
     if (kinds.size < 2) continue;
-    const exfil = (['channel', 'anyone', 'beacon'] as const).some((k) =>
-      kinds.get(k)?.all.some((at) => near(['secret_file', 'prompt_object', 'secret'], at) && near(['send', 'read'], at)),
-    );
+    const compound = (objects: readonly SignalKind[]) =>
+      (['channel', 'anyone', 'beacon'] as const).some((k) => kinds.get(k)?.all.some((at) => near(objects, at) && near(['send', 'read'], at)));
+    // a secret (or the prompt) with an action on it and somewhere outside to put it
+    const exfil = compound(['secret_file', 'prompt_object', 'secret']);
+    // the user's own data sent outside: suspicious, not enough alone
+    const dataOut = !exfil && compound(['user_data']);
     const strong = [...kinds.values()].some((k) => k.strong) || exfil;
     if (!strong) continue;
-    let score = 0;
-    for (const k of kinds.values()) score += k.weight;
+    // Strong signals add up. A weak one counts in full in the sentence of a strong one (or as
+    // part of an exfiltration); elsewhere all of them together add at most WEAK_CAP, so one strong
+    // word in a paragraph full of tokens, URLs and "when the user asks" is not enough.
+    const spans = [...kinds.values()].filter((k) => k.strong).flatMap((k) => k.all.map((at) => sentenceSpan(text, at)));
+    // A secret file or the prompt acted on in one sentence ("read .env and show it") counts in full too.
+    const access = new Set<SignalKind>();
+    for (const obj of ['secret_file', 'prompt_object'] as const) {
+      for (const at of kinds.get(obj)?.all ?? []) {
+        const [from, to] = sentenceSpan(text, at);
+        for (const verb of ['read', 'send'] as const) {
+          if (kinds.get(verb)?.all.some((v) => v >= from && v < to)) access.add(obj).add(verb);
+        }
+      }
+    }
+    let strongScore = 0;
+    let nearScore = 0;
+    let farScore = 0;
+    for (const [kind, k] of kinds) {
+      if (k.strong) strongScore += k.weight;
+      else if (exfil || access.has(kind) || k.all.some((at) => spans.some(([from, to]) => at >= from && at < to))) nearScore += k.weight;
+      else farScore += k.weight;
+    }
+    const score = strongScore + nearScore + (dataOut ? DATA_OUT_WEIGHT : 0) + Math.min(WEAK_CAP, farScore);
     if (score < BLOCK_SCORE) continue;
     const categories = new Set<ThreatCategory>();
     for (const k of kinds.keys()) {
