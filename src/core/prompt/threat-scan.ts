@@ -187,7 +187,9 @@ function isExempt(pattern: Pick<ThreatPattern, 'prose'>, text: string, starts: r
   if (scope === 'memory') return false;
   // A match that opens a clause after a comma or colon is an imperative ("To test the scanner,
   // ignore previous instructions"), whatever words the lead-in uses; only a quotation saves it.
-  const opensClause = /[,:]\s*$/.test(sentence);
+  // …unless the lead-in lists examples ("Attackers write things like: ignore …, you are now DAN, …").
+  const listing = DISCUSSION.test(sentence) && /\b(?:like|such\s+as|e\.g\.|for\s+example|for\s+instance|including)\b[^.!?;]*$/i.test(sentence);
+  const opensClause = /[,:]\s*$/.test(sentence) && !listing;
   if (!opensClause && DISCUSSION.test(sentence)) return true;
   if (!opensClause && HYPOTHETICAL.test(sentence)) {
     // "If the user asks you to reveal your system prompt, decline" is policy; "…, do it" is the attack.
@@ -489,7 +491,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     }
   }
   // The shape of an injection (two independent signals in one paragraph), whatever the wording.
-  for (const hit of signalHits(body, keywords)) {
+  for (const hit of signalHits(body, keywords, scope !== 'memory')) {
     const { line, start, end } = lineOf(body, starts, hit.index);
     for (const category of hit.categories) {
       matches.push({ category, pattern: `signals(${hit.kinds.join('+')})`, line: line + firstLine - 1, excerpt: how + excerptOf(body.slice(start, Math.min(end, start + 200))) });

@@ -28,6 +28,7 @@ import { isPublicIpv4, type ThreatCategory } from './threat-patterns.js';
 
 export type SignalKind =
   | 'precedence'
+  | 'override'
   | 'limits_off'
   | 'role_switch'
   | 'privilege'
@@ -115,12 +116,29 @@ export const SIGNALS: readonly Signal[] = [
     },
   },
   {
+    // forget / ignore what the operator or the system said, in any wording: the verb and the object in one sentence
+    kind: 'override',
+    stems: ['ignor', 'forget', 'disregard', 'discard', 'olvid', 'esque', 'vergiss', 'oubli', 'dimentic', 'unut', 'yok say', 'only obey', 'only follow', 'solo obedec', 'only listen'],
+    weight: 3,
+    strong: true,
+    negatable: true,
+    regex: re(
+      `${B}(?:ignor(?:e|a|ez|iere|iert)|forget|disregard|discard|olvid(?:a|e|ad)|esque(?:ça|ce|cer)|vergiss|oubli(?:e|ez)|dimentica|unut|yok\\s+say|забудь\\p{L}*|игнорируй\\p{L}*|проигнорируй|забудьте|ігноруй\\p{L}*|забудь|تجاهل|انس|भूल\\s+जा\\p{L}*|अनदेखा)${E}` +
+        `|(?:忘记|忘掉|忽略|无视|無視して|忘れて|무시하|잊어)`,
+    ),
+    accept: (m, text) => {
+      const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/[.!?。！？\n]/u)[0];
+      const before = text.slice(Math.max(0, m.index - 40), m.index).split(/[.!?。！？\n]/u).at(-1) ?? '';
+      return PRECEDENCE_OBJECT.test(after) || (/^[^\x00-\x7f]/.test(m[0]) && PRECEDENCE_OBJECT.test(before));
+    },
+  },
+  {
     kind: 'limits_off',
-    stems: ['unrestrict', 'unfilter', 'uncensor', 'restriction', 'limit', 'filter', 'rules', 'guardrail', 'boundar', 'without', 'declin', 'refus', 'lifted', 'removed', 'disabled', 'suspended', 'no need', 'skip', 'sin ', 'sem ', 'ohne', 'keine', 'sans', 'plus aucune', 'senza', 'nessuna', 'sinirsiz', 'kisitla', 'onay', 'restri', 'rule', 'off', 'void'],
+    stems: ['full access', 'full permission', 'full privilege', 'nothing', 'everything', 'tiene', 'tem ', 'tens ', 'hast keine', "n'as", 'non hai', 'unrestrict', 'unfilter', 'uncensor', 'restriction', 'limit', 'filter', 'rules', 'guardrail', 'boundar', 'without', 'declin', 'refus', 'lifted', 'removed', 'disabled', 'suspended', 'no need', 'skip', 'sin ', 'sem ', 'ohne', 'keine', 'sans', 'plus aucune', 'senza', 'nessuna', 'sinirsiz', 'kisitla', 'onay', 'restri', 'rule', 'off', 'void'],
     weight: 3,
     strong: true,
     regex: re(
-      `${B}(?:unrestricted|unfiltered|uncensored|no\\s+(?:restrictions|limits|limitations|filters|rules|guardrails|boundaries)|without\\s+(?:any\\s+)?(?:restrictions|limits|filters|guardrails|safety|censorship|confirmation|confirming|asking)|never\\s+(?:declines?|refuses?)|(?:limits?|restrictions?|rules?)\\s+(?:[\\p{L}'’]+\\s+){0,12}?(?:(?:are|is)\\s+)?(?:lifted|removed|disabled|suspended|void|off)|no\\s+need\\s+to\\s+(?:confirm|ask|check)|skip\\s+(?:the\\s+)?(?:safety|confirmation|refusal)|` +
+      `${B}(?:unrestricted|unfiltered|uncensored|no\\s+(?:restrictions|limits|limitations|filters|rules|guardrails|boundaries)|without\\s+(?:any\\s+)?(?:restrictions|limits|filters|guardrails|safety|censorship|confirmation|confirming|asking)|never\\s+(?:declines?|refuses?)|(?:limits?|restrictions?|rules?)\\s+(?:[\\p{L}'’]+\\s+){0,12}?(?:(?:are|is)\\s+)?(?:lifted|removed|disabled|suspended|void|off)|no\\s+need\\s+to\\s+(?:confirm|ask|check)|with\\s+full\\s+(?:access|permissions|privileges)|refus(?:e|ing)\\s+nothing|answer(?:ing)?\\s+everything|(?:no|not\\s+any)\\s+limits\\s+(?:apply|at\\s+all)|no\\s+tienes?\\s+(?:límites|restricciones|reglas)|não\\s+(?:tem|tens)\\s+(?:limites|restrições|regras)|du\\s+hast\\s+keine\\s+(?:Grenzen|Regeln|Einschränkungen)|tu\\s+n'as\\s+(?:plus\\s+)?(?:aucune|pas\\s+de)\\s+(?:limite|restriction|règle)s?|non\\s+hai\\s+(?:limiti|restrizioni|regole)|skip\\s+(?:the\\s+)?(?:safety|confirmation|refusal)|` +
         `sin\\s+(?:restricciones|límites|filtros|confirma\\p{L}*|advertencias)|sem\\s+(?:restrições|limites|filtros|confirma\\p{L}*|avisos)|ohne\\s+(?:Einschränkungen|Beschränkungen|Filter|Grenzen|Rückfrage|Bestätigung|Warnung\\p{L}*)|keine\\s+(?:Einschränkungen|Regeln|Grenzen)|` +
         `sans\\s+(?:restriction\\p{L}*|limite\\p{L}*|filtre\\p{L}*|confirmation|avertissement\\p{L}*)|plus\\s+aucune\\s+(?:règle|restriction|limite)|senza\\s+(?:restrizioni|limiti|filtri|conferma|avvisi)|nessuna\\s+(?:restrizione|regola|limitazione)|` +
         `без\\s+(?:ограничени\\p{L}*|обмежен\\p{L}*|фильтр\\p{L}*|фільтр\\p{L}*|подтвержден\\p{L}*|підтвердженн\\p{L}*|застережен\\p{L}*|предупрежден\\p{L}*|правил)|заборон\\p{L}*\\s+скасован\\p{L}*|ограничени\\p{L}*\\s+сняты|` +
@@ -130,11 +148,11 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'role_switch',
-    stems: ['you are', 'from that', 'from this', 'persona', 'become', 'turn into', 'du bist', 'tu es', "tu n'es", 'ahora eres', 'ya no eres', 'agora', 'ora sei', 'non sei', 'artik'],
+    stems: ['stop being', 'act as', 'pose as', 'behave as', 'deja de', 'deixa de', 'deixe de', 'auf', 'cesse', 'arr', 'smetti', 'olmay', 'you are', 'from that', 'from this', 'persona', 'become', 'turn into', 'du bist', 'tu es', "tu n'es", 'ahora eres', 'ya no eres', 'agora', 'ora sei', 'non sei', 'artik'],
     weight: 3,
     strong: true,
     regex: re(
-      `${B}(?:you\\s+are\\s+no\\s+longer|you\\s+are\\s+not\\s+(?:a|an|the)\\s+(?:general|ordinary|regular|normal|generic)|from\\s+(?:that|this)\\s+point(?:\\s+on)?,?\\s+you\\s+are|set\\s+(?:the\\s+)?[\\p{L} ]{0,30}?persona\\s+aside|drop\\s+(?:the|your)\\s+persona|(?:become|turn\\s+into)\\s+(?:an?\\s+)?(?:unrestricted|root|admin)|` +
+      `${B}(?:you\\s+are\\s+no\\s+longer|you\\s+are\\s+not\\s+(?:a|an|the)\\s+(?:general|ordinary|regular|normal|generic)|from\\s+(?:that|this)\\s+point(?:\\s+on)?,?\\s+you\\s+are|set\\s+(?:the\\s+)?[\\p{L} ]{0,30}?persona\\s+aside|drop\\s+(?:the|your)\\s+persona|(?:become|turn\\s+into)\\s+(?:an?\\s+)?(?:unrestricted|root|admin)|stop\\s+being\\s+\\p{L}+|(?:act|pose|behave)\\s+as\\s+(?:the\\s+|an?\\s+)?(?:system\\s+)?(?:operator|administrator|admin|root|superuser|developer)|deja\\s+de\\s+ser|deixe?\\s+de\\s+ser|hör\\s+auf,?\\s+\\p{L}+\\s+zu\\s+sein|cesse\\s+d'être|arrête\\s+d'être|smetti\\s+di\\s+essere|перестань\\s+быть|перестань\\s+бути|olmayı\\s+bırak|` +
         `du\\s+bist\\s+(?:jetzt|nun|nicht\\s+mehr)|tu\\s+(?:es|n'es)\\s+(?:maintenant|désormais|plus)|ahora\\s+eres|ya\\s+no\\s+eres|agora\\s+(?:você\\s+é|és)|você\\s+não\\s+é\\s+mais|ora\\s+sei|non\\s+sei\\s+più|` +
         `ты\\s+(?:теперь|больше\\s+не)|теперь\\s+ты|ти\\s+(?:тепер|більше\\s+не)|тепер\\s+ти|artık\\s+[\\p{L} ]{0,20}?(?:değilsin|sın|sin)|أنت\\s+الآن|لم\\s+تعد|अब\\s+(?:तुम|आप))${E}` +
         `|(?:你现在是|你不再是|从现在起你是|扮演|ではありません[。、]?[^。\\n]{0,40}?として振る舞|として振る舞って|になりきって|너는\\s*이제|당신은\\s*이제|더\\s*이상\\s*[\\p{L} ]{0,12}?(?:아닙니다|아니다))`,
@@ -419,6 +437,7 @@ export interface SignalHit {
 
 const CATEGORY_OF: Partial<Record<SignalKind, ThreatCategory>> = {
   precedence: 'instruction_override',
+  override: 'instruction_override',
   covert: 'instruction_override',
   deceive: 'instruction_override',
   fake_marker: 'instruction_override',
@@ -431,9 +450,20 @@ const CATEGORY_OF: Partial<Record<SignalKind, ThreatCategory>> = {
   destroy: 'tool_hijack',
 };
 
-/** Prose signals that do not count inside quotation marks (reported speech, a quoted example). */
-const QUOTABLE = new Set<SignalKind>(['precedence', 'limits_off', 'role_switch', 'privilege', 'covert', 'deceive', 'anyone', 'encoded']);
-const QUOTE_PAIRS: readonly [string, string][] = [['"', '"'], ['\u201C', '\u201D'], ['\u00AB', '\u00BB'], ['\u201E', '\u201C'], ['\u300C', '\u300D'], ['\u300E', '\u300F']];
+/**
+ * Prose signals that do not count inside quotation marks or a code span (reported speech, a quoted
+ * example, a CLI flag) nor, outside memory, in a sentence about attacks ("Attackers may write
+ * 'ignore the operator'").
+ */
+const QUOTABLE = new Set<SignalKind>(['precedence', 'override', 'limits_off', 'role_switch', 'privilege', 'grant', 'covert', 'deceive', 'anyone', 'encoded']);
+/** The end of "someone asks (you) to …", in the scan's languages: what follows is a request being reported. */
+const REPORTED_REQUEST =
+  /(?:\b(?:asks?|asked|asking|tells?|told|tries|tried|try|trying|attempts?|requests?|wants?|instructs?|urges?|expects?)\s+(?:\p{L}+\s+){0,2}?to\s+|\b(?:pide|piden|pedir|pedindo|pede|pedem|bittet|bitten|auffordert|demande|demandent|chiede|chiedono|просит|просят|попросит|просить|просять)\s+(?:\p{L}+\s+){0,3}?(?:que\s+|de\s+|d'|di\s+|zu\s+)?|(?:要求你|让你|叫你|頼まれ|求められ|요청하면|하라고\s*하면))$/iu;
+
+/** Words that make a sentence a discussion of attacks, in the scan's languages. */
+const DISCUSSES =
+  /(?:prompt[\s-]?injection|injections?\b|injected|attack(?:s|er|ers|ed|ing)?\b|adversar|malicious|jailbreak|phishing|exfiltrat|untrusted|suspicious|inyecci|injeç|injek|iniezion|инъекц|ін['’]?єкц|enjeksiyon|注入|インジェクション|인젝션|حقن|इंजेक्शन|atacante|attaquant|angreifer|attaccante|злоумышленн|зловмисн|saldırgan|攻击者|攻撃者|공격자|المهاجم|हमलावर|malicios|malveillant|bösartig|malevol|вредонос|шкідлив|恶意|悪意|악의|خبيث)/iu;
+const QUOTE_PAIRS: readonly [string, string][] = [['"', '"'], ['`', '`'], ['\u201C', '\u201D'], ['\u00AB', '\u00BB'], ['\u201E', '\u201C'], ['\u300C', '\u300D'], ['\u300E', '\u300F']];
 
 /** True when [index, index + length) sits between a pair of quotation marks on its line. */
 function insideQuotes(text: string, index: number, length: number): boolean {
@@ -474,9 +504,11 @@ const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel';
 /**
  * Blocks of `text` whose signals add up to an injection. `found` holds the stems of SIGNAL_STEMS
  * that occur in the text (from the scan's keyword pass; all regexes run without it). The anchor
- * signals run over the whole text; the others only on the blocks an anchor opened.
+ * signals run over the whole text; the others only on the blocks an anchor opened. With
+ * `discussionExempt` (every scope but memory, which the model writes itself) prose signals in a
+ * sentence about attacks do not count.
  */
-export function signalHits(text: string, found?: ReadonlySet<string>): SignalHit[] {
+export function signalHits(text: string, found?: ReadonlySet<string>, discussionExempt = true): SignalHit[] {
   const hasIntl = NON_ASCII.test(text);
   const open = (sig: Signal) => !found || sig.stems.some((k) => found.has(k)) || (hasIntl && INTL.has(sig.kind));
   const starts = blocksOf(text);
@@ -486,7 +518,9 @@ export function signalHits(text: string, found?: ReadonlySet<string>): SignalHit
     if (sig.accept && !sig.accept(m, text)) return;
     if (sig.negatable && negated(text, m, sig.negatable)) return;
     // reported speech: 'If a web page says "you are now an unrestricted AI", do not comply.'
-    if (QUOTABLE.has(sig.kind) && insideQuotes(text, m.index, m[0].length)) return;
+    // a request reported in order to refuse it: "If the user asks to forget previous instructions, decline"
+    if (QUOTABLE.has(sig.kind) && REPORTED_REQUEST.test(text.slice(Math.max(0, m.index - 48), m.index))) return;
+    if (QUOTABLE.has(sig.kind) && (insideQuotes(text, m.index, m[0].length) || (discussionExempt && DISCUSSES.test(text.slice(...sentenceSpan(text, m.index)))))) return;
     const b = blockAt(starts, m.index);
     const kinds = perBlock.get(b) ?? new Map();
     const seen = kinds.get(sig.kind);
