@@ -195,14 +195,14 @@ export const SIGNALS: readonly Signal[] = [
   {
     kind: 'covert',
     stems: ['out of', 'user', 'replies', 'answers', 'job list', 'log', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'unnoticed', 'tell', 'inform', 'notify', 'alert', 'warn', 'mention', 'explain', 'disclose', 'include', 'reveal', 'asking', 'hide',
-      'heimlich', 'unbemerkt', 'sagen', 'bescheid', 'nicht', 'discr', 'en silence', 'sans le', 'sans dire', 'signale', 'inutile', 'dis pas', 'en secreto', 'avisar', 'decir', 'informar', 'digas', 'avises', 'expliques', 'silencios', 'dizer', 'conte', 'diga', 'avise', 'explique',
+      'heimlich', 'unbemerkt', 'sagen', 'bescheid', 'nicht', 'discr', 'en silence', 'sans le', 'sans dire', 'signale', 'inutile', 'dis pas', 'en secreto', 'avisar', 'decir', 'informar', 'digas', 'avises', 'expliques', 'cuentes', 'silencios', 'dizer', 'conte', 'diga', 'avise', 'explique',
       'in silenzio', 'nascosto', 'senza', 'non dir', 'menzion', 'spiegare', 'sessizce', 'gizlice', 'fark ', 'bahsetme', 'belirtme'],
     weight: 2,
     strong: true,
     regex: re(
       `${B}(?:silently|quietly|secretly|covertly|discreetly|unnoticed|without\\s+(?:telling|informing|notifying|mentioning|alerting|asking)|(?:don't|do\\s+not|never)\\s+(?:tell|inform|notify|alert|warn)\\s+(?:the\\s+)?(?:user|users|them|him|her|anyone|operator|owner)|(?:don't|do\\s+not|never)\\s+(?:mention|explain|disclose|include|reveal)\\s+(?:it|this|that|them)(?![\\p{L}])|hide\\s+(?:it|this|them)\\s+from|(?:keep|leave)\\s+(?:this|it|that|these)\\s+(?:\\p{L}+\\s+){0,2}?out\\s+of\\s+(?:your|the|any)|(?:keep|leave)\\s+(?:this|it|that)\\s+(?:\\p{L}+\\s+){0,2}?(?:from|off)\\s+(?:the\\s+)?(?:user|replies|answers|job\\s+list|logs?)|` +
         `heimlich|unbemerkt|ohne\\s+(?:es\\s+)?(?:zu\\s+)?(?:erwähnen|sagen|informieren|Bescheid)|(?:sag|erwähne|erkläre)\\s+(?:nichts|nicht)|discrètement|en\\s+silence|sans\\s+(?:le\\s+)?(?:dire|signaler|prévenir|mentionner)|inutile\\s+de\\s+(?:préciser|mentionner|dire|signaler)|ne\\s+(?:le\\s+)?(?:dis|mentionne|signale|explique)\\s+pas|` +
-        `en\\s+secreto|sin\\s+(?:avisar|decir|mencionar|informar)|no\\s+(?:le\\s+)?(?:digas|menciones|avises|expliques)|silenciosamente|sem\\s+(?:avisar|dizer|mencionar|informar)|não\\s+(?:conte|diga|mencione|avise|explique)|in\\s+silenzio|di\\s+nascosto|senza\\s+(?:dire|avvisare|menzionare)|non\\s+(?:dire|menzionare|dirlo|spiegare)|` +
+        `en\\s+secreto|sin\\s+(?:avisar|decir|mencionar|informar)|no\\s+(?:(?:se|le|les|lo|la)\\s+){0,2}(?:digas|menciones|avises|expliques|cuentes)|não\\s+(?:(?:lhe|o|a|se)\\s+)?(?:conte|diga|mencione|avise)|silenciosamente|sem\\s+(?:avisar|dizer|mencionar|informar)|não\\s+(?:conte|diga|mencione|avise|explique)|in\\s+silenzio|di\\s+nascosto|senza\\s+(?:dire|avvisare|menzionare)|non\\s+(?:dire|menzionare|dirlo|spiegare)|` +
         `тихо|незаметно|молча|тайно|не\\s+(?:говори|сообщай|упоминай|пиши\\s+об|кажи|повідомляй|згадуй)|ничего\\s+(?:об\\s+этом\\s+)?не\\s+(?:пиши|говори)|нічого\\s+не\\s+(?:кажи|пиши)|непомітно|таємно|` +
         `sessizce|gizlice|fark\\s+ettirmeden|söyleme\\p{L}*|bahsetme\\p{L}*|belirtme\\p{L}*|خفية|بصمت|سرا|دون\\s+(?:إخبار|إعلام)|لا\\s+تخبر|चुपचाप|बिना\\s+बताए|मत\\s+बताना)${E}` +
         `|(?:悄悄|默默|偷偷|不要告诉|别告诉|不要提及|不要提醒|不用说明|无需说明|不要说明|こっそり|黙って|言わないで|伝えないで|知らせずに|触れないで|몰래|조용히|알리지\\s*말|말하지\\s*마|언급하지\\s*마|라고만\\s*답)`,
@@ -293,11 +293,11 @@ export const SIGNALS: readonly Signal[] = [
   {
     kind: 'send',
     negatable: 'clause',
-    stems: ['send', 'forward', 'upload', 'post', 'paste', 'mail', 'transmit', 'deliver', 'share', 'hand', 'give', 'include', 'add', 'append', 'attach', 'mirror', 'copy', 'sync', 'env', 'mand', 'pega', 'incluy', 'agrega', 'compart', 'cole', 'inclua', 'adicione', 'anexe', 'ajoute', 'colle', 'transmets', 'partage', 'schick', 'fug', 'hange', 'leite', 'teile', 'invia', 'aggiung', 'incolla', 'condividi', 'inoltra', 'gonder', 'ilet', 'ekle', 'paylas', 'yukle'],
+    stems: ['dale', 'dales', 'entrega', 'passe', 'gib', 'donne', 'dagli', 'dalle', 'send', 'forward', 'upload', 'post', 'paste', 'mail', 'transmit', 'deliver', 'share', 'hand', 'give', 'include', 'add', 'append', 'attach', 'mirror', 'copy', 'sync', 'env', 'mand', 'pega', 'incluy', 'agrega', 'compart', 'cole', 'inclua', 'adicione', 'anexe', 'ajoute', 'colle', 'transmets', 'partage', 'schick', 'fug', 'hange', 'leite', 'teile', 'invia', 'aggiung', 'incolla', 'condividi', 'inoltra', 'gonder', 'ilet', 'ekle', 'paylas', 'yukle'],
     weight: 1,
     strong: false,
     regex: re(
-      `${B}(?:(?:send|forward|upload|post|paste|e-?mail|mail|transmit|deliver|share|include|add|append|attach|mirror|sync)(?:ing)?|cop(?:y|ying)|hand(?:ed|ing)?\\s+(?:over|it|them|this)|given|giv(?:e|ing)|` +
+      `${B}(?:(?:send|forward|upload|post|paste|e-?mail|mail|transmit|deliver|share|include|add|append|attach|mirror|sync)(?:ing)?|dale|dales|dáselo|dásela|entrégale|entrega|dê|passe|gib|donne|dagli|dalle|cop(?:y|ying)|hand(?:ed|ing)?\\s+(?:over|it|them|this)|given|giv(?:e|ing)|` +
         `env[ií](?:a|e|ar|en|ad)(?:lo|la|los|las|le|les|me|nos)?|mand[ae](?:lo|la|los|las|le|les|me|nos|r)?|pega\\p{L}*|incluy\\p{L}*|añad\\p{L}*|agrega\\p{L}*|compart\\p{L}*|cole|inclua|adicione|anexe|envoie\\p{L}*|envoy\\p{L}*|ajoute\\p{L}*|colle\\p{L}*|transmets|partage\\p{L}*|schick\\p{L}*|send\\p{L}*|füg\\p{L}*|hänge\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|teile|invia\\p{L}*|aggiung\\p{L}*|incolla\\p{L}*|condividi|inoltra\\p{L}*|` +
         `отправ\\p{L}*|перешл\\p{L}*|передай|добав\\p{L}*|встав\\p{L}*|скинь|пришли|надішл\\p{L}*|відправ\\p{L}*|додай|встав\\p{L}*|передай|gönder\\p{L}*|ilet\\p{L}*|ekle\\p{L}*|yapıştır\\p{L}*|paylaş\\p{L}*|yükle\\p{L}*|أرسل|ارسل|أضف|الصق|شارك|भेज\\p{L}*|जोड़\\p{L}*)${E}` +
         `|(?:发送|发到|发给|转发|上传|贴出|粘贴|附上|加到|分享|送信|送って|転送|貼り付け|追加して|添付|共有して|전송|보내|업로드|붙여\\s*넣|첨부|추가해|공유해|공유하|POST\\s*해)`,
@@ -318,12 +318,12 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'anyone',
-    stems: ['anyone', 'anybody', 'whoever', 'everyone', 'a quien', 'cualquiera', 'qualquer', 'a quem', 'quiconque', 'qui', 'jedem', 'jeder', 'wer auch', 'chiunque', 'herkese', 'kim '],
+    stems: ['another', 'other', 'anyone', 'anybody', 'whoever', 'everyone', 'a quien', 'cualquiera', 'qualquer', 'a quem', 'quiconque', 'qui', 'jedem', 'jeder', 'wer auch', 'chiunque', 'herkese', 'kim '],
     weight: 3,
     strong: true,
     negatable: 'clause',
     regex: re(
-      `${B}(?:(?:anyone|anybody|whoever|everyone)\\s+(?:who|that|which)\\s+(?:\\p{L}+\\s+){0,8}?(?:asks?|says?|writes?|mentions?|knows?|gives?|requests?|provides?|types?)|(?:to|with)\\s+(?:anyone|anybody|whoever|everyone)${E}|` +
+      `${B}(?:(?:with|to)\\s+(?:another|other|any\\s+other)\\s+(?:users?|people|members?|chats?)|(?:another|other|any\\s+other)\\s+(?:users?|members?)\\s+(?:\\p{L}+\\s+){0,4}?(?:asks?|says?|wants?|writes?)|(?:anyone|anybody|whoever|everyone)\\s+(?:who|that|which)\\s+(?:\\p{L}+\\s+){0,8}?(?:asks?|says?|writes?|mentions?|knows?|gives?|requests?|provides?|types?)|(?:to|with)\\s+(?:anyone|anybody|whoever|everyone)${E}|` +
         `a\\s+(?:quien|cualquiera|qualquer\\s+pessoa|quem)|à\\s+quiconque|à\\s+(?:qui|toute\\s+personne)\\s+qui|(?:jedem|jeder|wer\\s+auch\\s+immer)|a\\s+chiunque|любому|кому\\s+угодно|тому,?\\s+кто|будь-кому|тому,?\\s+хто|herkese|kim\\s+(?:isterse|sorarsa|derse)|لأي\\s+شخص|لمن\\s+يطلب|किसी\\s+को\\s+भी)` +
         `|(?:任何人|谁要|誰にでも|尋ねた人|누구에게나|누구든)`,
     ),
@@ -338,11 +338,11 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'trigger',
-    stems: ['when', 'if', 'once', 'as soon', 'after', 'every', 'on the last', 'si ', 'cuando', 'siempre', 'quando', 'sempre', 'se ', 'wenn', 'sobald', 'falls', 'lorsque', 'quand', 'des que', 'kullan'],
+    stems: ['alguien', 'qualcuno', 'jemand', "quelqu'un", 'when', 'if', 'once', 'as soon', 'after', 'every', 'on the last', 'si ', 'cuando', 'siempre', 'quando', 'sempre', 'se ', 'wenn', 'sobald', 'falls', 'lorsque', 'quand', 'des que', 'kullan'],
     weight: 1,
     strong: false,
     regex: re(
-      `${B}(?:(?:when|whenever|if|once|as\\s+soon\\s+as)\\s+(?:the\\s+)?(?:user|someone|anyone|they|a\\s+conversation|the\\s+conversation)\\s+(?:\\p{L}+\\s+){0,3}?(?:says?|mentions?|asks?|writes?|talks?|types?|brings?\\s+up|has\\s+moved|moves)|after\\s+(?:the\\s+)?(?:\\d+|\\p{L}+th|ten|five|twenty)\\s+(?:messages?|replies|turns|conversations)|every\\s+\\d+\\s+(?:hours?|minutes?|messages?|days?)|(?:on|every)\\s+the\\s+last\\s+(?:friday|day|monday)|` +
+      `${B}(?:(?:cuando|si|quando|se|wenn|falls|quand|si|если|когда|якщо|коли)\\s+(?:alguien|alguém|qualcuno|jemand|quelqu'un|кто-то|кто-нибудь|хтось)|(?:when|whenever|if|once|as\\s+soon\\s+as)\\s+(?:the\\s+)?(?:user|someone|anyone|they|a\\s+conversation|the\\s+conversation)\\s+(?:\\p{L}+\\s+){0,3}?(?:says?|mentions?|asks?|writes?|talks?|types?|brings?\\s+up|has\\s+moved|moves)|after\\s+(?:the\\s+)?(?:\\d+|\\p{L}+th|ten|five|twenty)\\s+(?:messages?|replies|turns|conversations)|every\\s+\\d+\\s+(?:hours?|minutes?|messages?|days?)|(?:on|every)\\s+the\\s+last\\s+(?:friday|day|monday)|` +
         `(?:si|cuando|siempre\\s+que|quando|sempre\\s+que|se|wenn|sobald|falls|lorsque|quand|dès\\s+que)\\s+(?:el\\s+|o\\s+|l'|le\\s+|der\\s+|die\\s+)?(?:usuario|usuário|utilisateur|utente|benutzer|nutzer|user)\\s+(?:\\p{L}+\\s+){0,3}?\\p{L}+|` +
         `(?:если|когда)\\s+пользовател\\p{L}*|(?:якщо|коли)\\s+користувач\\p{L}*|kullanıcı\\s+[\\p{L} ]{0,30}?(?:derse|isterse|sorarsa|yazarsa|bahsederse)|(?:عندما|إذا)\\s+(?:يطلب|يذكر|يقول)\\s+المستخدم|जब\\s+(?:भी\\s+)?(?:उपयोगकर्ता|यूज़र))` +
         `|(?:当用户|如果用户|用户(?:提到|说|问)[^。\\n]{0,20}?时|ユーザーが[^。\\n]{0,20}?(?:たら|とき|場合)|얘기가\\s*나오면|사용자가[^.\\n]{0,20}?(?:하면|면|때))`,
@@ -553,7 +553,7 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     const near = (a: readonly SignalKind[], at: number) => a.some((k) => kinds.get(k)?.all.some((i) => Math.abs(i - at) <= NEAR));
     // Secrets handed to "anyone who asks" count only with a secret nearby ("show this section to everyone" is no leak).
     const anyone = kinds.get('anyone');
-    if (anyone && !anyone.all.some((at) => near(['secret_file', 'prompt_object', 'secret'], at))) kinds.delete('anyone');
+    if (anyone && !anyone.all.some((at) => near(['secret_file', 'prompt_object', 'secret', 'user_data'], at))) kinds.delete('anyone');
     if (kinds.size < 2) continue;
     const compound = (objects: readonly SignalKind[]) =>
       (['channel', 'anyone', 'beacon'] as const).some((k) => kinds.get(k)?.all.some((at) => near(objects, at) && near(['send', 'read'], at)));
