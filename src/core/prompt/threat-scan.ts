@@ -350,16 +350,28 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
  */
 const KEYWORD_AUTOMATON = (() => {
   const words = [...new Set([...Object.values(KEYWORDS).flat(), ...SIGNAL_STEMS])];
-  const goto: number[][] = [new Array<number>(128).fill(-1)];
+  // A compact alphabet (the characters keywords use; every other character is class 0) keeps the
+  // transition table small enough to stay in cache, which is most of the pass's cost.
+  const classOf = new Uint8Array(128);
+  let size = 1;
+  for (const w of words) {
+    for (const ch of w) {
+      const c = ch.charCodeAt(0);
+      if (c >= 128 || (c >= 65 && c <= 90)) throw new Error(`keyword ${w}: lower-case ASCII only`);
+      if (classOf[c] === 0) classOf[c] = size++;
+    }
+  }
+  // Upper-case letters step like their lower-case forms.
+  for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32];
+  const goto: number[][] = [new Array<number>(size).fill(-1)];
   const out: string[][] = [[]];
   for (const w of words) {
     let s = 0;
     for (const ch of w) {
-      const c = ch.charCodeAt(0);
-      if (c >= 128 || (c >= 65 && c <= 90)) throw new Error(`keyword ${w}: lower-case ASCII only`);
+      const c = classOf[ch.charCodeAt(0)];
       if (goto[s][c] === -1) {
         goto[s][c] = goto.length;
-        goto.push(new Array<number>(128).fill(-1));
+        goto.push(new Array<number>(size).fill(-1));
         out.push([]);
       }
       s = goto[s][c];
@@ -367,10 +379,10 @@ const KEYWORD_AUTOMATON = (() => {
     out[s].push(w);
   }
   // Breadth first: failure links, outputs inherited along them, and a full transition table.
-  const delta = new Uint16Array(goto.length * 128);
+  const delta = new Uint16Array(goto.length * size);
   const fail = new Array<number>(goto.length).fill(0);
   const queue: number[] = [];
-  for (let c = 0; c < 128; c++) {
+  for (let c = 0; c < size; c++) {
     const t = goto[0][c];
     if (t > 0) queue.push(t);
     delta[c] = t > 0 ? t : 0;
@@ -378,29 +390,27 @@ const KEYWORD_AUTOMATON = (() => {
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q];
     out[s].push(...out[fail[s]]);
-    for (let c = 0; c < 128; c++) {
+    for (let c = 0; c < size; c++) {
       const t = goto[s][c];
       if (t > 0) {
-        fail[t] = delta[fail[s] * 128 + c];
+        fail[t] = delta[fail[s] * size + c];
         queue.push(t);
-        delta[s * 128 + c] = t;
-      } else delta[s * 128 + c] = delta[fail[s] * 128 + c];
+        delta[s * size + c] = t;
+      } else delta[s * size + c] = delta[fail[s] * size + c];
     }
   }
-  // Upper-case letters step like their lower-case forms.
-  for (let s = 0; s < goto.length; s++) for (let c = 65; c <= 90; c++) delta[s * 128 + c] = delta[s * 128 + c + 32];
-  return { delta, out, states: goto.length };
+  return { delta, out, states: goto.length, classOf, size };
 })();
 
 /** The keywords that occur in any of `texts` (ASCII letters in either case). */
 function keywordsIn(texts: readonly string[]): Set<string> {
-  const { delta, out, states } = KEYWORD_AUTOMATON;
+  const { delta, out, states, classOf, size } = KEYWORD_AUTOMATON;
   const visited = new Uint8Array(states);
   for (const text of texts) {
     let s = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      s = c < 128 ? delta[s * 128 + c] : 0;
+      s = c < 128 ? delta[s * size + classOf[c]] : 0;
       visited[s] = 1;
     }
   }
