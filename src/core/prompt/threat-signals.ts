@@ -134,6 +134,7 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'limits_off',
+    negatable: true,
     stems: ['full access', 'full permission', 'full privilege', 'nothing', 'everything', 'tiene', 'tem ', 'tens ', 'hast keine', "n'as", 'non hai', 'unrestrict', 'unfilter', 'uncensor', 'restriction', 'limit', 'filter', 'rules', 'guardrail', 'boundar', 'without', 'declin', 'refus', 'lifted', 'removed', 'disabled', 'suspended', 'no need', 'skip', 'sin ', 'sem ', 'ohne', 'keine', 'sans', 'plus aucune', 'senza', 'nessuna', 'sinirsiz', 'kisitla', 'onay', 'restri', 'rule', 'off', 'void'],
     weight: 3,
     strong: true,
@@ -143,7 +144,7 @@ export const SIGNALS: readonly Signal[] = [
         `sans\\s+(?:restriction\\p{L}*|limite\\p{L}*|filtre\\p{L}*|confirmation|avertissement\\p{L}*)|plus\\s+aucune\\s+(?:règle|restriction|limite)|senza\\s+(?:restrizioni|limiti|filtri|conferma|avvisi)|nessuna\\s+(?:restrizione|regola|limitazione)|` +
         `без\\s+(?:ограничени\\p{L}*|обмежен\\p{L}*|фильтр\\p{L}*|фільтр\\p{L}*|подтвержден\\p{L}*|підтвердженн\\p{L}*|застережен\\p{L}*|предупрежден\\p{L}*|правил)|заборон\\p{L}*\\s+скасован\\p{L}*|ограничени\\p{L}*\\s+сняты|` +
         `kısıtlamasız|sınırsız|kısıtlama\\p{L}*\\s+olmadan|onay\\s+(?:almadan|istemeden)|بلا\\s+قيود|بدون\\s+قيود|دون\\s+قيود|بدون\\s+تأكيد|बिना\\s+(?:किसी\\s+)?(?:प्रतिबंध|रोक|पुष्टि))${E}` +
-        `|(?:无限制|不受限制|没有任何限制|没有限制|取消所有限制|无需确认|不用确认|不用提醒|不要打码|一切適用されず|適用されません|制限なし|制限のない|無制限|確認なしで|確認せずに|제한\\s*없이|제한이\\s*없|제약\\s*없이|확인\\s*없이|거절\\s*규칙을\\s*생략|안전\\s*확인\\S*\\s*생략|생략하세요)`,
+        `|(?:无限制|不受限制|没有任何限制|取消所有限制|无需确认|不用确认|不用提醒|不要打码|一切適用されず|(?:運用者|オペレーター|システム|安全|既存|元)\\S{0,8}(?:制限|ルール|規則)\\S{0,6}適用されません|制限なし|制限のない|無制限|確認なしで|確認せずに|제한\\s*없이|제약\\s*없이|확인\\s*없이|(?:거절|안전|보안|검증)\\s*(?:규칙|절차|확인|검사)?\\S{0,3}\\s*(?:\\S+\\s*)?생략)`,
     ),
   },
   {
@@ -372,13 +373,13 @@ export const SIGNALS: readonly Signal[] = [
 
 /** Negation words just before an action verb, in the scan's languages. */
 const NEGATED_BEFORE =
-  /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|avoid|nunca|jamás|jamais|não|nao|nie|niemals|nicht|kein\p{L}*|ne|n['’]|non|mai|не|никогда|нельзя|ніколи|asla|لا|لن|मत|नहीं|कभी)(?:\s+[\p{L}'’]+){0,3}\s+|(?:不要|不得|切勿|禁止|绝不|请勿|别|不能|決して))$/iu;
+  /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|avoid|nunca|jamás|jamais|não|nao|nie|niemals|nicht|kein\p{L}*|non|mai|не|никогда|нельзя|ніколи|asla|لا|لن|मत|नहीं|कभी)(?:\s+[\p{L}'’]+){0,3}\s+|(?:^|[^\p{L}])n['’]|(?:不要|不得|切勿|禁止|绝不|请勿|别|不能|決して))$/iu;
 /** Negation on the verb, after it (Japanese, Korean, Turkish, Hindi). */
-const NEGATED_AFTER = /^\S{0,3}?(?:ない|ません|しない|するな|禁止)|^\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı|yiniz)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
+const NEGATED_AFTER = /^\s+(?:\p{L}+\s+)?(?:pas|jamais|rien|plus\s+jamais)(?![\p{L}])|^\S{0,3}?(?:ない|ません|しない|するな|禁止)|^\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı|yiniz)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
 
 /** A negation word anywhere in a clause. */
 const NEGATION_WORD =
-  /(?:^|[^\p{L}])(?:never|not|no|don't|dont|must\s+not|mustn't|shouldn't|cannot|can't|won't|nunca|jamás|jamais|não|nie|niemals|nicht|kein\p{L}*|ne|n['’]|non|mai|не|никогда|нельзя|ніколи|asla|لا|لن|मत|नहीं)(?![\p{L}])|不要|不得|切勿|禁止|绝不|请勿|決して|しないで|지\s*마/iu;
+  /(?:^|[^\p{L}])(?:never|not|no|don't|dont|must\s+not|mustn't|shouldn't|cannot|can't|won't|nunca|jamás|jamais|não|nie|niemals|nicht|kein\p{L}*|n['’]|non|mai|не|никогда|нельзя|ніколи|asla|لا|لن|मत|नहीं)(?![\p{L}])|不要|不得|切勿|禁止|绝不|请勿|決して|しないで|지\s*마/iu;
 
 function negated(text: string, m: { 0: string; index: number }, mode: true | 'clause'): boolean {
   const before = text.slice(Math.max(0, m.index - (mode === 'clause' ? 160 : 40)), m.index);
