@@ -398,8 +398,12 @@ export const BLOCK_SCORE = 5;
 const WEAK_CAP = 0.5;
 /** Weight of the user's data, an action on it and an outward channel near each other. */
 const DATA_OUT_WEIGHT = 2;
-/** Matches of one signal read per text, so a hostile file costs bounded time. */
+/** Matches of one signal read per pass, so a hostile file costs bounded time. */
 const MAX_PER_SIGNAL = 2000;
+/** Candidate blocks scored per text, most suspicious first. */
+const MAX_BLOCKS = 300;
+/** Blocking blocks reported per text (one is enough to block; a few are logged). */
+const MAX_HITS = 10;
 
 /** [start, end) offsets of the text's blocks: paragraphs, fence lines and headings start new ones, long ones are cut. */
 function blocksOf(text: string): number[] {
@@ -468,10 +472,12 @@ const QUOTE_PAIRS: readonly [string, string][] = [['"', '"'], ['`', '`'], ['\u20
 
 /** True when [index, index + length) sits between a pair of quotation marks on its line. */
 function insideQuotes(text: string, index: number, length: number): boolean {
-  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
-  const nl = text.indexOf('\n', index + length);
-  const before = text.slice(Math.max(lineStart, index - 300), index);
-  const after = text.slice(index + length, Math.min(nl === -1 ? text.length : nl, index + length + 300));
+  // within 300 characters each side, on the same line (bounded: a 1 MB line costs no more)
+  let before = text.slice(Math.max(0, index - 300), index);
+  before = before.slice(before.lastIndexOf('\n') + 1);
+  let after = text.slice(index + length, index + length + 300);
+  const nl = after.indexOf('\n');
+  if (nl >= 0) after = after.slice(0, nl);
   for (const [open, close] of QUOTE_PAIRS) {
     if (open === close) {
       if ((before.split(open).length - 1) % 2 === 1 && after.includes(close)) return true;
@@ -539,14 +545,17 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     }
   };
   for (const sig of SIGNALS) if (ANCHOR(sig) && open(sig)) run(sig, 0, text.length);
-  const candidates = [...perBlock.keys()];
-  if (candidates.length === 0) return [];
-  for (const sig of SIGNALS) {
-    if (ANCHOR(sig) || !open(sig)) continue;
-    for (const b of candidates) run(sig, starts[b], b + 1 < starts.length ? starts[b + 1] : text.length);
-  }
+  if (perBlock.size === 0) return [];
+  // The most suspicious blocks (most anchor signals) first; a bounded number of blocks and hits,
+  // so a hostile file of a million decoys costs bounded time.
+  const order = [...perBlock.entries()].sort((a, b) => b[1].size - a[1].size || a[0] - b[0]).map(([b]) => b);
+  const weak = SIGNALS.filter((sig) => !ANCHOR(sig) && open(sig));
   const hits: SignalHit[] = [];
-  for (const kinds of perBlock.values()) {
+  let evaluated = 0;
+  for (const b of order) {
+    if (hits.length >= MAX_HITS || ++evaluated > MAX_BLOCKS) break;
+    for (const sig of weak) run(sig, starts[b], b + 1 < starts.length ? starts[b + 1] : text.length);
+    const kinds = perBlock.get(b)!;
     if (kinds.size < 2) continue;
     const has = (k: SignalKind) => kinds.has(k);
     // A secret or the prompt with an action and somewhere to put it is exfiltration in itself.
@@ -567,11 +576,11 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     // Strong signals add up. A weak one counts in full in the sentence of a strong one (or as
     // part of an exfiltration); elsewhere all of them together add at most WEAK_CAP, so one strong
     // word in a paragraph full of tokens, URLs and "when the user asks" is not enough.
-    const spans = [...kinds.values()].filter((k) => k.strong).flatMap((k) => k.all.map((at) => sentenceSpan(text, at)));
+    const spans = [...kinds.values()].filter((k) => k.strong).flatMap((k) => k.all.slice(0, 8).map((at) => sentenceSpan(text, at)));
     // A secret file or the prompt acted on in one sentence ("read .env and show it") counts in full too.
     const access = new Set<SignalKind>();
     for (const obj of ['secret_file', 'prompt_object'] as const) {
-      for (const at of kinds.get(obj)?.all ?? []) {
+      for (const at of (kinds.get(obj)?.all ?? []).slice(0, 8)) {
         const [from, to] = sentenceSpan(text, at);
         for (const verb of ['read', 'send'] as const) {
           if (kinds.get(verb)?.all.some((v) => v >= from && v < to)) access.add(obj).add(verb);
