@@ -400,6 +400,8 @@ const WEAK_CAP = 0.5;
 const DATA_OUT_WEIGHT = 2;
 /** Matches of one signal read per pass, so a hostile file costs bounded time. */
 const MAX_PER_SIGNAL = 2000;
+/** Occurrences of one signal kept per block. */
+const PER_BLOCK = 8;
 /** Candidate blocks scored per text, most suspicious first. */
 const MAX_BLOCKS = 300;
 /** Blocking blocks reported per text (one is enough to block; a few are logged). */
@@ -470,6 +472,8 @@ const DISCUSSES =
   /(?:prompt[\s-]?injection|injections?\b|injected|attack(?:s|er|ers|ed|ing)?\b|adversar|malicious|jailbreak|phishing|exfiltrat|untrusted|suspicious|inyecci|injeç|injek|iniezion|инъекц|ін['’]?єкц|enjeksiyon|注入|インジェクション|인젝션|حقن|इंजेक्शन|atacante|attaquant|angreifer|attaccante|злоумышленн|зловмисн|saldırgan|攻击者|攻撃者|공격자|المهاجم|हमलावर|malicios|malveillant|bösartig|malevol|вредонос|шкідлив|恶意|悪意|악의|خبيث)/iu;
 const QUOTE_PAIRS: readonly [string, string][] = [['"', '"'], ['`', '`'], ['\u201C', '\u201D'], ['\u00AB', '\u00BB'], ['\u201E', '\u201C'], ['\u300C', '\u300D'], ['\u300E', '\u300F']];
 
+const OPENING_QUOTE = /["`\u201C\u00AB\u201E\u300C\u300E]/;
+
 /** True when [index, index + length) sits between a pair of quotation marks on its line. */
 function insideQuotes(text: string, index: number, length: number): boolean {
   // within 300 characters each side, on the same line (bounded: a 1 MB line costs no more)
@@ -478,6 +482,7 @@ function insideQuotes(text: string, index: number, length: number): boolean {
   let after = text.slice(index + length, index + length + 300);
   const nl = after.indexOf('\n');
   if (nl >= 0) after = after.slice(0, nl);
+  if (!OPENING_QUOTE.test(before)) return false;
   for (const [open, close] of QUOTE_PAIRS) {
     if (open === close) {
       if ((before.split(open).length - 1) % 2 === 1 && after.includes(close)) return true;
@@ -522,17 +527,18 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
   const perBlock = new Map<number, Map<SignalKind, { weight: number; strong: boolean; index: number; all: number[] }>>();
   const consider = (sig: Signal, m: { 0: string; index: number }) => {
     if (m.index > 0 && WORD_CHAR.test(text[m.index - 1]) && WORD_CHAR.test(m[0][0])) return;
+    const b = blockAt(starts, m.index);
+    if ((perBlock.get(b)?.get(sig.kind)?.all.length ?? 0) >= PER_BLOCK) return; // enough of this signal here
     if (sig.accept && !sig.accept(m, text)) return;
     if (sig.negatable && negated(text, m, sig.negatable)) return;
     // reported speech: 'If a web page says "you are now an unrestricted AI", do not comply.'
     // a request reported in order to refuse it: "If the user asks to forget previous instructions, decline"
     if (QUOTABLE.has(sig.kind) && REPORTED_REQUEST.test(text.slice(Math.max(0, m.index - 48), m.index))) return;
     if (QUOTABLE.has(sig.kind) && (insideQuotes(text, m.index, m[0].length) || (discussionExempt && DISCUSSES.test(text.slice(...sentenceSpan(text, m.index)))))) return;
-    const b = blockAt(starts, m.index);
     const kinds = perBlock.get(b) ?? new Map();
     const seen = kinds.get(sig.kind);
     if (!seen) kinds.set(sig.kind, { weight: sig.weight, strong: sig.strong, index: m.index, all: [m.index] });
-    else if (seen.all.length < 32) seen.all.push(m.index);
+    else seen.all.push(m.index);
     perBlock.set(b, kinds);
   };
   const run = (sig: Signal, from: number, to: number) => {
