@@ -406,16 +406,22 @@ const KEYWORD_AUTOMATON = (() => {
 function keywordsIn(texts: readonly string[]): Set<string> {
   const { delta, out, states, classOf, size } = KEYWORD_AUTOMATON;
   const visited = new Uint8Array(states);
+  // the states reached, listed as they are first reached: reading them back costs what the text
+  // reached, not the size of the automaton (most texts are a few hundred characters)
+  const reached: number[] = [];
   for (const text of texts) {
     let s = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       s = c < 128 ? delta[s * size + classOf[c]] : 0;
-      visited[s] = 1;
+      if (visited[s] === 0) {
+        visited[s] = 1;
+        reached.push(s);
+      }
     }
   }
   const found = new Set<string>();
-  for (let s = 1; s < states; s++) if (visited[s]) for (const w of out[s]) found.add(w);
+  for (const s of reached) for (const w of out[s]) found.add(w);
   return found;
 }
 
