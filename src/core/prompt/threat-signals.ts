@@ -40,6 +40,7 @@ export type SignalKind =
   | 'secret'
   | 'prompt_object'
   | 'user_data'
+  | 'others_data'
   | 'channel'
   | 'beacon'
   | 'send'
@@ -118,12 +119,12 @@ export const SIGNALS: readonly Signal[] = [
   {
     // forget / ignore what the operator or the system said, in any wording: the verb and the object in one sentence
     kind: 'override',
-    stems: ['ignor', 'forget', 'disregard', 'discard', 'olvid', 'esque', 'vergiss', 'oubli', 'dimentic', 'unut', 'yok say', 'only obey', 'only follow', 'solo obedec', 'only listen'],
+    stems: ['bypass', 'circumvent', 'sidestep', 'get around', 'override', 'overrule', 'switch off', 'turn off', 'disable', 'contourn', 'umgeh', 'eludi', 'aggira', 'atla', 'ignor', 'forget', 'disregard', 'discard', 'olvid', 'esque', 'vergiss', 'oubli', 'dimentic', 'unut', 'yok say', 'only obey', 'only follow', 'solo obedec', 'only listen'],
     weight: 3,
     strong: true,
     negatable: true,
     regex: re(
-      `${B}(?:ignor(?:e|a|ez|iere|iert)|forget|disregard|discard|olvid(?:a|e|ad)|esque(?:ça|ce|cer)|vergiss|oubli(?:e|ez)|dimentica|unut|yok\\s+say|забудь\\p{L}*|игнорируй\\p{L}*|проигнорируй|забудьте|ігноруй\\p{L}*|забудь|تجاهل|انس|भूल\\s+जा\\p{L}*|अनदेखा)${E}` +
+      `${B}(?:ignor(?:e|es|a|ez|er|iere|iert)|forget|disregard|discard|bypass|circumvent|sidestep|get\\s+around|override|overrule|switch\\s+off|turn\\s+off|disable|contourn\\p{L}*|umgeh\\p{L}*|eludi\\p{L}*|aggira\\p{L}*|обойди|обійди|atla|olvid(?:a|e|ad)|esque(?:ça|ce|cer)|vergiss|oubli(?:e|ez)|dimentica|unut|yok\\s+say|забудь\\p{L}*|игнорируй\\p{L}*|проигнорируй|забудьте|ігноруй\\p{L}*|забудь|تجاهل|انس|भूल\\s+जा\\p{L}*|अनदेखा)${E}` +
         `|(?:忘记|忘掉|忽略|无视|無視して|忘れて|무시하|잊어)`,
     ),
     accept: (m, text) => {
@@ -135,13 +136,13 @@ export const SIGNALS: readonly Signal[] = [
   {
     kind: 'limits_off',
     negatable: true,
-    stems: ['full access', 'full permission', 'full privilege', 'nothing', 'everything', 'tiene', 'tem ', 'tens ', 'hast keine', "n'as", 'non hai', 'unrestrict', 'unfilter', 'uncensor', 'restriction', 'limit', 'filter', 'rules', 'guardrail', 'boundar', 'without', 'declin', 'refus', 'lifted', 'removed', 'disabled', 'suspended', 'no need', 'skip', 'sin ', 'sem ', 'ohne', 'keine', 'sans', 'plus aucune', 'senza', 'nessuna', 'sinirsiz', 'kisitla', 'onay', 'restri', 'rule', 'off', 'void'],
+    stems: ['approved', 'authori', 'full access', 'full permission', 'full privilege', 'nothing', 'everything', 'tiene', 'tem ', 'tens ', 'hast keine', "n'as", 'non hai', 'unrestrict', 'unfilter', 'uncensor', 'restriction', 'limit', 'filter', 'rules', 'guardrail', 'boundar', 'without', 'declin', 'refus', 'lifted', 'removed', 'disabled', 'suspended', 'no need', 'skip', 'sin ', 'sem ', 'ohne', 'keine', 'sans', 'plus aucune', 'senza', 'nessuna', 'sinirsiz', 'kisitla', 'onay', 'restri', 'rule', 'off', 'void'],
     weight: 3,
     strong: true,
     regex: re(
-      `${B}(?:unrestricted|unfiltered|uncensored|no\\s+(?:restrictions|limits|limitations|filters|rules|guardrails|boundaries)|without\\s+(?:any\\s+)?(?:restrictions|limits|filters|guardrails|safety|censorship|confirmation|confirming|asking)|never\\s+(?:declines?|refuses?)|(?:limits?|restrictions?|rules?)\\s+(?:[\\p{L}'’]+\\s+){0,12}?(?:(?:are|is)\\s+)?(?:lifted|removed|disabled|suspended|void|off)|no\\s+need\\s+to\\s+(?:confirm|ask|check)|with\\s+full\\s+(?:access|permissions|privileges)|refus(?:e|ing)\\s+nothing|answer(?:ing)?\\s+everything|(?:no|not\\s+any)\\s+limits\\s+(?:apply|at\\s+all)|no\\s+tienes?\\s+(?:límites|restricciones|reglas)|não\\s+(?:tem|tens)\\s+(?:limites|restrições|regras)|du\\s+hast\\s+keine\\s+(?:Grenzen|Regeln|Einschränkungen)|tu\\s+n'as\\s+(?:plus\\s+)?(?:aucune|pas\\s+de)\\s+(?:limite|restriction|règle)s?|non\\s+hai\\s+(?:limiti|restrizioni|regole)|skip\\s+(?:the\\s+)?(?:safety|confirmation|refusal)|` +
+      `${B}(?:unrestricted|unfiltered|uncensored|no\\s+(?:restrictions|limits|limitations|filters|rules|guardrails|boundaries)|without\\s+(?:any\\s+)?(?:restrictions|limits|filters|guardrails|safety|censorship|confirmation|confirming|asking)|never\\s+(?:declines?|refuses?)|(?:limits?|restrictions?|rules?)\\s+(?:[\\p{L}'’]+\\s+){0,12}?(?:(?:are|is)\\s+)?(?:lifted|removed|disabled|suspended|void|off)|no\\s+need\\s+to\\s+(?:confirm|ask|check)|with\\s+full\\s+(?:access|permissions|privileges)|(?:every|each|all|any)\\s+(?:\\p{L}+\\s+)?requests?\\s+(?:(?:is|are)\\s+|as\\s+)?(?:pre-?approved|already\\s+approved|authori[sz]ed)|refus(?:e|ing)\\s+nothing|answer(?:ing)?\\s+everything|(?:no|not\\s+any)\\s+limits\\s+(?:apply|at\\s+all)|no\\s+tienes?\\s+(?:límites|restricciones|reglas)|não\\s+(?:tem|tens)\\s+(?:limites|restrições|regras)|du\\s+hast\\s+keine\\s+(?:Grenzen|Regeln|Einschränkungen)|tu\\s+n'as\\s+(?:plus\\s+)?(?:aucune|pas\\s+de)\\s+(?:limite|restriction|règle)s?|non\\s+hai\\s+(?:limiti|restrizioni|regole)|skip\\s+(?:the\\s+)?(?:safety|confirmation|refusal)|` +
         `sin\\s+(?:restricciones|límites|filtros|confirma\\p{L}*|advertencias)|sem\\s+(?:restrições|limites|filtros|confirma\\p{L}*|avisos)|ohne\\s+(?:Einschränkungen|Beschränkungen|Filter|Grenzen|Rückfrage|Bestätigung|Warnung\\p{L}*)|keine\\s+(?:Einschränkungen|Regeln|Grenzen)|` +
-        `sans\\s+(?:restriction\\p{L}*|limite\\p{L}*|filtre\\p{L}*|confirmation|avertissement\\p{L}*)|plus\\s+aucune\\s+(?:règle|restriction|limite)|senza\\s+(?:restrizioni|limiti|filtri|conferma|avvisi)|nessuna\\s+(?:restrizione|regola|limitazione)|` +
+        `sans\\s+(?:aucune?\\s+)?(?:restriction\\p{L}*|limite\\p{L}*|filtre\\p{L}*|confirmation|avertissement\\p{L}*)|plus\\s+aucune\\s+(?:règle|restriction|limite)|senza\\s+(?:restrizioni|limiti|filtri|conferma|avvisi)|nessuna\\s+(?:restrizione|regola|limitazione)|` +
         `без\\s+(?:ограничени\\p{L}*|обмежен\\p{L}*|фильтр\\p{L}*|фільтр\\p{L}*|подтвержден\\p{L}*|підтвердженн\\p{L}*|застережен\\p{L}*|предупрежден\\p{L}*|правил)|заборон\\p{L}*\\s+скасован\\p{L}*|ограничени\\p{L}*\\s+сняты|` +
         `kısıtlamasız|sınırsız|kısıtlama\\p{L}*\\s+olmadan|onay\\s+(?:almadan|istemeden)|بلا\\s+قيود|بدون\\s+قيود|دون\\s+قيود|بدون\\s+تأكيد|बिना\\s+(?:किसी\\s+)?(?:प्रतिबंध|रोक|पुष्टि))${E}` +
         `|(?:无限制|不受限制|没有任何限制|取消所有限制|无需确认|不用确认|不用提醒|不要打码|一切適用されず|(?:運用者|オペレーター|システム|安全|既存|元)\\S{0,8}(?:制限|ルール|規則)\\S{0,6}適用されません|制限なし|制限のない|無制限|確認なしで|確認せずに|제한\\s*없이|제약\\s*없이|확인\\s*없이|(?:거절|안전|보안|검증)\\s*(?:규칙|절차|확인|검사)?\\S{0,3}\\s*(?:\\S+\\s*)?생략)`,
@@ -149,11 +150,11 @@ export const SIGNALS: readonly Signal[] = [
   },
   {
     kind: 'role_switch',
-    stems: ['stop being', 'act as', 'pose as', 'behave as', 'deja de', 'deixa de', 'deixe de', 'auf', 'cesse', 'arr', 'smetti', 'olmay', 'you are', 'from that', 'from this', 'persona', 'become', 'turn into', 'du bist', 'tu es', "tu n'es", 'ahora eres', 'ya no eres', 'agora', 'ora sei', 'non sei', 'artik'],
+    stems: ['deviens', 'conviertes', 'torna', 'diventi', 'wirst', 'donusur', 'stop being', 'act as', 'pose as', 'behave as', 'deja de', 'deixa de', 'deixe de', 'auf', 'cesse', 'arr', 'smetti', 'olmay', 'you are', 'from that', 'from this', 'persona', 'become', 'turn into', 'du bist', 'tu es', "tu n'es", 'ahora eres', 'ya no eres', 'agora', 'ora sei', 'non sei', 'artik'],
     weight: 3,
     strong: true,
     regex: re(
-      `${B}(?:you\\s+are\\s+no\\s+longer|you\\s+are\\s+not\\s+(?:a|an|the)\\s+(?:general|ordinary|regular|normal|generic)|from\\s+(?:that|this)\\s+point(?:\\s+on)?,?\\s+you\\s+are|set\\s+(?:the\\s+)?[\\p{L} ]{0,30}?persona\\s+aside|drop\\s+(?:the|your)\\s+persona|(?:become|turn\\s+into)\\s+(?:an?\\s+)?(?:unrestricted|root|admin)|stop\\s+being\\s+\\p{L}+|(?:act|pose|behave)\\s+as\\s+(?:the\\s+|an?\\s+)?(?:system\\s+)?(?:operator|administrator|admin|root|superuser|developer)|deja\\s+de\\s+ser|deixe?\\s+de\\s+ser|hör\\s+auf,?\\s+\\p{L}+\\s+zu\\s+sein|cesse\\s+d'être|arrête\\s+d'être|smetti\\s+di\\s+essere|перестань\\s+быть|перестань\\s+бути|olmayı\\s+bırak|` +
+      `${B}(?:you\\s+are\\s+no\\s+longer|you\\s+are\\s+not\\s+(?:a|an|the)\\s+(?:general|ordinary|regular|normal|generic)|from\\s+(?:that|this)\\s+point(?:\\s+on)?,?\\s+you\\s+are|set\\s+(?:the\\s+)?[\\p{L} ]{0,30}?persona\\s+aside|drop\\s+(?:the|your)\\s+persona|(?:become|turn\\s+into)\\s+(?:an?\\s+)?(?:unrestricted|root|admin)|stop\\s+being\\s+\\p{L}+|tu\\s+deviens|te\\s+conviertes\\s+en|você\\s+se\\s+torna|diventi|du\\s+wirst\\s+(?:zu|jetzt)|ты\\s+становишься|станешь|ти\\s+стаєш|dönüşürsün|(?:act|pose|behave)\\s+as\\s+(?:the\\s+|an?\\s+)?(?:system\\s+)?(?:operator|administrator|admin|root|superuser|developer)|deja\\s+de\\s+ser|deixe?\\s+de\\s+ser|hör\\s+auf,?\\s+\\p{L}+\\s+zu\\s+sein|cesse\\s+d'être|arrête\\s+d'être|smetti\\s+di\\s+essere|перестань\\s+быть|перестань\\s+бути|olmayı\\s+bırak|` +
         `du\\s+bist\\s+(?:jetzt|nun|nicht\\s+mehr)|tu\\s+(?:es|n'es)\\s+(?:maintenant|désormais|plus)|ahora\\s+eres|ya\\s+no\\s+eres|agora\\s+(?:você\\s+é|és)|você\\s+não\\s+é\\s+mais|ora\\s+sei|non\\s+sei\\s+più|` +
         `ты\\s+(?:теперь|больше\\s+не)|теперь\\s+ты|ти\\s+(?:тепер|більше\\s+не)|тепер\\s+ти|artık\\s+[\\p{L} ]{0,20}?(?:değilsin|sın|sin)|أنت\\s+الآن|لم\\s+تعد|अब\\s+(?:तुम|आप))${E}` +
         `|(?:你现在是|你不再是|从现在起你是|扮演|ではありません[。、]?[^。\\n]{0,40}?として振る舞|として振る舞って|になりきって|너는\\s*이제|당신은\\s*이제|더\\s*이상\\s*[\\p{L} ]{0,12}?(?:아닙니다|아니다))`,
@@ -173,11 +174,11 @@ export const SIGNALS: readonly Signal[] = [
   {
     // a claim that rights were handed out: "has been granted admin rights by the operator"
     kind: 'grant',
-    stems: ['grant', 'given', 'elevated', 'authori', 'approved', 'erteilt', 'verliehen', 'accord', 'conced', 'otorg', 'concess', 'verildi', 'tanimlandi'],
+    stems: ['allowed', 'permitted', 'cleared', 'entitled', 'grant', 'given', 'elevated', 'authori', 'approved', 'erteilt', 'verliehen', 'accord', 'conced', 'otorg', 'concess', 'verildi', 'tanimlandi'],
     weight: 3,
     strong: true,
     regex: re(
-      `${B}(?:(?:has|have|had|was|were|is|are|been)\\s+(?:\\p{L}+\\s+){0,2}?(?:granted|given|elevated(?:\\s+\\p{L}+){0,3}?\\s+to|authori[sz]ed|approved)\\s+(?:\\p{L}+\\s+){0,3}?(?:admin\\p{L}*|root|superuser|operator|owner|developer|full|unlimited|elevated)|(?:pre-?)?(?:authori[sz]ed|approved)\\s+by\\s+the\\s+(?:operator|owner|admin\\p{L}*|developers?)|` +
+      `${B}(?:(?:has|have|had|was|were|is|are|been)\\s+(?:\\p{L}+\\s+){0,2}?(?:granted|given|elevated(?:\\s+\\p{L}+){0,3}?\\s+to|authori[sz]ed|approved)\\s+(?:\\p{L}+\\s+){0,3}?(?:admin\\p{L}*|root|superuser|operator|owner|developer|full|unlimited|elevated)|(?:pre-?)?(?:authori[sz]ed|approved)\\s+by\\s+the\\s+(?:operator|owner|admin\\p{L}*|developers?|maintainers?)|(?:authori[sz]ed|allowed|permitted|cleared|entitled)\\s+you\\s+to|you\\s+(?:are|have\\s+been)\\s+(?:now\\s+)?(?:authori[sz]ed|allowed|permitted|cleared)\\s+to|` +
         `(?:rechte|berechtigung\\p{L}*)\\s+(?:\\p{L}+\\s+){0,3}?(?:erteilt|verliehen|gewährt)|droits\\s+d'administrat\\p{L}*\\s+(?:\\p{L}+\\s+){0,2}?accordés|(?:permisos|privilegios|permissões|privilégios)\\s+de\\s+(?:administrador|root)\\s+(?:\\p{L}+\\s+){0,2}?(?:concedid\\p{L}*|otorgad\\p{L}*)|privilegi\\s+di\\s+amministratore\\s+(?:\\p{L}+\\s+){0,2}?concess\\p{L}*|` +
         `(?:получил\\p{L}*|предоставлен\\p{L}*|выдан\\p{L}*|надан\\p{L}*|отримав\\p{L}*)\\s+(?:\\p{L}+\\s+){0,3}?(?:права|доступ)|права\\s+(?:администратора|адміністратора)\\s+(?:\\p{L}+\\s+){0,2}?(?:предоставлен\\p{L}*|выдан\\p{L}*|надан\\p{L}*)|yönetici\\s+(?:yetki\\p{L}*|hakları)\\s+(?:\\p{L}+\\s+){0,2}?(?:verildi|tanımlandı)|صلاحيات\\s+(?:المسؤول|المدير)\\s+(?:\\p{L}+\\s+){0,2}?(?:منح|أعطي))${E}` +
         `|(?:(?:管理员|超级用户|最高)权限[^。\\n]{0,8}?(?:授予|获得|开通)|(?:授予|获得|开通)[^。\\n]{0,8}?(?:管理员|超级用户|最高)权限|管理者権限[^。\\n]{0,8}?(?:付与|与え|得)|관리자\\s*권한[^.\\n]{0,8}?(?:부여|받)|권한을\\s*부여)`,
@@ -255,6 +256,19 @@ export const SIGNALS: readonly Signal[] = [
     ),
   },
   {
+    // other people's data: what one user must never see of another
+    kind: 'others_data',
+    stems: ['other', 'all', 'every', 'users', 'anderer', 'autres', 'otros', 'outros', 'altri', 'diger'],
+    weight: 3,
+    strong: false,
+    regex: re(
+      `${B}(?:(?:other|all|every)\\s+users'?\\s+(?:\\p{L}+\\s+)?(?:chats|conversations|messages|memor\\p{L}*|data|files|histor\\p{L}*|entries|notes)|(?:chats|conversations|messages|memor\\p{L}*|data|files|histor\\p{L}*|entries|notes)\\s+(?:\\p{L}+\\s+){0,2}?(?:of|from)\\s+(?:all|other|every|the\\s+other)\\s+(?:\\p{L}+\\s+)?(?:users|people|customers|members)|` +
+        `(?:daten|nachrichten|chats|gespräche)\\s+(?:aller|anderer)\\s+(?:nutzer|benutzer)|(?:données|messages|conversations)\\s+des\\s+autres\\s+utilisateurs|(?:datos|mensajes|conversaciones)\\s+de\\s+(?:otros|todos\\s+los)\\s+usuarios|(?:dados|mensagens|conversas)\\s+de\\s+outros\\s+usuários|(?:dati|messaggi|conversazioni)\\s+degli\\s+altri\\s+utenti|` +
+        `(?:данн\\p{L}*|сообщени\\p{L}*|переписк\\p{L}*)\\s+других\\s+пользовател\\p{L}*|(?:дан\\p{L}*|повідомлен\\p{L}*|листуванн\\p{L}*)\\s+інших\\s+користувач\\p{L}*|diğer\\s+kullanıcıların\\s+\\p{L}+)${E}` +
+        `|(?:其他用户的|其他人的聊天|他のユーザーの|다른\\s*사용자의)`,
+    ),
+  },
+  {
     kind: 'prompt_object',
     stems: ['system prompt', 'instructions', 'users', 'every session', 'memory', 'prompt', 'systemprompt', 'system-prompt', 'sistem'],
     weight: 2,
@@ -307,11 +321,11 @@ export const SIGNALS: readonly Signal[] = [
   {
     kind: 'read',
     negatable: 'clause',
-    stems: ['read', 'cat', 'print', 'output', 'dump', 'reveal', 'show', 'display', 'open', 'list', 'recite', 'repeat', 'lee', 'lea', 'muestra', 'revela', 'imprime', 'leia', 'ler', 'mostr', 'revele', 'lis', 'lire', 'affiche', 'lies', 'lese', 'zeig', 'gib aus', 'leggi', 'rivela', 'oku', 'goster', 'yazdir'],
+    stems: ['quote', 'copy', 'read', 'cat', 'print', 'output', 'dump', 'reveal', 'show', 'display', 'open', 'list', 'recite', 'repeat', 'lee', 'lea', 'muestra', 'revela', 'imprime', 'leia', 'ler', 'mostr', 'revele', 'lis', 'lire', 'affiche', 'lies', 'lese', 'zeig', 'gib aus', 'leggi', 'rivela', 'oku', 'goster', 'yazdir'],
     weight: 1,
     strong: false,
     regex: re(
-      `${B}(?:(?:read|print|output|dump|reveal|show|display|open|list|recite|repeat)(?:ing)?|cat|` +
+      `${B}(?:(?:read|print|output|dump|reveal|show|display|open|list|recite|repeat|quote|copy)(?:ing)?|cat|` +
         `lee|leer|lea|muestra\\p{L}*|revela\\p{L}*|imprime|leia|ler|mostre|revele|lis|lire|affiche\\p{L}*|révèle\\p{L}*|lies|lese|zeig\\p{L}*|gib\\s+aus|leggi|mostra\\p{L}*|rivela\\p{L}*|` +
         `прочита\\p{L}*|прочти|выведи|покажи|раскрой|прочитай|виведи|розкрий|oku|göster|yazdır|اقرأ|اعرض|اكشف|पढ़\\p{L}*|दिखा\\p{L}*)${E}` +
         `|(?:读取|读出|打开|显示|输出|打印|贴出|読んで|読み取|表示して|出力して|읽어|읽고|출력|보여)`,
@@ -569,12 +583,16 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     const near = (a: readonly SignalKind[], at: number) => a.some((k) => kinds.get(k)?.all.some((i) => Math.abs(i - at) <= NEAR));
     // Secrets handed to "anyone who asks" count only with a secret nearby ("show this section to everyone" is no leak).
     const anyone = kinds.get('anyone');
-    if (anyone && !anyone.all.some((at) => near(['secret_file', 'prompt_object', 'secret', 'user_data'], at))) kinds.delete('anyone');
+    if (anyone && !anyone.all.some((at) => near(['secret_file', 'prompt_object', 'secret', 'user_data', 'others_data'], at))) kinds.delete('anyone');
     if (kinds.size < 2) continue;
-    const compound = (objects: readonly SignalKind[]) =>
-      (['channel', 'anyone', 'beacon'] as const).some((k) => kinds.get(k)?.all.some((at) => near(objects, at) && near(['send', 'read'], at)));
-    // a secret (or the prompt) with an action on it and somewhere outside to put it
-    const exfil = compound(['secret_file', 'prompt_object', 'secret']);
+    const compound = (objects: readonly SignalKind[], verbFirst = false) =>
+      (['channel', 'anyone', 'beacon'] as const).some((k) =>
+        kinds.get(k)?.all.some((at) => near(objects, at) && (['send', 'read'] as const).some((v) => kinds.get(v)?.all.some((i) => Math.abs(i - at) <= NEAR && (!verbFirst || i < at)))),
+      );
+    // a secret file, the prompt or other users' data with an action on it and somewhere outside to
+    // put it; a mere "token" only when the verb comes first ("send the token to …", not "open
+    // https://t.me/BotFather and copy its token")
+    const exfil = compound(['secret_file', 'prompt_object', 'others_data']) || compound(['secret'], true);
     // the user's own data sent outside: suspicious, not enough alone
     const dataOut = !exfil && compound(['user_data']);
     const strong = [...kinds.values()].some((k) => k.strong) || exfil;
