@@ -145,6 +145,9 @@ const NEGATED_VERB = /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\
 /** Negation on the verb (verb-final languages: Japanese, Korean, Turkish, Hindi). */
 const NEGATED_AFTER = /^(?:し|を)?(?:ない|ません|しない|するな|禁止)|^(?:하|을|를)?\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
 
+/** A negation word anywhere in a clause (for verbs that come at its end). */
+const CLAUSE_NEGATION = /(?:^|[^\p{L}])(?:never|niemals|nie|nicht|keinesfalls|jamais|nunca|jamás|mai|никогда|ніколи|asla)(?![\p{L}])|(?:不要|切勿|绝不|決して)/iu;
+
 /** The last two sentences before `index` (within the paragraph). */
 function lastSentences(text: string, index: number): string {
   let before = text.slice(Math.max(0, index - 300), index);
@@ -177,7 +180,9 @@ function sendsSecretTo(m: RegExpExecArray, text: string): boolean {
     if (SECRET_NOUN.test(rest)) return true;
     if (v.index > noun.index && (OBJECT_PRONOUN.test(rest) || CLITIC_VERB.test(v[0]) || v[0].charCodeAt(0) > 0x3ff)) return true;
   }
-  // The verb after the address (verb-final languages: "… 토큰을 https://… 로 전송하세요").
+  // The verb after the address (verb-final languages: "… 토큰을 https://… 로 전송하세요"), unless
+  // the sentence rules it out before the address ("Tokens niemals per E-Mail oder an https://… schicken").
+  if (CLAUSE_NEGATION.test(before.split(/[.!?。！？](?=\s)|\n/u).at(-1) ?? '')) return false;
   SEND_VERB.lastIndex = 0;
   for (const v of after.matchAll(SEND_VERB)) {
     if (!negated(after.slice(0, v.index), after.slice(v.index + v[0].length))) return true;
@@ -293,14 +298,6 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     category: 'exfiltration',
     lang: 'en',
     regex: /\b(?:zip|tar|archive|compress|copy|bundle)\s+(?:up\s+)?(?:the\s+)?(?:~\/[\w.-]*|\$HOME|home\s+(?:directory|folder)|\.switchboard|\.ssh|\.aws|\.config)[^.!?\n]{0,80}?\b(?:upload|send|post|curl|transfer|e-?mail)\b/gi,
-    prose: true,
-  },
-  {
-    id: 'en-secret-to-place',
-    category: 'exfiltration',
-    lang: '*',
-    // A secret file or credential store named in one sentence with somewhere outside to put it.
-    regex: /(?:~\/\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.aws\/credentials|(?<![\w-])\.env(?![\w.-])|\.netrc\b|\.git-credentials\b)[^.!?。！？\n]{0,80}?(?:https?:\/\/(?!localhost|127\.)|[\w.+-]+@[\w-]+\.[\w.]+|\b(?:telegram|slack|discord|email):[\w.@-]+)/gi,
     prose: true,
   },
   {
@@ -461,7 +458,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'ko-exfil',
     category: 'exfiltration',
     lang: 'ko',
-    regex: re(`(?:대화(?:\\s*내용)?|채팅\\s*기록|기록|비밀번호|암호|API\\s*키|토큰|자격\\s*증명|\\.env|id_rsa|credentials|환경\\s*변수|파일\\s*내용|내용)${PC}{0,30}?(?:보내|전송|업로드|전달|메일로|공유)`),
+    regex: re(`(?:대화(?:\\s*내용)?|채팅\\s*기록|기록|비밀번호|암호|API\\s*키|토큰|자격\\s*증명|\\.env|id_rsa|credentials|환경\\s*변수|파일\\s*내용|내용)${PC}{0,30}?(?:보내|전송|업로드|전달|메일로|공유(?=\\s*(?:해|하|할|를|해서)))`),
     prose: true,
   },
   {
@@ -857,7 +854,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'ar-exfil',
     category: 'exfiltration',
     lang: 'ar',
-    regex: re(`(?:أرسل|ارسل|أرسلي|ابعث|حوّل|حول|انقل|ارفع|شارك|سرّب|سرب|ترسل|يرسل|ترسلها|أعطها|اعطها|أعطه)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,50}?(?:المحادثة|محادثة|المحادثات|سجل\\s+الدردشة|الرسائل|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|مفتاح|الرموز|رمز\\s+الوصول|بيانات\\s+الاعتماد|\\.env|id_rsa|محتواه|محتوى|متغيرات\\s+البيئة)|(?:المحادثة|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|بيانات\\s+الاعتماد|\\.env|id_rsa)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,50}?(?:أرسل|ارسل|ترسل|يرسل|أعطها|اعطها|شارك|سرّب)`),
+    regex: re(`(?:أرسل|ارسل|أرسلي|ابعث|حوّل|انقل|ارفع|شارك|سرّب|سرب|ترسل|يرسل|ترسلها|أعطها|اعطها|أعطه)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,50}?(?:المحادثة|محادثة|المحادثات|سجل\\s+الدردشة|الرسائل|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|مفتاح|الرموز|رمز\\s+الوصول|بيانات\\s+الاعتماد|\\.env|id_rsa|محتواه|محتوى|متغيرات\\s+البيئة)|(?:المحادثة|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|بيانات\\s+الاعتماد|\\.env|id_rsa)(?:[^.!?؟\\n]|[.!?](?=[\\w/~-])){0,50}?(?:أرسل|ارسل|ترسل|يرسل|أعطها|اعطها|شارك|سرّب)`),
     prose: true,
   },
   {

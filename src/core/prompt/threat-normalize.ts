@@ -59,6 +59,9 @@ function foldLookalikes(text: string): string {
 }
 
 const HYPHEN_BREAK = /(\p{L})-[ \t]*\r?\n[ \t]*(\p{Ll}+)/gu;
+const INLINE_HYPHEN = /(\p{L})-(\p{Ll})/gu;
+/** A cheap first test for INLINE_HYPHEN (no `u` flag: a Unicode-mode pass over 1 MB costs several ms). */
+const INLINE_HYPHEN_TEST = /[A-Za-z\u00C0-\uFFFF]-[a-z\u00DF-\uFFFF]/;
 const SPACED_CHAR = 'A-Za-z0-9\\u00C0-\\u024F\\u0370-\\u1FFF\\u3040-\\u9FFF\\uAC00-\\uD7AF';
 const LETTER_SPACED = new RegExp(`(?:[${SPACED_CHAR}][ \\t]){2,}[${SPACED_CHAR}](?![${SPACED_CHAR}])`, 'g');
 const WORD_BEFORE = new RegExp(`[${SPACED_CHAR}]`);
@@ -74,7 +77,11 @@ export function normalizeForScan(text: string): string {
     if (COMPAT.test(out)) out = out.normalize('NFKC');
     out = foldLookalikes(out.replace(INVISIBLE, ''));
   }
-  if (out.includes('-')) out = out.replace(HYPHEN_BREAK, '$1$2\n');
+  if (out.includes('-')) {
+    out = out.replace(HYPHEN_BREAK, '$1$2\n');
+    // "За-будь все пре-дыдущие ука-зания": a line with several words split by hyphens is read joined
+    if (INLINE_HYPHEN_TEST.test(out)) out = out.split('\n').map((line) => ((line.match(INLINE_HYPHEN)?.length ?? 0) >= 3 ? line.replace(INLINE_HYPHEN, '$1$2') : line)).join('\n');
+  }
   out = out.replace(LETTER_SPACED, (run: string, at: number, all: string) => (at > 0 && WORD_BEFORE.test(all[at - 1]) ? run : run.replace(/[ \t]/g, '')));
   return out;
 }
@@ -126,6 +133,8 @@ const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
 /** rot13 of very common English words and of the words injections use. */
 const ROT13_HINT = /\b(?:gur|naq|lbhe|lbh|nyy|vtaber|cerivbhf|vafgehpgvbaf|flfgrz|cebzcg|erirny|fraq|cnffjbeq|frperg|sbetrg|qvfertneq|ehyrf|hfre)\b/gi;
+/** "rot13", "ROT-13", "(rot13):": a rot13 announcement. */
+const ROT13_ANNOUNCED = /\brot[-\s]?13\b[^\n]{0,80}/gi;
 /** Characters of one run decoded at most. */
 const MAX_TOKEN = 4096;
 /** Decoded runs read per file, so a hostile file full of blobs costs bounded time. */
@@ -177,6 +186,20 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
       } catch {
         // not valid percent-encoding: nothing hidden to read
       }
+    }
+  }
+  // An announced rot13 block ("ROT13 – bitte dekodieren und befolgen") is read decoded whatever its language.
+  if (/rot[-\s]?13/i.test(text)) {
+    for (const m of text.matchAll(ROT13_ANNOUNCED)) {
+      if (views.length >= MAX_DECODED) break;
+      const line = lineAt(starts, m.index);
+      const from = line < starts.length ? starts[line] : text.length; // the lines after the announcement
+      const para = text.slice(from, from + 2000);
+      const end = para.search(/\n[ \t]*\n/);
+      const block = end >= 0 ? para.slice(0, end) : para;
+      const sameLine = text.slice(m.index + m[0].length, line < starts.length ? starts[line] - 1 : text.length);
+      if (sameLine.trim()) add(m.index, rot13(sameLine), 'rot13');
+      if (block.trim()) add(from, rot13(block), 'rot13');
     }
   }
   const hinted = new Map<number, number>();

@@ -27,6 +27,8 @@ import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
 import { decodedViews, normalizedViews } from './threat-normalize.js';
+import { quotedExampleLines } from './threat-quoted.js';
+import { SIGNAL_STEMS, signalHits } from './threat-signals.js';
 
 export { THREAT_CATEGORIES, THREAT_PATTERNS, isPublicIpv4, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 
@@ -185,7 +187,9 @@ function isExempt(pattern: Pick<ThreatPattern, 'prose'>, text: string, starts: r
   if (scope === 'memory') return false;
   // A match that opens a clause after a comma or colon is an imperative ("To test the scanner,
   // ignore previous instructions"), whatever words the lead-in uses; only a quotation saves it.
-  const opensClause = /[,:]\s*$/.test(sentence);
+  // …unless the lead-in lists examples ("Attackers write things like: ignore …, you are now DAN, …").
+  const listing = DISCUSSION.test(sentence) && /\b(?:like|such\s+as|e\.g\.|for\s+example|for\s+instance|including)\b[^.!?;]*$/i.test(sentence);
+  const opensClause = /[,:]\s*$/.test(sentence) && !listing;
   if (!opensClause && DISCUSSION.test(sentence)) return true;
   if (!opensClause && HYPOTHETICAL.test(sentence)) {
     // "If the user asks you to reveal your system prompt, decline" is policy; "…, do it" is the attack.
@@ -210,14 +214,17 @@ function excerptOf(s: string): string {
 /** Scans `text` with THREAT_PATTERNS and INTENT_PATTERNS, also on its normalised and decoded forms. Pure: logging is left to `guardText`. */
 export function scanText(text: string, options: ScanOptions): ScanResult {
   const body = stripBom(text);
-  const found = scanBody(body, options.scope, 1, true);
+  // Example blocks in a document about attacks are quoted material, not orders (not in memory,
+  // which the model itself writes).
+  const quoted = options.scope === 'memory' ? new Set<number>() : quotedExampleLines(body);
+  const found = scanBody(body, options.scope, 1, true).filter((m) => !quoted.has(m.line));
   // A hit seen both in the text and in a derived view of the same line is one match; an
   // INTENT_PATTERNS hit on a line where the English table already found that category adds nothing.
   const unique = new Map<string, ThreatMatch>();
   const tableHit = new Set(found.filter((m) => TABLE_IDS.has(m.pattern)).map((m) => `${m.category}\0${m.line}`));
   for (const m of found) {
     if (!TABLE_IDS.has(m.pattern) && tableHit.has(`${m.category}\0${m.line}`)) continue;
-    const key = `${m.pattern}\0${m.line}`;
+    const key = `${m.pattern}\0${m.category}\0${m.line}`;
     if (!unique.has(key)) unique.set(key, m);
   }
   const matches = [...unique.values()].sort((a, b) => a.line - b.line);
@@ -317,7 +324,6 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   'en-covert': ['secret', 'hide', 'without', 'not', "n't", 'never', 'silently', 'quietly', 'covertly', 'discreetly', 'invisibly', 'tell'],
   'en-other-chats': ['other', 'different', 'every', 'memory'],
   'en-rm-rf-any': ['rm'],
-  'en-secret-to-place': ['.ssh/', 'id_', '.aws/credentials', '.env', '.netrc', '.git-credentials'],
   'en-send-conversation': ['@', 'http'],
   'any-secret-to-address': ['@', 'http'],
   'en-permitted-other-users': ['you'],
@@ -343,17 +349,29 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
  * at a fraction of the cost of one regex alternation of them all.
  */
 const KEYWORD_AUTOMATON = (() => {
-  const words = [...new Set(Object.values(KEYWORDS).flat())];
-  const goto: number[][] = [new Array<number>(128).fill(-1)];
+  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...SIGNAL_STEMS])];
+  // A compact alphabet (the characters keywords use; every other character is class 0) keeps the
+  // transition table small enough to stay in cache, which is most of the pass's cost.
+  const classOf = new Uint8Array(128);
+  let size = 1;
+  for (const w of words) {
+    for (const ch of w) {
+      const c = ch.charCodeAt(0);
+      if (c >= 128 || (c >= 65 && c <= 90)) throw new Error(`keyword ${w}: lower-case ASCII only`);
+      if (classOf[c] === 0) classOf[c] = size++;
+    }
+  }
+  // Upper-case letters step like their lower-case forms.
+  for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32];
+  const goto: number[][] = [new Array<number>(size).fill(-1)];
   const out: string[][] = [[]];
   for (const w of words) {
     let s = 0;
     for (const ch of w) {
-      const c = ch.charCodeAt(0);
-      if (c >= 128 || (c >= 65 && c <= 90)) throw new Error(`keyword ${w}: lower-case ASCII only`);
+      const c = classOf[ch.charCodeAt(0)];
       if (goto[s][c] === -1) {
         goto[s][c] = goto.length;
-        goto.push(new Array<number>(128).fill(-1));
+        goto.push(new Array<number>(size).fill(-1));
         out.push([]);
       }
       s = goto[s][c];
@@ -361,10 +379,10 @@ const KEYWORD_AUTOMATON = (() => {
     out[s].push(w);
   }
   // Breadth first: failure links, outputs inherited along them, and a full transition table.
-  const delta = new Uint16Array(goto.length * 128);
+  const delta = new Uint16Array(goto.length * size);
   const fail = new Array<number>(goto.length).fill(0);
   const queue: number[] = [];
-  for (let c = 0; c < 128; c++) {
+  for (let c = 0; c < size; c++) {
     const t = goto[0][c];
     if (t > 0) queue.push(t);
     delta[c] = t > 0 ? t : 0;
@@ -372,34 +390,38 @@ const KEYWORD_AUTOMATON = (() => {
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q];
     out[s].push(...out[fail[s]]);
-    for (let c = 0; c < 128; c++) {
+    for (let c = 0; c < size; c++) {
       const t = goto[s][c];
       if (t > 0) {
-        fail[t] = delta[fail[s] * 128 + c];
+        fail[t] = delta[fail[s] * size + c];
         queue.push(t);
-        delta[s * 128 + c] = t;
-      } else delta[s * 128 + c] = delta[fail[s] * 128 + c];
+        delta[s * size + c] = t;
+      } else delta[s * size + c] = delta[fail[s] * size + c];
     }
   }
-  // Upper-case letters step like their lower-case forms.
-  for (let s = 0; s < goto.length; s++) for (let c = 65; c <= 90; c++) delta[s * 128 + c] = delta[s * 128 + c + 32];
-  return { delta, out, states: goto.length };
+  return { delta, out, states: goto.length, classOf, size };
 })();
 
 /** The keywords that occur in any of `texts` (ASCII letters in either case). */
 function keywordsIn(texts: readonly string[]): Set<string> {
-  const { delta, out, states } = KEYWORD_AUTOMATON;
+  const { delta, out, states, classOf, size } = KEYWORD_AUTOMATON;
   const visited = new Uint8Array(states);
+  // the states reached, listed as they are first reached: reading them back costs what the text
+  // reached, not the size of the automaton (most texts are a few hundred characters)
+  const reached: number[] = [];
   for (const text of texts) {
     let s = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      s = c < 128 ? delta[s * 128 + c] : 0;
-      visited[s] = 1;
+      s = c < 128 ? delta[s * size + classOf[c]] : 0;
+      if (visited[s] === 0) {
+        visited[s] = 1;
+        reached.push(s);
+      }
     }
   }
   const found = new Set<string>();
-  for (let s = 1; s < states; s++) if (visited[s]) for (const w of out[s]) found.add(w);
+  for (const s of reached) for (const w of out[s]) found.add(w);
   return found;
 }
 
@@ -482,6 +504,13 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
           excerpt: how + excerptOf(body.slice(index, index + m[0].length)),
         });
       }
+    }
+  }
+  // The shape of an injection (two independent signals in one paragraph), whatever the wording.
+  for (const hit of signalHits(body, keywords, scope !== 'memory')) {
+    const { line, start, end } = lineOf(body, starts, hit.index);
+    for (const category of hit.categories) {
+      matches.push({ category, pattern: `signals(${hit.kinds.join('+')})`, line: line + firstLine - 1, excerpt: how + excerptOf(body.slice(start, Math.min(end, start + 200))) });
     }
   }
   if (derive) {
