@@ -14,6 +14,9 @@ import type { PageContext } from './pages.js';
 
 type Env = { Variables: { nonce: string | null } };
 
+/** The CSRF binding of a Bearer-authenticated client (it has no login cookie). */
+const BEARER_NONCE = 'bearer';
+
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const MAX_PAGE = 1_000_000;
 
@@ -66,14 +69,23 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<Env> {
       if (c.req.path.startsWith('/api/')) return json(c, { error: 'unauthorized: log in with /login?token=… or send Authorization: Bearer <token>' }, 401);
       return page(c, pages.errorPage(401, 'Log in first: open the login link that switchboard start printed.'), 401);
     }
-    c.set('nonce', nonce);
-    // A browser attaches the cookie to a forged cross-site form, never a Bearer header: cookie POSTs need the form's token.
-    if (c.req.method === 'POST' && nonce) {
+    // A Bearer client has no login cookie: its CSRF token is bound to the bearer token itself (pages
+    // it reads carry it in their forms; `GET /api/csrf` hands it out).
+    const session = nonce ?? BEARER_NONCE;
+    c.set('nonce', session);
+    // Every action needs the CSRF token (form field `csrf` or header `X-CSRF-Token`), whoever sends it.
+    if (c.req.method === 'POST') {
       const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-      if (!checkCsrf(deps.token, nonce, body.csrf)) return page(c, pages.errorPage(403, 'This form is out of date or did not come from the console; nothing was changed. Reload the page and try again.'), 403);
+      const given = body.csrf ?? c.req.header('X-CSRF-Token');
+      if (!checkCsrf(deps.token, session, given)) {
+        if (c.req.path.startsWith('/api/')) return json(c, { error: 'forbidden: a missing or invalid CSRF token; nothing was changed' }, 403);
+        return page(c, pages.errorPage(403, 'This form is out of date or did not come from the console; nothing was changed. Reload the page and try again.'), 403);
+      }
     }
     await next();
   });
+
+  app.get('/api/csrf', (c) => json(c, { csrf: ctx(c).csrf }));
 
   app.get('/', async (c) => page(c, pages.overviewPage(await data.overview(deps, past), ctx(c))));
   app.get('/api/overview', async (c) => json(c, await data.overview(deps, past)));

@@ -55,6 +55,27 @@ describe('what the person wrote', () => {
     expect(await written('> Can you come?\nYes, at 10.\n> And bring the slides?\nSure.\n')).toBe('Yes, at 10.\nSure.');
   });
 
+  it('drops the "On … wrote:" line that introduces an inline (interleaved) quote', async () => {
+    const body = 'On Mon, 30 Nov 2026 at 10:00, Switchboard <bot@example.com> wrote:\n> Do you want A or B?\nI want A.\n\n> And which colour?\nBlue.\n';
+    expect(await written(body)).toBe('I want A.\nBlue.');
+    expect(await written('Am 30.11.2026 um 10:00 schrieb Bob <bob@example.com>:\n> Frage?\nAntwort.')).toBe('Antwort.');
+  });
+
+  it('keeps a line ending in ":" that introduces the person\'s own list, not a quote', async () => {
+    expect(await written('Here are my 3 points:\n- one\n- two')).toBe('Here are my 3 points:\n- one\n- two');
+  });
+
+  it('cuts the thread Outlook on the web appends after its reply header in an HTML-only mail', async () => {
+    const minimal = '<div>MY ANSWER</div><div id="divRplyFwdMsg"><b>From:</b> Bob<br><b>Sent:</b> Monday<br><b>To:</b> Alice<br><b>Subject:</b> x</div><div>QUOTED earlier mail</div>';
+    const full = '<div>MY ANSWER thanks</div><div id="appendonsend"></div><hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg" dir="ltr"><b>From:</b> Bob</div><div>QUOTED previous answer</div>';
+    for (const html of [minimal, full]) {
+      const mail = await parseMail(rawMail({ from: FROM, html }));
+      expect(mail.text).toContain('MY ANSWER');
+      expect(mail.text).not.toContain('QUOTED');
+      expect(mail.text).not.toContain('Bob');
+    }
+  });
+
   it('keeps a message that has no quote at all, words like "from:" in the middle included', async () => {
     const body = 'Please check the numbers from: the Q3 report.\nThey look off.';
     expect(await written(body)).toBe(body);

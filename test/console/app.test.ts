@@ -186,6 +186,27 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     expect(await store.pairing.isPaired('telegram', '3003')).toBe(true);
   });
 
+  it.skipIf(Boolean(engine.skip))('refuses a Bearer POST without the CSRF token too (403, nothing changes); with the token from /api/csrf it works', async () => {
+    const asked = await store.pairing.request('telegram', '4004', '4004', now.getTime());
+    if (asked.status === 'full') throw new Error('no pairing code could be issued');
+    const code = asked.code;
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const post = (headers: Record<string, string>) => ({ method: 'POST', headers: { ...auth, ...headers } });
+    expect((await app.request(`/pairing/${code}/deny`, post({}))).status).toBe(403);
+    expect((await app.request(`/pairing/${code}/deny`, post({ 'X-CSRF-Token': 'forged' }))).status).toBe(403);
+    expect((await app.request('/cron/daily/pause', post({}))).status).toBe(403);
+    expect((await store.pairing.list(now.getTime())).map((p) => p.code)).toContain(code);
+    expect((await store.cron.get('daily'))?.paused).toBeFalsy();
+    const { csrf } = (await (await app.request('/api/csrf', { headers: auth })).json()) as { csrf: string };
+    expect(csrf).toMatch(/\S{16,}/);
+    // a login cookie's CSRF token is not the Bearer client's
+    const cookieCsrf = csrfOf(await (await app.request('/pairing', { headers: { Cookie: await login(app) } })).text())!;
+    expect((await app.request(`/pairing/${code}/deny`, post({ 'X-CSRF-Token': cookieCsrf }))).status).toBe(403);
+    const denied = await app.request(`/pairing/${code}/deny`, post({ 'X-CSRF-Token': csrf }));
+    expect(denied.status).toBe(200);
+    expect((await store.pairing.list(now.getTime())).map((p) => p.code)).not.toContain(code);
+  });
+
   it.skipIf(Boolean(engine.skip))('a pause from the console outlives the config sync at the next start; enabled: false still wins', async () => {
     const job = { id: 'daily', schedule: '0 9 * * *', prompt: 'report', deliver: { platform: 'telegram' as const, chatId: '1000' }, enabled: true };
     const at = now.getTime();

@@ -64,6 +64,11 @@ const EmailReplyParser = createRequire(import.meta.url)('email-reply-parser') as
 /** Outlook's reply header without an address (`From: Bob Smith` / `Sent: …`), which the library misses. */
 const OUTLOOK_HEADER = /^\s*\*?(From|Von|De):\*?\s.+\r?\n\s*\*?(Sent|Gesendet|Envoyé|Date):\*?\s.+$/im;
 
+const QUOTED_LINE = /^\s*>/;
+
+/** A line introducing a quote: ends with ':' and names a sender (an address, a date, or a "wrote" verb). */
+const ATTRIBUTION = /^(?=.*(@|\d|wrote|schrieb|écrit|escribió|escreveu|scritto|schreef|написал|писал|写道|書きました|작성)).{4,300}:\s*$/i;
+
 const DRAWN_LINE = /^\s*(-{3,}|_+|\+{2,}|={2,})\s*$/;
 
 /** What the person wrote, quoted replies and signatures cut. */
@@ -79,17 +84,25 @@ export function visibleText(text: string): string {
     .map((f) => f.getContent())
     .join('\n')
     .replace(/(\n\s*(-{2,}|_{2,}|\+{2,}|={2,})\s*)+\s*$/, '');
-  // Interleaved quoting keeps '>' lines between the person's own; those were someone else's words.
-  return body
-    .split('\n')
-    .filter((line) => !/^\s*>/.test(line))
+  // Interleaved quoting keeps '>' lines between the person's own; those were someone else's words,
+  // and so was the attribution line that introduces them ("On … wrote:", "Am … schrieb …:").
+  const lines = body.split('\n');
+  return lines
+    .filter((line, i) => !QUOTED_LINE.test(line) && !(ATTRIBUTION.test(line) && QUOTED_LINE.test(lines.slice(i + 1).find((l) => l.trim()) ?? '')))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
 
+/** Where Outlook's appended thread begins in an HTML reply. */
+const OUTLOOK_THREAD_MARKERS = [/<div[^>]*\bid=["']?appendonsend\b/i, /<div[^>]*\bid=["']?divRplyFwdMsg\b/i, /<hr[^>]*\bid=["']?stopSpelling\b/i];
+
 /** HTML-only mail as text, without the quoted thread the client appended. */
 export function htmlText(html: string): string {
+  // Outlook (desktop and on the web) puts the quoted thread after these markers as siblings, not
+  // inside them: everything from the first marker on is the earlier mail.
+  const marker = OUTLOOK_THREAD_MARKERS.map((m) => html.search(m)).filter((i) => i >= 0);
+  if (marker.length) html = html.slice(0, Math.min(...marker));
   return convert(html, {
     wordwrap: false,
     selectors: [
