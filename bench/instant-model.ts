@@ -17,6 +17,7 @@ export interface InstantModel {
 
 interface Body {
   model?: string;
+  stream?: boolean;
   messages?: Array<{ role: string; content: unknown }>;
 }
 
@@ -36,12 +37,28 @@ export async function startInstantModel(): Promise<InstantModel> {
       state.calls++;
       const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
       const text = `Echo: ${typeof lastUser?.content === 'string' ? lastUser.content : ''}`;
+      const id = `chatcmpl-${state.calls}`;
+      const created = Math.floor(Date.now() / 1000);
+      const model = body.model ?? 'fake';
+      if (body.stream === true) {
+        // A streamed request (the gateway streams to Telegram by default): the same answer as SSE.
+        const chunk = (delta: Record<string, unknown>, finish: string | null, usage?: Record<string, number>) =>
+          `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.end(
+          chunk({ role: 'assistant', content: text }, null) +
+            chunk({}, 'stop') +
+            chunk({}, null, { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }) +
+            'data: [DONE]\n\n',
+        );
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
-          id: `chatcmpl-${state.calls}`,
+          id,
           object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: body.model ?? 'fake',
+          created,
+          model,
           choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }],
           usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),

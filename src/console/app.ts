@@ -34,7 +34,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<Env> {
   const past = new data.PastDays();
 
   const page = (c: Context<Env>, body: string, status: 200 | 400 | 401 | 403 | 404 | 500 = 200) => c.html(scrub(body), status);
-  const json = (c: Context<Env>, value: unknown, status: 200 | 401 | 404 = 200) =>
+  const json = (c: Context<Env>, value: unknown, status: 200 | 401 | 403 | 404 = 200) =>
     c.body(scrub(JSON.stringify(value)), status, { 'Content-Type': 'application/json; charset=utf-8' });
   const ctx = (c: Context<Env>, notice?: PageContext['notice']): PageContext => {
     const nonce = c.get('nonce');

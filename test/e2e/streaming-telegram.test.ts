@@ -36,6 +36,7 @@ beforeAll(async () => {
         return { text: 'Let me look that up first.', toolCalls: [{ name: 'session_search', arguments: { query: 'plan' } }], tokensPerSecond: 20 };
       }
       if (lastUserText(req).includes('earlier')) return { text: ANSWER, tokensPerSecond: 25 };
+      if (lastUserText(req).includes('broken')) return { status: 400, body: '{"error":{"message":"bad request","type":"invalid_request_error"}}' };
       const key = Object.keys(answers).find((k) => lastUserText(req).includes(k));
       return key ? { text: answers[key].text, tokensPerSecond: answers[key].tokensPerSecond } : { text: `Echo: ${lastUserText(req)}` };
     },
@@ -87,6 +88,13 @@ function noRefusedUpdates(): void {
 const gaps = (updates: VisibleUpdate[]) => updates.slice(1, -1).map((u, i) => u.at - updates[i].at);
 
 describe('streaming on Telegram', () => {
+  it('a model that fails before writing anything gets the apology to the private chat, as without streaming', async () => {
+    const since = lastId();
+    tg.pushText({ text: 'this one is broken', userId: 1001 });
+    await until(() => messagesOf(1001, since).length >= 1, 20_000, 'the apology', gw);
+    expect(messagesOf(1001, since)[0].text).toMatch(/^Sorry, I could not answer that/);
+  });
+
   it('a private chat sees drafts grow before the model finishes; the answer then arrives as a real message, as without streaming', async () => {
     const expected = await offDelivery('the plan please', 1);
     const start = Date.now();

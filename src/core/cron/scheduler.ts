@@ -177,6 +177,12 @@ export class CronScheduler {
     if (!this.started) return;
     try {
       await this.reload(false);
+      // A run whose instance died (its lease not renewed) is closed now, not at the next start.
+      if (this.leases) {
+        const at = this.now().getTime();
+        const closed = await this.repo.closeInterrupted(at - this.leases.ttlMs, at);
+        if (closed) this.logger.warn('cron', `${closed} run(s) of an instance that stopped answering marked interrupted`);
+      }
     } catch (error) {
       this.logger.error('cron', `cannot read cron jobs: ${oneLine(error)}`);
     }
