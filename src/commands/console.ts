@@ -6,6 +6,10 @@ import { ConfigError } from '../core/errors.js';
 import { createApp, openStoreFor } from '../app.js';
 import { createAdapters } from '../adapters/registry.js';
 import { checkConsoleSettings } from '../console/settings.js';
+import type { DoorStatus } from '../console/types.js';
+import type { Adapter } from '../core/types.js';
+import type { Store } from '../core/store/types.js';
+import { doorLease } from '../core/doors.js';
 
 /**
  * `switchboard console`: the web console alone (DESIGN §12), on the store the settings name, with no
@@ -36,15 +40,12 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     const { serveConsole } = await import('../console/index.js');
     const model = await app.agent.modelStatus();
     const web = await serveConsole(app, {
-      doors: () => adapters.map((a) => ({ platform: a.platform, state: 'stopped', detail: 'send only: this process (switchboard console) takes no messages in' })),
+      doors: () => gatewayDoors(store, adapters, Date.now()),
       model: () => model.label,
       terminal: io.stdout,
       beforeSend: startDelivery,
     });
-    if (!web) {
-      await close();
-      return 1; // the busy port was logged
-    }
+    if (!web) return 1; // the busy port was logged (the finally below closes what was opened)
     const signal = await new Promise<string>((resolve) => {
       const keepAlive = setInterval(() => undefined, 1 << 30);
       const done = (s: string) => {
@@ -60,4 +61,25 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     await close();
   }
   return 0;
+}
+
+/**
+ * The doors as the gateway instances on this database run them (this process takes nothing in): an
+ * exclusive door (Telegram polling, Discord, IMAP) runs where its lease is held; the others run on
+ * every live instance.
+ */
+export async function gatewayDoors(store: Store, adapters: readonly Adapter[], now: number): Promise<DoorStatus[]> {
+  const live = (await store.instances.list()).filter((i) => i.expiresAt > now);
+  const none = 'no gateway instance is running on this database';
+  const out: DoorStatus[] = [];
+  for (const a of adapters) {
+    if (!a.exclusiveIntake) {
+      out.push(live.length ? { platform: a.platform, state: 'running', detail: `on ${live.length} gateway instance(s)` } : { platform: a.platform, state: 'stopped', detail: none });
+      continue;
+    }
+    const lease = await store.leases.get(doorLease(a.platform));
+    if (lease && lease.expiresAt > now) out.push({ platform: a.platform, state: 'running', detail: `held by ${lease.holder}` });
+    else out.push({ platform: a.platform, state: live.length ? 'standby' : 'stopped', detail: live.length ? 'no instance holds it right now' : none });
+  }
+  return out;
 }

@@ -54,7 +54,7 @@ function action(ctx: PageContext, path: string, label: string, name?: string): M
 function pager(base: string, p: Page<unknown>, labels: [string, string] = ['← newer', 'older →']): Markup {
   const pages = p.total === null ? null : Math.max(1, Math.ceil(p.total / p.pageSize));
   return html`<nav class="pager">${p.page > 1 ? html`<a href="${base}?page=${p.page - 1}" rel="prev">${labels[0]}</a>` : ''}
-<span>page ${p.page}${pages ? ` of ${pages}` : ''}</span>${p.hasNext ? html`<a href="${base}?page=${p.page + 1}" rel="next">${labels[1]}</a>` : ''}</nav>`;
+<span>page ${p.page}${pages && p.page <= pages ? ` of ${pages}` : pages ? ` (there are ${pages})` : ''}</span>${p.hasNext ? html`<a href="${base}?page=${p.page + 1}" rel="next">${labels[1]}</a>` : ''}</nav>`;
 }
 
 export function overviewPage(o: Overview, ctx: PageContext): string {
