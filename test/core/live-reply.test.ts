@@ -97,4 +97,22 @@ describe('LiveReply', () => {
     expect(await resumed.finish()).toEqual(['7']);
     expect(again.calls.map((c) => [c.kind, c.id])).toEqual([['edit', '7']]);
   });
+
+  it('in draft mode finishes the messages the answer outgrew as real messages and drafts only the rest', async () => {
+    const { calls, capability } = door();
+    const drafts: string[] = [];
+    capability.draft = async (_t, _id, text) => void drafts.push(text);
+    const saved: string[][] = [];
+    const live = new LiveReply({ capability, mode: 'draft', target: { platform: 'telegram', chatId: '1001' }, render, logger: silentLogger, intervalMs: 30, firstChars: 1, persist: async (ids) => void saved.push([...ids]) });
+    live.update('0123456789');
+    await sleep(50);
+    live.update('0123456789012345678901234');
+    await sleep(150);
+    // the first 20 characters became a real message; the draft shows what follows it
+    expect(calls.map((c) => [c.kind, c.text])).toEqual([['post', '01234567890123456789']]);
+    expect(drafts).toEqual(['0123456789', '01234']);
+    expect(saved).toEqual([['1']]);
+    // the final delivery edits that message (to the final text) and sends the rest
+    expect(await live.finish()).toEqual(['1']);
+  });
 });

@@ -151,6 +151,22 @@ describe('streaming on Telegram', () => {
     noRefusedUpdates();
   });
 
+  it('a long answer in a private chat: the message it outgrew is sent while the model writes, the rest drafted; the final messages are those of streaming off, once', async () => {
+    const expected = await offDelivery('the long one', 2);
+    const since = lastId();
+    const start = Date.now();
+    const streams = model.streams.length;
+    tg.pushText({ text: 'the long one', userId: 1001 });
+    await until(() => messagesOf(1001, since).map((m) => m.text).join('|') === expected.join('|'), 40_000, 'the finished long answer', gw);
+    await sleep(1200);
+    expect(messagesOf(1001, since).map((m) => m.text)).toEqual(expected);
+    const sends = updatesOf(1001, start).filter((u) => u.kind === 'send');
+    expect(sends).toHaveLength(expected.length);
+    expect(sends[0].at).toBeLessThan(model.streams[streams].lastTokenAt);
+    expect(updatesOf(1001, start).some((u) => u.kind === 'draft' && u.at > sends[0].at)).toBe(true);
+    noRefusedUpdates();
+  });
+
   it('a 429 storm on edits skips updates but never loses or doubles the final answer', async () => {
     const expected = await offDelivery('the plan once more', 1);
     const since = lastId();

@@ -198,7 +198,7 @@ export class TurnRunner {
     const mode = configured === 'off' ? null : capability.resolve(target, configured);
     if (!mode) return null;
     const { store, replies, logger } = this.deps;
-    const resume = mode === 'draft' ? [] : await store.streams.get(sessionKey);
+    const resume = await store.streams.get(sessionKey);
     return new LiveReply({
       capability,
       mode,

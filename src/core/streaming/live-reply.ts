@@ -106,7 +106,7 @@ export class LiveReply {
     this.schedule();
   }
 
-  /** Ends the stream: no update after this. Resolves to the messages posted (edit mode), for the final delivery. */
+  /** Ends the stream: no update after this. Resolves to the messages posted (edit mode; in draft mode the finished ones), for the final delivery. */
   async finish(): Promise<string[]> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
@@ -119,7 +119,7 @@ export class LiveReply {
         this.options.logger.warn('streaming', `could not end the streaming message: ${oneLine(error)}`);
       }
     }
-    return this.options.mode === 'draft' ? [] : [...this.ids];
+    return [...this.ids];
   }
 
   private schedule(): void {
@@ -176,6 +176,12 @@ export class LiveReply {
     if (!chunks.length) return;
     const { capability, target } = this.options;
     if (this.options.mode === 'draft') {
+      // A draft is a preview of the last message only: the messages the answer has outgrown are
+      // finished as real messages (as in edit mode), so the chat keeps showing the whole text.
+      if (await this.pushMessages(chunks, chunks.length - 1)) {
+        this.more = true; // the draft of the rest comes next
+        return;
+      }
       const last = chunks[chunks.length - 1];
       if (last === this.shownDraft || !capability.draft) return;
       this.call();
@@ -184,7 +190,16 @@ export class LiveReply {
       this.failures = 0;
       return;
     }
-    for (let i = 0; i < chunks.length; i++) {
+    await this.pushMessages(chunks, chunks.length);
+  }
+
+  /**
+   * At most one call for the first of `chunks[0..count)` that the chat does not show yet: an edit of
+   * its message, or a new message (its id persisted). True when a call was made.
+   */
+  private async pushMessages(chunks: readonly string[], count: number): Promise<boolean> {
+    const { capability, target } = this.options;
+    for (let i = 0; i < count; i++) {
       if (i < this.ids.length) {
         if (this.shown[i] === chunks[i]) continue;
         this.call();
@@ -192,8 +207,8 @@ export class LiveReply {
         await capability.edit(target, this.ids[i], chunks[i]);
         this.shown[i] = chunks[i];
         this.failures = 0;
-        this.more = chunks.some((c, j) => j > i && (j >= this.ids.length || this.shown[j] !== c));
-        return;
+        this.more = chunks.some((c, j) => j > i && j < count && (j >= this.ids.length || this.shown[j] !== c));
+        return true;
       }
       this.call();
       this.more = true;
@@ -201,10 +216,11 @@ export class LiveReply {
       this.ids.push(id);
       this.shown[i] = chunks[i];
       this.failures = 0;
-      this.more = i < chunks.length - 1;
+      this.more = i < count - 1;
       await this.options.persist?.(this.ids);
-      return;
+      return true;
     }
+    return false;
   }
 
   /**
