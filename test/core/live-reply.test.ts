@@ -115,4 +115,21 @@ describe('LiveReply', () => {
     // the final delivery edits that message (to the final text) and sends the rest
     expect(await live.finish()).toEqual(['1']);
   });
+
+  it('falls back to edits when the platform refuses drafts (an older server), so the answer still grows', async () => {
+    const { calls, capability } = door();
+    let refused = 0;
+    capability.draft = async () => {
+      refused++;
+      throw new PlatformApiError({ platform: 'telegram', method: 'sendMessageDraft', message: 'Not Found: method not found', retryable: false });
+    };
+    const live = new LiveReply({ capability, mode: 'draft', target: { platform: 'telegram', chatId: '1001' }, render: (m) => [m], logger: silentLogger, intervalMs: 30, firstChars: 1 });
+    live.update('hello');
+    await sleep(80);
+    live.update('hello world');
+    await sleep(80);
+    expect(refused).toBe(1);
+    expect(calls.map((c) => [c.kind, c.text])).toEqual([['post', 'hello'], ['edit', 'hello world']]);
+    expect(await live.finish()).toEqual(['1']);
+  });
 });

@@ -70,6 +70,8 @@ export class LiveReply {
   /** The last update needs another call (a finished message, then the next one). */
   private more = false;
   private readonly draftId = 1 + Math.floor(Math.random() * 2_000_000_000);
+  /** The platform refused drafts here: the rest of the answer streams by edits. */
+  private draftsRefused = false;
   private readonly now: () => number;
   /** Platform calls made (updates shown) and updates skipped after a 429. */
   readonly stats = { calls: 0, skipped: 0 };
@@ -175,7 +177,7 @@ export class LiveReply {
     this.more = false;
     if (!chunks.length) return;
     const { capability, target } = this.options;
-    if (this.options.mode === 'draft') {
+    if (this.options.mode === 'draft' && !this.draftsRefused) {
       // A draft is a preview of the last message only: the messages the answer has outgrown are
       // finished as real messages (as in edit mode), so the chat keeps showing the whole text.
       if (await this.pushMessages(chunks, chunks.length - 1)) {
@@ -185,7 +187,16 @@ export class LiveReply {
       const last = chunks[chunks.length - 1];
       if (last === this.shownDraft || !capability.draft) return;
       this.call();
-      await capability.draft(target, this.draftId, last);
+      try {
+        await capability.draft(target, this.draftId, last);
+      } catch (error) {
+        if (error instanceof PlatformApiError && error.retryAfterMs !== undefined) throw error;
+        // A server without drafts (an older Bot API, a chat where they are refused): edit a message instead.
+        this.draftsRefused = true;
+        this.more = true;
+        this.options.logger.info('streaming', `drafts refused in ${target.platform}:${target.chatId} (${oneLine(error)}); streaming by edits instead`);
+        return;
+      }
       this.shownDraft = last;
       this.failures = 0;
       return;
