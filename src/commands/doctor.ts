@@ -27,7 +27,11 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
     settings = loadSettings(io.env);
     checks.push({ name: 'config', ok: true, detail: settings.configPath });
   } catch (error) {
-    io.stdout.write(`✗ config: ${oneLine(error)}\n  fix: correct the file or point SWITCHBOARD_CONFIG at a valid one (see config/default.yaml)\n`);
+    const line = oneLine(error);
+    // A bad environment variable (DATABASE_URL, IMAP_URL, …) is fixed there, not in the file.
+    const variable = /\b(?!SWITCHBOARD_CONFIG\b)[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.exec(line)?.[0];
+    const fix = variable ? `correct ${variable} in the environment or .env (see .env.example)` : 'correct the file or point SWITCHBOARD_CONFIG at a valid one (see config/default.yaml)';
+    io.stdout.write(`✗ config: ${line}\n  fix: ${fix}\n`);
     return 1;
   }
   // The model check runs while the others do: with start-up, the whole report stays within 5 s.

@@ -48,6 +48,8 @@ describe('doctor', () => {
     const res = await runCli(['doctor'], { env: cleanEnv({ SWITCHBOARD_HOME: home(), OPENAI_BASE_URL: 'not-a-url' }) });
     expect(res.code).toBe(1);
     expect(res.stdout.split('\n')[0]).toBe("✗ config: OPENAI_BASE_URL: 'not-a-url' is not a URL");
+    // the fix is in the environment, not in the config file
+    expect(res.stdout.split('\n')[1]).toBe('  fix: correct OPENAI_BASE_URL in the environment or .env (see .env.example)');
   });
 
   it('a corrupt state.db: move the file aside (not "make it writable"); without a model the fix is said once', async () => {
