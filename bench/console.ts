@@ -28,6 +28,7 @@ import type { Store } from '../src/core/store/types.js';
 import { cleanEnv, COMPILED_BIN, startCli } from '../test/helpers/cli.js';
 import { percentile, round, rssMiB, sleep } from './util.js';
 import { startInstantModel } from './instant-model.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const SESSIONS = 1_000;
 const MESSAGES_PER_SESSION = 100;
@@ -132,13 +133,6 @@ async function pages(home: string, log: (line: string) => void): Promise<{ pages
 const median = (values: number[]) => percentile(values, 50);
 
 /** A port free right now (the machine is shared: fixed ports may be taken). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 async function startRss(home: string, modelUrl: string, port: number, session: string, nodeOptions = ''): Promise<{ ready: number; after: number }> {
   const gw = startCli(['start'], {

@@ -13,7 +13,6 @@
  * Standalone: `node --import tsx bench/instances.ts` prints the result as JSON.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +24,7 @@ import { startInstantModel, type InstantModel } from './instant-model.js';
 import { startBenchPostgres, type BenchPostgres } from './postgres-server.js';
 import { benchSearchLatency } from './search.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
+import { freePort } from '../test/helpers/ports.js';
 
 const USERS = 30;
 const MESSAGES = 900;
@@ -37,14 +37,6 @@ export interface InstancesBench {
   failover: { leaseSeconds: number; trialsMs: number[]; p50Ms: number; doorTakenOverMs: number[] };
   search: { messages: number; p50Ms: number; p95Ms: number };
   bin: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,23 +4,15 @@
  * default durability (fsync on), unlike the throwaway test server.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../test/helpers/ports.js';
 
 export interface BenchPostgres {
   /** A fresh database on the server, by name: its URL. */
   database(name: string): Promise<string>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startBenchPostgres(): Promise<BenchPostgres> {

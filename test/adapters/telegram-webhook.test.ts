@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundMessage } from '../../src/core/types.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { makeAdapter, testConfig } from './telegram-helpers.js';
+import { freePort } from '../helpers/ports.js';
 
 let fake: TelegramFake;
 
@@ -12,17 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('telegram adapter: webhook mode', () => {
   it('registers the webhook with a secret, checks the header, and answers 200 only after the handler took the update', async () => {

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js'
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli, until, type Running } from '../helpers/cli.js';
 import { openSqliteStore, sqlitePath } from '../../src/store/sqlite/index.js';
+import { freePort } from '../helpers/ports.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -23,17 +23,6 @@ const SCREENSHOTS = process.env.SWITCHBOARD_SCREENSHOTS === '1';
 const API_KEY = 'sk-console-e2e-known-secret-7f3a';
 const XSS = 'look <script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"> here';
 const DAY = 86_400_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** A week of earlier conversations, written as the gateway would have (for the chart and the list). */
 async function seedHistory(home: string): Promise<void> {

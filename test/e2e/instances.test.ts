@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
@@ -17,6 +16,7 @@ import { eventBody, postSigned, startSlackFake, type SlackFake } from '../fakes/
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, sleep, startCli, until, type Running } from '../helpers/cli.js';
 import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
+import { freePort } from '../helpers/ports.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 reportSkips();
@@ -24,14 +24,6 @@ reportSkips();
 const SECRET = 'instances-signing-secret';
 const SESSIONS = 5;
 const PER_SESSION = 6;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Instance {
   id: string;

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { commandBody, eventBody, postSigned, startSlackFake, urlVerificationBody, type SlackFake } from '../fakes/slack.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, type Running } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
 
 const SECRET = 'e2e-signing-secret';
 const ALLOWED = 'U1001';
@@ -22,13 +22,6 @@ let gw: Running;
 let events: string;
 
 /** A port nobody listens on right now (bound on 0, read, released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { eventBody, postSigned, startSlackFake, type SlackFake } from '../fakes/slack.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
 
 const SECRET = 'e2e-signing-secret';
 const ALICE = 'U1001';
@@ -25,14 +25,6 @@ const nextTs = () => `17200${String(++tsCounter).padStart(5, '0')}.000${String(t
 
 const ANSWER =
   'Here is the **plan** for today, step by step:\n\n1. Read the `config` file and check each *setting* twice.\n2. Start the gateway and watch the log for errors.\n\nThat is all for now; tell me when it runs.';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   model = await startModelFake({ script: (req) => (lastUserText(req).includes('plan') ? { text: ANSWER, tokensPerSecond: 25 } : { text: `Echo: ${lastUserText(req)}` }) });

@@ -7,28 +7,16 @@
  * PostgreSQL cases are skipped with it printed, never passed.
  */
 import type { TestProject } from 'vitest/node';
-import { createServer } from 'node:net';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
     postgresSkip: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {

@@ -25,6 +25,7 @@
  * quantifiers), so a 1 MB file costs a handful of linear passes.
  */
 import { isPublicIpv4, type ThreatCategory } from './threat-patterns.js';
+import { lineAt } from './threat-lines.js';
 
 export type SignalKind =
   | 'precedence'
@@ -437,15 +438,9 @@ function blocksOf(text: string): number[] {
   return starts;
 }
 
+/** The index of the block an offset is in (the same search as a line's, over block starts). */
 function blockAt(starts: readonly number[], index: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= index) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return lineAt(starts, index) - 1;
 }
 
 export interface SignalHit {
