@@ -51,31 +51,45 @@ export class DoorKeeper {
   constructor(private readonly deps: DoorKeeperDeps) {}
 
   /**
-   * Opens every door: non-exclusive ones start now (a failure rejects: bad credentials are one
-   * error line); an exclusive one starts when its lease is free, else it stands by.
+   * Opens every door, all at once (their connections' round trips overlap): non-exclusive ones start
+   * now; an exclusive one starts when its lease is free, else it stands by. When a door fails (bad
+   * credentials are one error line), open() rejects with the error of the first failing door in
+   * `adapters` order once every door has settled; the doors that did start are stopped by close().
+   * The terminal (cli) starts after the others are up.
    */
   async open(adapters: readonly Adapter[], handler: InboundHandler): Promise<void> {
     this.handler = handler;
     this.unsubscribe.push(this.deps.presence.onTick(() => void this.retryStandby()));
     this.unsubscribe.push(this.deps.presence.onLost((name) => void this.lost(name)));
-    for (const adapter of adapters) {
+    const doors = adapters.map((adapter) => {
       const door: Door = { adapter, state: 'stopped', busy: null };
       this.doors.set(adapter.platform, door);
-      if (!adapter.exclusiveIntake) {
+      return door;
+    });
+    const start = (door: Door) => this.transition(door, () => this.openDoor(door, handler));
+    const results = await Promise.allSettled(doors.filter((d) => d.adapter.platform !== 'cli').map(start));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    // The terminal last: its prompt shows once the other doors are up, never before a failed start's error.
+    for (const door of doors.filter((d) => d.adapter.platform === 'cli')) await start(door);
+  }
+
+  private async openDoor(door: Door, handler: InboundHandler): Promise<void> {
+    const { adapter } = door;
+    if (!adapter.exclusiveIntake) {
+      await adapter.start(handler);
+      door.state = 'running';
+    } else if (await this.deps.presence.acquire(doorLease(adapter.platform))) {
+      try {
         await adapter.start(handler);
-        door.state = 'running';
-      } else if (await this.deps.presence.acquire(doorLease(adapter.platform))) {
-        try {
-          await adapter.start(handler);
-        } catch (error) {
-          await this.deps.presence.release(doorLease(adapter.platform)).catch(() => undefined);
-          throw error;
-        }
-        door.state = 'running';
-      } else {
-        door.state = 'standby';
-        this.deps.logger.info('doors', `${adapter.platform}: standby (${await this.holderOf(adapter.platform)} holds the door)`);
+      } catch (error) {
+        await this.deps.presence.release(doorLease(adapter.platform)).catch(() => undefined);
+        throw error;
       }
+      door.state = 'running';
+    } else {
+      door.state = 'standby';
+      this.deps.logger.info('doors', `${adapter.platform}: standby (${await this.holderOf(adapter.platform)} holds the door)`);
     }
   }
 

@@ -101,6 +101,54 @@ for (const engine of ENGINES) {
       await b.presence.stop();
     });
 
+    it('opens the doors together, the terminal once the others are up; a failed door fails open() with the first failure in order, and close() stops the doors that started', async () => {
+      const { presence, doors } = await instance('inst-a', { log: [], polling: new Set(), maxPolling: 0 });
+      await presence.start();
+      const log: string[] = [];
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const door = (platform: PlatformId, start: () => Promise<void>, exclusive = false): Adapter => ({
+        platform,
+        profile: PLATFORM_HINTS[platform],
+        exclusiveIntake: exclusive,
+        async start() {
+          log.push(`starting ${platform}`);
+          await start();
+          log.push(`up ${platform}`);
+        },
+        async stop() {
+          log.push(`stopped ${platform}`);
+        },
+        async close() {},
+        async deliver() {},
+      });
+      const opening = doors.open(
+        [
+          door('telegram', () => gate, true),
+          door('slack', async () => {
+            await sleep(30);
+            throw new Error('slack: invalid_auth');
+          }),
+          door('discord', async () => {
+            await sleep(10);
+            throw new Error('discord: bad token');
+          }),
+          door('email', async () => undefined),
+          door('cli', async () => undefined),
+        ],
+        async () => 'accepted',
+      );
+      // Every network door is starting while Telegram still waits for its server.
+      await until(() => log.filter((l) => l.startsWith('starting')).length === 4, 2000, 'the doors to start together');
+      expect(log).not.toContain('starting cli');
+      release();
+      await expect(opening).rejects.toThrow('slack: invalid_auth');
+      expect(log).not.toContain('starting cli'); // no terminal prompt before a failed start's error line
+      await doors.close();
+      expect(log.filter((l) => l.startsWith('stopped')).sort()).toEqual(['stopped email', 'stopped telegram']);
+      await presence.stop();
+    });
+
     it('takes the door over once a dead holder’s lease expires', async () => {
       const shared: Shared = { log: [], polling: new Set(), maxPolling: 0 };
       const a = await instance('inst-a', shared);
