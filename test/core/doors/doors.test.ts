@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
 import type { Adapter } from '../../../src/core/types.js';
 import { DoorKeeper } from '../../../src/core/doors.js';
+import { heldDoorLogs } from '../../../src/commands/door-logs.js';
+import type { Logger } from '../../../src/core/logger.js';
 import { leaseTiming, Presence } from '../../../src/core/presence.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { PLATFORM_HINTS } from '../../../src/core/prompt/hints.js';
@@ -105,6 +107,10 @@ for (const engine of ENGINES) {
       const { presence, doors } = await instance('inst-a', { log: [], polling: new Set(), maxPolling: 0 });
       await presence.start();
       const log: string[] = [];
+      // What reaches the log: as a one-by-one start in door order would have written it.
+      const written: string[] = [];
+      const base: Logger = { debug() {}, info: (scope, m) => written.push(`${scope}: ${m}`), warn: (scope, m) => written.push(`${scope}: ${m}`), error() {} };
+      const logs = heldDoorLogs(base);
       let release: () => void = () => undefined;
       const gate = new Promise<void>((r) => (release = r));
       const door = (platform: PlatformId, start: () => Promise<void>, exclusive = false): Adapter => ({
@@ -113,8 +119,10 @@ for (const engine of ENGINES) {
         exclusiveIntake: exclusive,
         async start() {
           log.push(`starting ${platform}`);
+          logs.loggerFor(platform).info(platform, 'connecting');
           await start();
           log.push(`up ${platform}`);
+          logs.loggerFor(platform).info(platform, 'connected');
         },
         async stop() {
           log.push(`stopped ${platform}`);
@@ -137,6 +145,7 @@ for (const engine of ENGINES) {
           door('cli', async () => undefined),
         ],
         async () => 'accepted',
+        logs,
       );
       // Every network door is starting while Telegram still waits for its server.
       await until(() => log.filter((l) => l.startsWith('starting')).length === 4, 2000, 'the doors to start together');
@@ -144,6 +153,9 @@ for (const engine of ENGINES) {
       release();
       await expect(opening).rejects.toThrow('slack: invalid_auth');
       expect(log).not.toContain('starting cli'); // no terminal prompt before a failed start's error line
+      // Telegram finished last but is told first; Discord failed first but comes after Slack, the first
+      // failure in order, so it (and e-mail) never shows, as when the doors started one by one.
+      expect(written).toEqual(['telegram: connecting', 'telegram: connected', 'slack: connecting']);
       await doors.close();
       expect(log.filter((l) => l.startsWith('stopped')).sort()).toEqual(['stopped email', 'stopped telegram']);
       await presence.stop();
