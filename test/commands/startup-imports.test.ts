@@ -2,7 +2,7 @@
  * What `switchboard start` loads before it knows what is configured: the static import graph of the
  * command (and of the store opener) reaches no platform SDK, no model SDK, no PostgreSQL driver, no
  * SMTP client and no web server — each is imported when its door, provider, engine, first mail or
- * console port is in use (module weights in the README's start-up notes).
+ * console port is in use (README: Development).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
