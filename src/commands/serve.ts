@@ -49,7 +49,10 @@ export async function serve(options: ServeOptions): Promise<number> {
     ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive, welcome: interactive ? welcome(terminalOnly, logFile) : undefined })
     : null;
   if (cli) adapters.push(cli);
-  const store = await openStoreFor(settings, adapters);
+  const store = await openStoreFor(settings, adapters).catch((error: unknown) => {
+    for (const a of adapters) doorLogs.release(a.platform); // what the doors said before the database failed
+    throw error;
+  });
   const app = createApp({ settings, logger, cwd: options.cwd, store, adapters, terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR });
 
   const started: Adapter[] = adapters;
