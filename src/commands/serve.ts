@@ -96,6 +96,8 @@ export async function serve(options: ServeOptions): Promise<number> {
     await app.doors.open(adapters, app.gateway.handle, doorLogs);
     opened = true;
   } catch (error) {
+    // Doors the door keeper never told about (the database failed first) log as they come from now on.
+    for (const a of adapters) doorLogs.release(a.platform);
     await stop('start failed').catch(() => undefined);
     throw error instanceof SwitchboardError ? error : new SwitchboardError('platform_api', oneLine(error));
   }
