@@ -3,9 +3,11 @@
  * bin run the compiled JavaScript with no TypeScript loader; a stack trace points at src/.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COMPILED_BIN } from './helpers/cli.js';
 
@@ -46,5 +48,50 @@ describe('packaging', () => {
     expect(r.stderr).toMatch(/unknown command 'no-such-command'/);
     expect(r.stderr).toMatch(/src\/cli\.ts:\d+:\d+/);
     expect(r.stderr).not.toMatch(/dist\/cli\.js/);
+  });
+  it('maps frames only when a trace is printed: the start-up turns no source-map support on', () => {
+    const probe = `process.stdout.write(String(process.sourceMapsEnabled));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(COMPILED_BIN).href)}); ${probe}`, 'switchboard', 'render', '--platform', 'cli'], {
+      encoding: 'utf8',
+      input: 'hi\n',
+      env: { PATH: process.env.PATH },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/"hi".*\nfalse$/s);
+  });
+
+  it('a thrown error in a compiled file names its TypeScript source, line and column; other frames and the first line read as Node writes them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-maps-'));
+    try {
+      // A compiled module beside its map, as tsc writes dist/: the throw is on line 4, column 9 of the source.
+      const source = ['export function fail(): never {', '  const why: string = "boom";', '  // a comment the compiled code drops', '  throw new Error(why);', '}', ''].join('\n');
+      const out = ts.transpileModule(source, { fileName: 'fail.ts', compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: true } });
+      mkdirSync(join(dir, 'dist'));
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(join(dir, 'src', 'fail.ts'), source);
+      writeFileSync(join(dir, 'dist', 'fail.js'), out.outputText.replace(/\/\/# sourceMappingURL=.*$/m, '//# sourceMappingURL=fail.js.map'));
+      writeFileSync(join(dir, 'dist', 'fail.js.map'), out.sourceMapText!.replace('"sources":["fail.ts"]', '"sources":["../src/fail.ts"]'));
+      const maps = pathToFileURL(join(root, 'dist', 'commands', 'source-maps.js')).href;
+      const script = `
+        import { parseArgs } from 'node:util';
+        const node = () => { try { parseArgs({ args: ['--nope'], options: {}, strict: true }); } catch (e) { return e; } };
+        const before = node().stack.split('\\n')[0];
+        const { installSourceMaps } = await import(${JSON.stringify(maps)});
+        installSourceMaps(new URL(${JSON.stringify(pathToFileURL(join(dir, 'dist')).href + '/')}));
+        const { fail } = await import(${JSON.stringify(pathToFileURL(join(dir, 'dist', 'fail.js')).href)});
+        try { fail(); } catch (e) { process.stdout.write(e.stack + '\\n'); }
+        process.stdout.write(before + '\\n' + node().stack.split('\\n')[0] + '\\n');`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.trim().split('\n');
+      expect(lines[0]).toBe('Error: boom');
+      expect(lines[1]).toBe(`    at fail (${pathToFileURL(join(dir, 'src', 'fail.ts')).href}:4:9)`);
+      expect(r.stdout).not.toMatch(/dist\/fail\.js/);
+      expect(lines[2]).toMatch(/^    at file:\/\/\/.*\[eval1\]:\d+:\d+$/); // the caller's frame, not in dist/: as it was
+      expect(lines.at(-1)).toMatch(/^TypeError \[ERR_PARSE_ARGS_UNKNOWN_OPTION\]: Unknown option '--nope'/);
+      expect(lines.at(-2)).toBe(lines.at(-1));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

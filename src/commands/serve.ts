@@ -5,6 +5,7 @@ import { createLogger } from '../core/logger.js';
 import { createApp, openStoreFor, type App } from '../app.js';
 import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { createCliAdapter } from '../adapters/cli.js';
+import { heldDoorLogs } from './door-logs.js';
 import type { Adapter } from '../core/types.js';
 import type { PlatformId } from '../platform/ids.js';
 import { NO_MODEL, oneLine, SwitchboardError } from '../core/errors.js';
@@ -40,14 +41,18 @@ export async function serve(options: ServeOptions): Promise<number> {
   const logFile = interactive ? join(settings.home, 'logs', 'switchboard.log') : null;
   const logger = createLogger({ secrets: settings.secrets, write: logFile ? fileWriter(logFile) : undefined });
   const deps = { config: settings.config, logger, home: settings.home };
-  const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined, email: { ...settings.email, imap: undefined } }, deps);
+  const doorLogs = heldDoorLogs(logger);
+  const adapters: Adapter[] = mode === 'start' ? await createAdapters(settings, deps, doorLogs.loggerFor) : await createAdapters({ ...settings, telegram: undefined, slack: undefined, discord: undefined, email: { ...settings.email, imap: undefined } }, deps, doorLogs.loggerFor);
   // Terminal only: end of input (Ctrl-D) ends the run, as in `chat`.
   const terminalOnly = mode === 'chat' || platforms.length === 0;
   const cli = wantCli
     ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive, welcome: interactive ? welcome(terminalOnly, logFile) : undefined })
     : null;
   if (cli) adapters.push(cli);
-  const store = await openStoreFor(settings, adapters);
+  const store = await openStoreFor(settings, adapters).catch((error: unknown) => {
+    for (const a of adapters) doorLogs.release(a.platform); // what the doors said before the database failed
+    throw error;
+  });
   const app = createApp({ settings, logger, cwd: options.cwd, store, adapters, terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR });
 
   const started: Adapter[] = adapters;
@@ -88,9 +93,11 @@ export async function serve(options: ServeOptions): Promise<number> {
     // This instance on the database (heartbeat, leases), then the doors: an exclusive one (Telegram
     // long polling, the Discord gateway, IMAP) only when its lease is free, else it stands by.
     await app.presence.start();
-    await app.doors.open(adapters, app.gateway.handle);
+    await app.doors.open(adapters, app.gateway.handle, doorLogs);
     opened = true;
   } catch (error) {
+    // Doors the door keeper never told about (the database failed first) log as they come from now on.
+    for (const a of adapters) doorLogs.release(a.platform);
     await stop('start failed').catch(() => undefined);
     throw error instanceof SwitchboardError ? error : new SwitchboardError('platform_api', oneLine(error));
   }

@@ -29,6 +29,14 @@ export interface DoorStatus {
 
 export const doorLease = (platform: PlatformId): string => `door:${platform}`;
 
+/** Each door's own log lines while the doors open together (see DoorKeeper.open). */
+export interface DoorLogs {
+  /** Writes what the door has logged so far, and from then on each line as it comes. */
+  release(platform: PlatformId): void;
+  /** Forgets what the door has logged, and whatever it logs later. */
+  drop(platform: PlatformId): void;
+}
+
 interface Door {
   adapter: Adapter;
   state: DoorStatus['state'];
@@ -51,31 +59,63 @@ export class DoorKeeper {
   constructor(private readonly deps: DoorKeeperDeps) {}
 
   /**
-   * Opens every door: non-exclusive ones start now (a failure rejects: bad credentials are one
-   * error line); an exclusive one starts when its lease is free, else it stands by.
+   * Opens every door, all at once (their connections' round trips overlap): non-exclusive ones start
+   * now; an exclusive one starts when its lease is free, else it stands by. When a door fails (bad
+   * credentials are one error line), open() rejects with the error of the first failing door in
+   * `adapters` order once every door has settled; the doors that did start are stopped by close().
+   * The terminal (cli) starts after the others are up.
+   *
+   * The log reads as if the doors had opened one by one, in order: with `logs`, what each door logs
+   * while the doors open is held, then told door by door up to the first failing one; the lines of
+   * the doors after it (which a one-by-one start would never have started) are dropped.
    */
-  async open(adapters: readonly Adapter[], handler: InboundHandler): Promise<void> {
+  async open(adapters: readonly Adapter[], handler: InboundHandler, logs?: DoorLogs): Promise<void> {
     this.handler = handler;
     this.unsubscribe.push(this.deps.presence.onTick(() => void this.retryStandby()));
     this.unsubscribe.push(this.deps.presence.onLost((name) => void this.lost(name)));
-    for (const adapter of adapters) {
+    const doors = adapters.map((adapter) => {
       const door: Door = { adapter, state: 'stopped', busy: null };
       this.doors.set(adapter.platform, door);
-      if (!adapter.exclusiveIntake) {
+      return door;
+    });
+    const notes = new Map<Door, string>();
+    const start = (door: Door) => this.transition(door, () => this.openDoor(door, handler, (note) => notes.set(door, note)));
+    const network = doors.filter((d) => d.adapter.platform !== 'cli');
+    const results = await Promise.allSettled(network.map(start));
+    let failed: PromiseRejectedResult | undefined;
+    network.forEach((door, i) => {
+      const platform = door.adapter.platform;
+      if (failed) return logs?.drop(platform);
+      logs?.release(platform);
+      const note = notes.get(door);
+      if (note) this.deps.logger.info('doors', note);
+      const result = results[i];
+      if (result.status === 'rejected') failed = result;
+    });
+    if (failed) throw failed.reason;
+    // The terminal last: its prompt shows once the other doors are up, never before a failed start's error.
+    for (const door of doors.filter((d) => d.adapter.platform === 'cli')) {
+      logs?.release(door.adapter.platform);
+      await start(door);
+    }
+  }
+
+  private async openDoor(door: Door, handler: InboundHandler, note: (line: string) => void): Promise<void> {
+    const { adapter } = door;
+    if (!adapter.exclusiveIntake) {
+      await adapter.start(handler);
+      door.state = 'running';
+    } else if (await this.deps.presence.acquire(doorLease(adapter.platform))) {
+      try {
         await adapter.start(handler);
-        door.state = 'running';
-      } else if (await this.deps.presence.acquire(doorLease(adapter.platform))) {
-        try {
-          await adapter.start(handler);
-        } catch (error) {
-          await this.deps.presence.release(doorLease(adapter.platform)).catch(() => undefined);
-          throw error;
-        }
-        door.state = 'running';
-      } else {
-        door.state = 'standby';
-        this.deps.logger.info('doors', `${adapter.platform}: standby (${await this.holderOf(adapter.platform)} holds the door)`);
+      } catch (error) {
+        await this.deps.presence.release(doorLease(adapter.platform)).catch(() => undefined);
+        throw error;
       }
+      door.state = 'running';
+    } else {
+      door.state = 'standby';
+      note(`${adapter.platform}: standby (${await this.holderOf(adapter.platform)} holds the door)`);
     }
   }
 

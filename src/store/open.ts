@@ -2,13 +2,14 @@
  * Engine selection (DESIGN §9): PostgreSQL when DATABASE_URL is `postgres://…` or `postgresql://…`
  * (shared by every instance; migrated at open), else embedded SQLite in $SWITCHBOARD_HOME/state.db.
  * Kept apart from the composition root so small commands (`sessions`, `pairing`, `migrate`) open
- * the store without loading the gateway.
+ * the store without loading the gateway. The PostgreSQL engine (and pg) is loaded only when
+ * DATABASE_URL names it.
  */
 import type { Settings } from '../core/settings.js';
 import { hidePassword } from '../core/settings.js';
 import type { Store } from '../core/store/types.js';
 import { openSqliteStore, sqlitePath } from './sqlite/index.js';
-import { isPostgresUrl, openPostgresStore } from './postgres/index.js';
+import { isPostgresUrl } from './engine.js';
 
 type StoreSettings = Pick<Settings, 'home' | 'databaseUrl'>;
 
@@ -17,7 +18,7 @@ type StoreSettings = Pick<Settings, 'home' | 'databaseUrl'>;
  * line (DATABASE_URL named, password hidden).
  */
 export async function openStore(settings: StoreSettings): Promise<Store> {
-  if (isPostgresUrl(settings.databaseUrl)) return openPostgresStore({ url: settings.databaseUrl });
+  if (isPostgresUrl(settings.databaseUrl)) return (await import('./postgres/index.js')).openPostgresStore({ url: settings.databaseUrl });
   return openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
 }
 

@@ -3,11 +3,11 @@
  * `.eml` files in `$SWITCHBOARD_HOME/outbox/`. One delivery is one mail: chunk 0 is the text/plain
  * body, `message.html` the HTML alternative, the subject `Re: …` of the thread (target.extra) or the
  * report's own. Inbound (DESIGN §11), only with `IMAP_URL`: the mailbox is read by intake.ts, whose
- * IMAP client and mail parser are loaded only then.
+ * IMAP client and mail parser are loaded only then. nodemailer itself is loaded by the first mail.
  */
 import { join } from 'node:path';
 import { access, constants, mkdir } from 'node:fs/promises';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Adapter, Delivery, InboundHandler } from '../../core/types.js';
 import type { EmailSettings } from '../../core/settings.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
@@ -50,11 +50,12 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
   let smtp: Transporter | undefined;
   let intake: MailboxIntake | null = null;
 
-  function transport(): Transporter {
+  async function transport(): Promise<Transporter> {
     if (!settings.smtpUrl) throw new Error('no SMTP_URL');
     if (!smtp) {
       checkSmtpUrl(settings.smtpUrl);
-      smtp = nodemailer.createTransport({
+      const { default: nodemailer } = await import('nodemailer');
+      smtp ??= nodemailer.createTransport({
         url: settings.smtpUrl,
         pool: true,
         connectionTimeout: CONNECTION_TIMEOUT_MS,
@@ -68,7 +69,7 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
   async function sendSmtp(delivery: Delivery): Promise<void> {
     const mail = composeMail(delivery, settings.from, now());
     try {
-      await transport().sendMail(mail);
+      await (await transport()).sendMail(mail);
     } catch (error) {
       if (error instanceof PlatformApiError) throw error;
       throw toPlatformError(error, 'sendMail');
@@ -78,6 +79,7 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
   async function writeFile(delivery: Delivery): Promise<void> {
     const at = now();
     const mail = composeMail(delivery, settings.from, at);
+    const { default: nodemailer } = await import('nodemailer');
     const stream = nodemailer.createTransport({ streamTransport: true, buffer: true });
     try {
       const info = await stream.sendMail(mail);
@@ -158,7 +160,7 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
       }
     }
     try {
-      await transport().verify();
+      await (await transport()).verify();
       return null;
     } catch (error) {
       const e = error instanceof PlatformApiError ? error : toPlatformError(error, 'verify');

@@ -38,10 +38,7 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-/** Whether DATABASE_URL names PostgreSQL. */
-export function isPostgresUrl(url: string | undefined): url is string {
-  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
-}
+export { isPostgresUrl } from '../engine.js';
 
 /**
  * Connects, applies pending migrations (safe when several instances start at once) and returns the

@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
 import type { Adapter } from '../../../src/core/types.js';
 import { DoorKeeper } from '../../../src/core/doors.js';
+import { heldDoorLogs } from '../../../src/commands/door-logs.js';
+import type { Logger } from '../../../src/core/logger.js';
 import { leaseTiming, Presence } from '../../../src/core/presence.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { PLATFORM_HINTS } from '../../../src/core/prompt/hints.js';
@@ -99,6 +101,64 @@ for (const engine of ENGINES) {
       expect(shared.maxPolling).toBe(1);
       await b.doors.close();
       await b.presence.stop();
+    });
+
+    it('opens the doors together, the terminal once the others are up; a failed door fails open() with the first failure in order, and close() stops the doors that started', async () => {
+      const { presence, doors } = await instance('inst-a', { log: [], polling: new Set(), maxPolling: 0 });
+      await presence.start();
+      const log: string[] = [];
+      // What reaches the log: as a one-by-one start in door order would have written it.
+      const written: string[] = [];
+      const base: Logger = { debug() {}, info: (scope, m) => written.push(`${scope}: ${m}`), warn: (scope, m) => written.push(`${scope}: ${m}`), error() {} };
+      const logs = heldDoorLogs(base);
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const door = (platform: PlatformId, start: () => Promise<void>, exclusive = false): Adapter => ({
+        platform,
+        profile: PLATFORM_HINTS[platform],
+        exclusiveIntake: exclusive,
+        async start() {
+          log.push(`starting ${platform}`);
+          logs.loggerFor(platform).info(platform, 'connecting');
+          await start();
+          log.push(`up ${platform}`);
+          logs.loggerFor(platform).info(platform, 'connected');
+        },
+        async stop() {
+          log.push(`stopped ${platform}`);
+        },
+        async close() {},
+        async deliver() {},
+      });
+      const opening = doors.open(
+        [
+          door('telegram', () => gate, true),
+          door('slack', async () => {
+            await sleep(30);
+            throw new Error('slack: invalid_auth');
+          }),
+          door('discord', async () => {
+            await sleep(10);
+            throw new Error('discord: bad token');
+          }),
+          door('email', async () => undefined),
+          door('cli', async () => undefined),
+        ],
+        async () => 'accepted',
+        logs,
+      );
+      // Every network door is starting while Telegram still waits for its server.
+      await until(() => log.filter((l) => l.startsWith('starting')).length === 4, 2000, 'the doors to start together');
+      expect(log).not.toContain('starting cli');
+      release();
+      await expect(opening).rejects.toThrow('slack: invalid_auth');
+      expect(log).not.toContain('starting cli'); // no terminal prompt before a failed start's error line
+      // Telegram finished last but is told first; Discord failed first but comes after Slack, the first
+      // failure in order, so it (and e-mail) never shows, as when the doors started one by one.
+      expect(written).toEqual(['telegram: connecting', 'telegram: connected', 'slack: connecting']);
+      await doors.close();
+      expect(log.filter((l) => l.startsWith('stopped')).sort()).toEqual(['stopped email', 'stopped telegram']);
+      await presence.stop();
     });
 
     it('takes the door over once a dead holder’s lease expires', async () => {
