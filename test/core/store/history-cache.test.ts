@@ -60,3 +60,23 @@ describe('history cache', () => {
     expect(await texts(store)).toEqual(await texts(other));
   });
 });
+
+describe('prompt cache', () => {
+  const address = { platform: 'telegram', chatId: '1', userId: '1' } as const;
+  const layers = (text: string) => [{ name: 'identity', text }, { name: 'memory', text: '' }];
+
+  it('gives a session’s prompt as stored, after a rebuild here or by another process', async () => {
+    expect((await store.sessions.findOpen(address))?.promptLayers).toEqual([]);
+    await store.sessions.replacePrompt('s1', layers('one'), 'one', 'h1', 'tools');
+    expect((await store.sessions.findOpen(address))?.prompt).toBe('one');
+    expect((await store.sessions.get('s1'))?.promptLayers).toEqual(layers('one'));
+    // Another process rebuilds it, even to the same text and hash: the new layers are read.
+    await other.sessions.replacePrompt('s1', [{ name: 'identity', text: 'o' }, { name: 'memory', text: 'ne' }], 'one', 'h1', 'tools');
+    const s = await store.sessions.findOpen(address);
+    expect(s?.promptLayers).toEqual([{ name: 'identity', text: 'o' }, { name: 'memory', text: 'ne' }]);
+    expect(s?.promptRebuilds).toBe(2);
+    // The layers handed out are shared by the session's turns: no caller can change them for the next.
+    expect(() => s!.promptLayers.push({ name: 'x', text: 'x' })).toThrow();
+    expect(await store.sessions.findOpen(address)).toEqual(await other.sessions.findOpen(address));
+  });
+});
