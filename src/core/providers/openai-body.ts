@@ -39,50 +39,87 @@ export function toOpenAITools(tools: readonly ToolSpec[]): ChatCompletionTool[] 
 
 const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
 
-/** A message's bytes, with what they were made from: used again only while the message still holds exactly that. */
-interface MessageBytes {
-  role: ChatMessage['role'];
-  content: string;
-  extra: unknown;
-  bytes: Buffer;
+/**
+ * The bytes of a session's last request up to and including its messages, with where each message's
+ * bytes start and what each message held. The next request of the session reuses the bytes of the
+ * messages it shares with it (the same objects, unchanged) and serialises only the rest. One buffer
+ * per session — a view into the last body sent — rather than one per message.
+ */
+interface SessionBytes {
+  model: string;
+  body: Buffer;
+  /** messages[i] of the last request, its content and extra then, and where its bytes start (after a comma). */
+  messages: ChatMessage[];
+  contents: string[];
+  extras: unknown[];
+  starts: number[];
+  /** Where the bytes after the last message start. */
+  end: number;
 }
 
-const messageBytes = new WeakMap<ChatMessage, MessageBytes>();
-/** Only frozen arrays (of frozen layers or specs) are keyed: nobody can have changed them since. */
-const frozenBytes = new WeakMap<readonly object[], Buffer>();
+/** Keyed by the prompt layers: a session's, frozen and shared by its turns (src/store/sqlite/sessions.ts). */
+const sessions = new WeakMap<readonly PromptLayer[], SessionBytes>();
+/** Tool lists (frozen, one per set of tools: ToolRegistry.specs) as bytes. */
+const toolBytes = new WeakMap<readonly ToolSpec[], Buffer>();
 
-const extraOf = (m: ChatMessage): unknown => (m.role === 'assistant' ? m.toolCalls : m.role === 'tool' ? m.toolCallId + '\0' + m.name : undefined);
+const extraOf = (m: ChatMessage): unknown => (m.role === 'assistant' ? m.toolCalls : m.role === 'tool' ? `${m.toolCallId}\0${m.name}` : undefined);
 
-function messagePiece(m: ChatMessage): Buffer {
-  const known = messageBytes.get(m);
-  const extra = extraOf(m);
-  if (known && known.role === m.role && known.content === m.content && known.extra === extra) return known.bytes;
-  const b = bytes(toParam(m));
-  messageBytes.set(m, { role: m.role, content: m.content, extra, bytes: b });
+const frozen = (list: readonly object[]): boolean => Object.isFrozen(list) && list.every((x) => Object.isFrozen(x));
+
+function toolsPiece(tools: readonly ToolSpec[]): Buffer {
+  if (!frozen(tools)) return bytes(toOpenAITools(tools));
+  let b = toolBytes.get(tools);
+  if (!b) toolBytes.set(tools, (b = bytes(toOpenAITools(tools))));
   return b;
 }
-
-function frozenPiece<T extends object>(list: readonly T[], make: (list: readonly T[]) => unknown): Buffer {
-  if (!Object.isFrozen(list) || !list.every((x) => Object.isFrozen(x))) return bytes(make(list));
-  let b = frozenBytes.get(list);
-  if (!b) {
-    b = bytes(make(list));
-    frozenBytes.set(list, b);
-  }
-  return b;
-}
-
-const COMMA = Buffer.from(',');
 
 /** The request body for `request`, streamed or not: equal to JSON.stringify of the SDK body object. */
 export function chatCompletionBody(request: ModelRequest, stream: boolean): Buffer {
-  const parts: Buffer[] = [Buffer.from(`{"model":${JSON.stringify(request.model)},"messages":[`), frozenPiece(request.system, systemParam)];
-  for (const m of request.messages) parts.push(COMMA, messagePiece(m));
-  if (request.tail) parts.push(COMMA, bytes({ role: 'system', content: request.tail }));
-  parts.push(Buffer.from(']'));
-  if (request.tools.length) parts.push(Buffer.from(',"tools":'), frozenPiece(request.tools, toOpenAITools));
+  const cacheable = frozen(request.system);
+  const last = cacheable ? sessions.get(request.system) : undefined;
+  const { messages } = request;
+  // How many leading messages the last request of this session had, unchanged.
+  let shared = 0;
+  if (last && last.model === request.model) {
+    const max = Math.min(last.messages.length, messages.length);
+    while (shared < max) {
+      const m = messages[shared];
+      if (m !== last.messages[shared] || m.content !== last.contents[shared] || extraOf(m) !== last.extras[shared]) break;
+      shared++;
+    }
+  }
+  const parts: Buffer[] = [];
+  let head: Buffer;
+  if (last && last.model === request.model) head = last.body.subarray(0, shared < last.messages.length ? last.starts[shared] : last.end);
+  else head = Buffer.concat([Buffer.from(`{"model":${JSON.stringify(request.model)},"messages":[`), bytes(systemParam(request.system))]);
+  parts.push(head);
+  const starts = last && last.model === request.model ? last.starts.slice(0, shared) : [];
+  let at = head.length;
+  for (let i = shared; i < messages.length; i++) {
+    const piece = Buffer.from(`,${JSON.stringify(toParam(messages[i]))}`, 'utf8');
+    starts.push(at);
+    at += piece.length;
+    parts.push(piece);
+  }
+  const end = at;
+  let rest = ']';
+  if (request.tail) rest = `,${JSON.stringify({ role: 'system', content: request.tail })}]`;
+  parts.push(Buffer.from(rest));
+  if (request.tools.length) parts.push(Buffer.from(',"tools":'), toolsPiece(request.tools));
   let tail = request.maxOutputTokens === undefined ? '' : `,"max_tokens":${JSON.stringify(request.maxOutputTokens)}`;
   if (stream) tail += ',"stream":true,"stream_options":{"include_usage":true}';
   parts.push(Buffer.from(`${tail}}`));
-  return Buffer.concat(parts);
+  const body = Buffer.concat(parts);
+  if (cacheable) {
+    sessions.set(request.system, {
+      model: request.model,
+      body,
+      messages: messages.slice(),
+      contents: messages.map((m) => m.content),
+      extras: messages.map(extraOf),
+      starts,
+      end,
+    });
+  }
+  return body;
 }

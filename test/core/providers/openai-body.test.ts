@@ -34,9 +34,19 @@ describe('OpenAI request body', () => {
     history.push({ role: 'user', content: 'next' });
     const next: ModelRequest = { ...request, system: [{ name: 'identity', text: 'other' }], tools: [], tail: undefined };
     expect(chatCompletionBody(next, true).toString('utf8')).toBe(sdkBody(next, true));
+    // The session's next turns: its earlier messages (the same objects) and new ones, fewer, another model.
+    const more: ModelRequest = { ...request, messages: [...history, { role: 'assistant', content: 'and more' }] };
+    expect(chatCompletionBody(more, true).toString('utf8')).toBe(sdkBody(more, true));
+    const fewer: ModelRequest = { ...request, messages: history.slice(0, 2), tail: undefined };
+    expect(chatCompletionBody(fewer, false).toString('utf8')).toBe(sdkBody(fewer, false));
+    const other: ModelRequest = { ...more, model: 'other' };
+    expect(chatCompletionBody(other, false).toString('utf8')).toBe(sdkBody(other, false));
     // A message changed since it was serialised is serialised again.
-    history[0] = { ...history[0], content: 'changed' };
+    expect(chatCompletionBody(request, false).toString('utf8')).toBe(sdkBody(request, false));
+    history[1] = { ...history[1], content: 'changed' };
     (history[3] as { content: string }).content = 'edited';
     expect(chatCompletionBody(request, false).toString('utf8')).toBe(sdkBody(request, false));
+    (history[2] as { content: string }).content = 'tool result edited';
+    expect(chatCompletionBody(request, true).toString('utf8')).toBe(sdkBody(request, true));
   });
 });
