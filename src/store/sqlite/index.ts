@@ -41,12 +41,14 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const connection = new Connection(openDatabase(options.path, { readonly: options.readonly }));
   const memory = new FileMemoryRepo(options.home);
   const prompts = new PromptCache();
-  const free = repositories(freeRunner(connection), memory, prompts, new HistoryCache());
-  const bound = repositories(transactionRunner(connection), memory, prompts);
+  // Read through outside transactions only; repositories bound to one still invalidate it when they compress.
+  const history = new HistoryCache();
+  const free = repositories(freeRunner(connection), memory, prompts, history);
+  const bound = repositories(transactionRunner(connection), memory, prompts, history);
   return {
     engine: 'sqlite',
     ...free,
-    retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path),
+    retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path, () => history.invalidate()),
     leases: new SqliteLeaseRepo(freeRunner(connection)),
     instances: new SqliteInstanceRepo(freeRunner(connection)),
     transaction: (fn) => connection.transaction(() => fn(bound)),

@@ -46,17 +46,23 @@ describe('history cache', () => {
     expect(await texts(store)).toEqual(['S', 'b', 're b', 'c', 're c']);
     await other.messages.compress('s1', ids.slice(2, 4), 'S');
     expect(await texts(store)).toEqual(['S', 'c', 're c']);
+    // This process compresses again with the same summary, inside a transaction as compression does.
+    await store.transaction((tx) => tx.messages.compress('s1', ids.slice(4, 5), 'S'));
+    expect(await texts(store)).toEqual(['S', 're c']);
+    await say(store, 'c2');
+    await store.transaction((tx) => tx.messages.compress('s1', ids.slice(5, 6), 'S'));
+    expect(await texts(store)).toEqual(['S', 'c2', 're c2']);
     // A rolled-back append leaves nothing behind, and the next row (which may reuse its id) is read.
     await expect(
       store.transaction(async (tx) => {
         await tx.messages.append('s1', 'p', [{ role: 'user', content: 'lost' }], 3);
-        expect((await tx.messages.history('s1')).map((m) => m.content)).toEqual(['S', 'c', 're c', 'lost']);
+        expect((await tx.messages.history('s1')).map((m) => m.content)).toEqual(['S', 'c2', 're c2', 'lost']);
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');
-    expect(await texts(store)).toEqual(['S', 'c', 're c']);
+    expect(await texts(store)).toEqual(['S', 'c2', 're c2']);
     await say(other, 'd');
-    expect(await texts(store)).toEqual(['S', 'c', 're c', 'd', 're d']);
+    expect(await texts(store)).toEqual(['S', 'c2', 're c2', 'd', 're d']);
     expect(await texts(store)).toEqual(await texts(other));
   });
 });
