@@ -10,7 +10,8 @@ import type { OutboxItem, OutboxStatus, SessionRecord } from '../core/store/type
 import type { DeliverablePlatform, PlatformId } from '../platform/ids.js';
 import type { DeliverableAddress, SessionAddress } from '../platform/address.js';
 
-export interface SessionRow {
+/** A sessions row without its prompt columns (the big ones, read only when not cached). */
+export interface SessionRowBase {
   [column: string]: unknown;
   id: string;
   key: string;
@@ -23,9 +24,7 @@ export interface SessionRow {
   last_active_at: number;
   ended_at: number | null;
   end_reason: string | null;
-  prompt: string;
   prompt_sha256: string;
-  prompt_layers: string;
   tools_signature: string;
   model: string | null;
   prompt_rebuilds: number;
@@ -36,8 +35,18 @@ export interface SessionRow {
   cache_write_tokens: number;
 }
 
+export interface SessionRow extends SessionRowBase {
+  prompt: string;
+  prompt_layers: string;
+}
+
 /** A sessions row as both engines store it. */
 export function sessionFromRow(r: SessionRow): SessionRecord {
+  return sessionWithPrompt(r, r.prompt, JSON.parse(r.prompt_layers) as PromptLayer[]);
+}
+
+/** A sessions row read without its prompt columns, given the prompt and its parsed layers. */
+export function sessionWithPrompt(r: SessionRowBase, prompt: string, promptLayers: PromptLayer[]): SessionRecord {
   const platform = r.platform as PlatformId;
   const address: SessionAddress = r.thread_id
     ? { platform, chatId: r.chat_id, threadId: r.thread_id, userId: r.user_id }
@@ -52,9 +61,9 @@ export function sessionFromRow(r: SessionRow): SessionRecord {
     lastActiveAt: r.last_active_at,
     endedAt: r.ended_at,
     endReason: r.end_reason,
-    prompt: r.prompt,
+    prompt,
     promptSha256: r.prompt_sha256,
-    promptLayers: JSON.parse(r.prompt_layers) as PromptLayer[],
+    promptLayers,
     toolsSignature: r.tools_signature,
     model: r.model,
     promptRebuilds: r.prompt_rebuilds,

@@ -1,36 +1,20 @@
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { Stream } from 'openai/streaming';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { ChatMessage, ToolCall, Usage } from '../messages.js';
+import type { ToolCall, Usage } from '../messages.js';
 import type { ModelRequest, ModelResponse, Provider } from './provider.js';
 import { toModelError } from './errors.js';
+import { chatCompletionBody } from './openai-body.js';
+import { httpFetch } from './http-fetch.js';
+
+export { toOpenAIMessages } from './openai-body.js';
 
 export interface OpenAIProviderOptions {
   apiKey: string;
   baseURL?: string;
   timeoutMs: number;
   maxRetries: number;
-}
-
-/** Messages in Chat Completions shape. The system prompt is one leading system message, the tail a trailing one. */
-export function toOpenAIMessages(request: Pick<ModelRequest, 'system' | 'messages' | 'tail'>): ChatCompletionMessageParam[] {
-  const out: ChatCompletionMessageParam[] = [{ role: 'system', content: request.system.map((l) => l.text).join('') }];
-  for (const m of request.messages) out.push(toParam(m));
-  if (request.tail) out.push({ role: 'system', content: request.tail });
-  return out;
-}
-
-function toParam(m: ChatMessage): ChatCompletionMessageParam {
-  if (m.role === 'user') return { role: 'user', content: m.content };
-  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
-  if (m.toolCalls?.length) {
-    return {
-      role: 'assistant',
-      content: m.content || null,
-      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
-    };
-  }
-  return { role: 'assistant', content: m.content };
 }
 
 function toUsage(usage: CompletionUsage | null | undefined): Usage {
@@ -42,18 +26,21 @@ function toUsage(usage: CompletionUsage | null | undefined): Usage {
   };
 }
 
+/** A body given as bytes is sent as it is: the SDK needs to be told its type. */
+const JSON_BODY = { 'content-type': 'application/json' };
+
 /**
  * The same request with `stream: true` (and usage in the last chunk): text deltas go to `onText` as
  * they come; tool calls are assembled from their indexed pieces; the result is what the
  * non-streamed call would have returned.
  */
-async function streamed(
-  client: OpenAI,
-  body: ChatCompletionCreateParamsNonStreaming,
-  onText: (delta: string) => void,
-  signal: AbortSignal | undefined,
-): Promise<ModelResponse> {
-  const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
+async function streamed(client: OpenAI, request: ModelRequest, onText: (delta: string) => void): Promise<ModelResponse> {
+  const stream = await client.post<Stream<ChatCompletionChunk>>('/chat/completions', {
+    body: chatCompletionBody(request, true),
+    headers: JSON_BODY,
+    stream: true,
+    signal: request.signal,
+  });
   let text = '';
   let stopReason = 'stop';
   let usage: CompletionUsage | undefined;
@@ -92,23 +79,19 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     baseURL: options.baseURL,
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
+    fetch: httpFetch,
   });
   return {
     name: 'openai',
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      const tools: ChatCompletionTool[] = request.tools.map((t) => ({
-        type: 'function',
-        function: { name: t.name, description: t.description, parameters: t.parameters },
-      }));
-      const body: ChatCompletionCreateParamsNonStreaming = {
-        model: request.model,
-        messages: toOpenAIMessages(request),
-        ...(tools.length ? { tools } : {}),
-        max_tokens: request.maxOutputTokens,
-      };
       try {
-        if (request.onText) return await streamed(client, body, request.onText, request.signal);
-        const completion = await client.chat.completions.create(body, { signal: request.signal });
+        if (request.onText) return await streamed(client, request, request.onText);
+        // POST /chat/completions as chat.completions.create sends it, the body pre-serialised (openai-body.ts).
+        const completion = await client.post<ChatCompletion>('/chat/completions', {
+          body: chatCompletionBody(request, false),
+          headers: JSON_BODY,
+          signal: request.signal,
+        });
         const choice = completion.choices?.[0];
         if (!choice) throw new Error('the model returned no choices');
         const toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])

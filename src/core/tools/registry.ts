@@ -3,6 +3,7 @@ import type { ToolSpec } from '../providers/provider.js';
 import type { Tool } from './types.js';
 
 const signatures = new WeakMap<readonly Tool[], string>();
+const specLists = new WeakMap<readonly Tool[], ToolSpec[]>();
 
 /** The tools of a turn, by name. Cron runs are never offered a tool that waits for a human. */
 export class ToolRegistry {
@@ -24,8 +25,14 @@ export class ToolRegistry {
     return options.unattended ? this.unattended : this.attended;
   }
 
+  /** The specs of a tool list, made once per list and frozen (a provider may serialise them once). */
   static specs(tools: readonly Tool[]): ToolSpec[] {
-    return tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    let known = specLists.get(tools);
+    if (!known) {
+      known = Object.freeze(tools.map((t) => Object.freeze({ name: t.name, description: t.description, parameters: t.parameters }))) as ToolSpec[];
+      specLists.set(tools, known);
+    }
+    return known;
   }
 
   /** Changes when a tool is added, removed or its schema changes: the stored prompt is then rebuilt. */

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { Connection, freeRunner, openDatabase, schemaVersion, transactionRunner, type Runner } from './db.js';
-import { SqliteSessionRepo } from './sessions.js';
+import { PromptCache, SqliteSessionRepo } from './sessions.js';
 import { HistoryCache, SqliteMessageRepo } from './messages.js';
 import { SqliteInboundRepo } from './inbound.js';
 import { SqliteOutboxRepo } from './outbox.js';
@@ -16,9 +16,9 @@ import { SqliteLiveStreamRepo } from './streams.js';
 import { SqliteInstanceRepo, SqliteLeaseRepo } from './leases.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
-function repositories(run: Runner, memory: FileMemoryRepo, history?: HistoryCache): Repositories {
+function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache, history?: HistoryCache): Repositories {
   return {
-    sessions: new SqliteSessionRepo(run),
+    sessions: new SqliteSessionRepo(run, prompts),
     messages: new SqliteMessageRepo(run, history),
     inbound: new SqliteInboundRepo(run),
     outbox: new SqliteOutboxRepo(run),
@@ -40,12 +40,15 @@ export interface SqliteStoreOptions {
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   const connection = new Connection(openDatabase(options.path, { readonly: options.readonly }));
   const memory = new FileMemoryRepo(options.home);
-  const free = repositories(freeRunner(connection), memory, new HistoryCache());
-  const bound = repositories(transactionRunner(connection), memory);
+  const prompts = new PromptCache();
+  // Read through outside transactions only; repositories bound to one still invalidate it when they compress.
+  const history = new HistoryCache();
+  const free = repositories(freeRunner(connection), memory, prompts, history);
+  const bound = repositories(transactionRunner(connection), memory, prompts, history);
   return {
     engine: 'sqlite',
     ...free,
-    retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path),
+    retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path, () => history.invalidate()),
     leases: new SqliteLeaseRepo(freeRunner(connection)),
     instances: new SqliteInstanceRepo(freeRunner(connection)),
     transaction: (fn) => connection.transaction(() => fn(bound)),

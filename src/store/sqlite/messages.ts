@@ -17,6 +17,9 @@ interface CachedHistory {
   count: number;
   folded: number;
   summary: string | null;
+  /** PRAGMA data_version and the cache's generation when it was last checked against the table. */
+  version: number;
+  generation: number;
   /** The uncompressed rows, oldest first. */
   rows: ChatMessage[];
   chars: number;
@@ -25,12 +28,21 @@ interface CachedHistory {
 /**
  * Histories read before, per session, bounded by their total characters (least recently used go
  * first). Every turn replays the whole history; with this, a turn reads only the rows added since
- * the last one. Each use is checked against the table (highest id, row count, compressed count,
- * summary), so rows written by another process or compression are never missed.
+ * the last one. While no other connection has committed anything (PRAGMA data_version) and this one
+ * has only appended (compression and deletes call `invalidate`), the rows after the highest id known
+ * are all that changed; otherwise each use is checked against the table (highest id, row count,
+ * compressed count, summary), so rows written by another process or compression are never missed.
  */
 export class HistoryCache {
   private readonly entries = new Map<string, CachedHistory>();
   private chars = 0;
+  /** Bumped by every write of this connection that changes or removes history rows. */
+  generation = 0;
+
+  /** This connection changed or deleted rows (compression, retention): every entry is checked in full next time. */
+  invalidate(): void {
+    this.generation++;
+  }
 
   constructor(private readonly maxChars = 2_000_000) {}
 
@@ -94,21 +106,48 @@ export class SqliteMessageRepo implements MessageRepo {
 
   /** The uncompressed rows, from the cache plus what was added since, or read afresh when anything else changed. */
   private cachedRows(sessionId: string, summary: string | null, cache: HistoryCache): ChatMessage[] {
+    const dataVersion = prepare(this.db, 'PRAGMA data_version').pluck();
+    const generation = cache.generation;
+    const known = cache.get(sessionId);
+    if (known && known.generation === generation && known.summary === summary) {
+      const added = this.readWithIds(sessionId, known.last);
+      // No other connection committed since the entry was checked (read after the rows, so none did
+      // before they were read), and this one only appended: the new rows are those after it.
+      if (dataVersion.get() === known.version) {
+        if (!added.length) return known.rows;
+        const fresh = added.map((a) => a.message);
+        const rows = known.rows.concat(fresh);
+        cache.set(sessionId, { ...known, last: added[added.length - 1].id, count: known.count + added.length, rows, chars: known.chars + charsOf(fresh) });
+        return rows;
+      }
+    }
+    // Read before the check: a commit by another connection after it makes the next use check again.
+    const version = dataVersion.get() as number;
     const now = prepare(this.db, 'SELECT COALESCE(max(id), 0) AS last, count(*) AS count, total(compressed) AS folded FROM messages WHERE session_id = ?')
       .get(sessionId) as { last: number; count: number; folded: number };
-    const known = cache.get(sessionId);
     if (known && known.summary === summary && known.folded === now.folded && known.last <= now.last) {
-      if (known.last === now.last && known.count === now.count) return known.rows;
+      if (known.last === now.last && known.count === now.count) {
+        cache.set(sessionId, { ...known, version, generation });
+        return known.rows;
+      }
       const added = this.readRows(sessionId, known.last);
       if (known.count + added.length === now.count) {
         const rows = known.rows.concat(added);
-        cache.set(sessionId, { ...now, summary, rows, chars: known.chars + charsOf(added) });
+        cache.set(sessionId, { ...now, summary, version, generation, rows, chars: known.chars + charsOf(added) });
         return rows;
       }
     }
     const rows = this.readRows(sessionId, 0);
-    cache.set(sessionId, { ...now, summary, rows, chars: charsOf(rows) });
+    cache.set(sessionId, { ...now, summary, version, generation, rows, chars: charsOf(rows) });
     return rows;
+  }
+
+  /** Rows after `after` (uncompressed ones), with their ids. */
+  private readWithIds(sessionId: string, after: number): Array<{ id: number; message: ChatMessage }> {
+    return (
+      prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 AND id > ? ORDER BY id')
+        .all(sessionId, after) as MessageRow[]
+    ).map((r) => ({ id: r.id, message: toChat(r) }));
   }
 
   /** MessageRow ids with the history, for compression. */
@@ -153,6 +192,7 @@ export class SqliteMessageRepo implements MessageRepo {
   async compress(sessionId: string, rowIds: readonly number[], summary: string): Promise<void> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const mark = prepare(this.db, 'UPDATE messages SET compressed = 1 WHERE id = ? AND session_id = ?');
+    this.cache?.invalidate();
     this.db.transaction(() => {
       for (const id of rowIds) mark.run(id, sessionId);
       prepare(this.db, 'UPDATE sessions SET summary = ? WHERE id = ?').run(summary, sessionId);

@@ -15,6 +15,8 @@ export class SqliteRetentionRepo implements RetentionRepo {
     private readonly run: Runner,
     /** Database file, for its size (null for `:memory:`). */
     private readonly path: string | null,
+    /** Called when messages were deleted (the history cache then checks what it holds). */
+    private readonly messagesDeleted: () => void = () => undefined,
   ) {}
 
   private get db() {
@@ -58,6 +60,7 @@ export class SqliteRetentionRepo implements RetentionRepo {
         }
       }
     }).immediate();
+    if (out.messages) this.messagesDeleted();
     return out;
   }
 

@@ -4,12 +4,79 @@ import type { Usage } from '../../core/messages.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
 import type { NewSession, PersonUsage, SessionRecord, SessionRepo } from '../../core/store/types.js';
-import { sessionFromRow, type SessionRow } from '../rows.js';
+import { sessionFromRow, sessionWithPrompt, type SessionRow, type SessionRowBase } from '../rows.js';
 
+/** Every column but the prompt's two big ones (text and layers), which the PromptCache spares a turn. */
+const BASE_COLUMNS =
+  'id, key, platform, person_key, chat_id, thread_id, user_id, started_at, last_active_at, ended_at, end_reason, prompt_sha256, ' +
+  'tools_signature, model, prompt_rebuilds, requests, input_tokens, output_tokens, cached_tokens, cache_write_tokens';
 
+interface CachedPrompt {
+  sha256: string;
+  rebuilds: number;
+  prompt: string;
+  layers: PromptLayer[];
+}
+
+/**
+ * Session prompts read before, by session id, bounded by their characters (least recently used go
+ * first). Every turn looks up its session; without this it read and parsed the whole prompt (many
+ * kilobytes of text and JSON) each time. An entry is used only while the row's hash and rebuild
+ * count are those it was read with, so a prompt replaced by anyone (another process too) is read afresh.
+ */
+export class PromptCache {
+  private readonly entries = new Map<string, CachedPrompt>();
+  private chars = 0;
+
+  constructor(private readonly maxChars = 1_000_000) {}
+
+  get(row: SessionRowBase): CachedPrompt | undefined {
+    const e = this.entries.get(row.id);
+    if (!e || e.sha256 !== row.prompt_sha256 || e.rebuilds !== row.prompt_rebuilds) return undefined;
+    this.entries.delete(row.id);
+    this.entries.set(row.id, e);
+    return e;
+  }
+
+  set(id: string, entry: CachedPrompt): void {
+    this.delete(id);
+    const size = entry.prompt.length * 2;
+    if (size > this.maxChars) return;
+    this.entries.set(id, entry);
+    this.chars += size;
+    for (const [key] of this.entries) {
+      if (this.chars <= this.maxChars) break;
+      this.delete(key);
+    }
+  }
+
+  private delete(id: string): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    this.entries.delete(id);
+    this.chars -= e.prompt.length * 2;
+  }
+}
 
 export class SqliteSessionRepo implements SessionRepo {
-  constructor(private readonly run: Runner) {}
+  constructor(
+    private readonly run: Runner,
+    /** Shared by the store's repositories (an entry is checked against the row it is used for). */
+    private readonly prompts: PromptCache = new PromptCache(),
+  ) {}
+
+  /** A session from a row of BASE_COLUMNS, its prompt from the cache or read (and cached). */
+  private withPrompt(row: SessionRowBase): SessionRecord {
+    let cached = this.prompts.get(row);
+    if (!cached) {
+      const p = prepare(this.db, 'SELECT prompt, prompt_layers FROM sessions WHERE id = ?').get(row.id) as Pick<SessionRow, 'prompt' | 'prompt_layers'>;
+      // The layers are shared by every turn of the session: frozen, so no caller changes them for the next.
+      const layers = Object.freeze((JSON.parse(p.prompt_layers) as PromptLayer[]).map((l) => Object.freeze(l))) as PromptLayer[];
+      cached = { sha256: row.prompt_sha256, rebuilds: row.prompt_rebuilds, prompt: p.prompt, layers };
+      this.prompts.set(row.id, cached);
+    }
+    return sessionWithPrompt(row, cached.prompt, cached.layers);
+  }
 
   private get db() {
     return this.run.db;
@@ -18,9 +85,9 @@ export class SqliteSessionRepo implements SessionRepo {
   async findOpen(address: SessionAddress): Promise<SessionRecord | undefined> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const key = formatSessionKey(address);
-    const row = prepare(this.db, 'SELECT * FROM sessions WHERE key = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1')
-      .get(key) as SessionRow | undefined;
-    return row && sessionFromRow(row);
+    const row = prepare(this.db, `SELECT ${BASE_COLUMNS} FROM sessions WHERE key = ? AND ended_at IS NULL ORDER BY started_at DESC LIMIT 1`)
+      .get(key) as SessionRowBase | undefined;
+    return row && this.withPrompt(row);
   }
 
   /** Open sessions of one platform user in any chat, most recent first (`prompt` without --chat). */
@@ -37,8 +104,8 @@ export class SqliteSessionRepo implements SessionRepo {
   }
 
   private read(id: string): SessionRecord | undefined {
-    const row = prepare(this.db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
-    return row && sessionFromRow(row);
+    const row = prepare(this.db, `SELECT ${BASE_COLUMNS} FROM sessions WHERE id = ?`).get(id) as SessionRowBase | undefined;
+    return row && this.withPrompt(row);
   }
 
   async create(s: NewSession): Promise<SessionRecord> {

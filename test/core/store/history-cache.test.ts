@@ -46,17 +46,43 @@ describe('history cache', () => {
     expect(await texts(store)).toEqual(['S', 'b', 're b', 'c', 're c']);
     await other.messages.compress('s1', ids.slice(2, 4), 'S');
     expect(await texts(store)).toEqual(['S', 'c', 're c']);
+    // This process compresses again with the same summary, inside a transaction as compression does.
+    await store.transaction((tx) => tx.messages.compress('s1', ids.slice(4, 5), 'S'));
+    expect(await texts(store)).toEqual(['S', 're c']);
+    await say(store, 'c2');
+    await store.transaction((tx) => tx.messages.compress('s1', ids.slice(5, 6), 'S'));
+    expect(await texts(store)).toEqual(['S', 'c2', 're c2']);
     // A rolled-back append leaves nothing behind, and the next row (which may reuse its id) is read.
     await expect(
       store.transaction(async (tx) => {
         await tx.messages.append('s1', 'p', [{ role: 'user', content: 'lost' }], 3);
-        expect((await tx.messages.history('s1')).map((m) => m.content)).toEqual(['S', 'c', 're c', 'lost']);
+        expect((await tx.messages.history('s1')).map((m) => m.content)).toEqual(['S', 'c2', 're c2', 'lost']);
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');
-    expect(await texts(store)).toEqual(['S', 'c', 're c']);
+    expect(await texts(store)).toEqual(['S', 'c2', 're c2']);
     await say(other, 'd');
-    expect(await texts(store)).toEqual(['S', 'c', 're c', 'd', 're d']);
+    expect(await texts(store)).toEqual(['S', 'c2', 're c2', 'd', 're d']);
     expect(await texts(store)).toEqual(await texts(other));
+  });
+});
+
+describe('prompt cache', () => {
+  const address = { platform: 'telegram', chatId: '1', userId: '1' } as const;
+  const layers = (text: string) => [{ name: 'identity', text }, { name: 'memory', text: '' }];
+
+  it('gives a session’s prompt as stored, after a rebuild here or by another process', async () => {
+    expect((await store.sessions.findOpen(address))?.promptLayers).toEqual([]);
+    await store.sessions.replacePrompt('s1', layers('one'), 'one', 'h1', 'tools');
+    expect((await store.sessions.findOpen(address))?.prompt).toBe('one');
+    expect((await store.sessions.get('s1'))?.promptLayers).toEqual(layers('one'));
+    // Another process rebuilds it, even to the same text and hash: the new layers are read.
+    await other.sessions.replacePrompt('s1', [{ name: 'identity', text: 'o' }, { name: 'memory', text: 'ne' }], 'one', 'h1', 'tools');
+    const s = await store.sessions.findOpen(address);
+    expect(s?.promptLayers).toEqual([{ name: 'identity', text: 'o' }, { name: 'memory', text: 'ne' }]);
+    expect(s?.promptRebuilds).toBe(2);
+    // The layers handed out are shared by the session's turns: no caller can change them for the next.
+    expect(() => s!.promptLayers.push({ name: 'x', text: 'x' })).toThrow();
+    expect(await store.sessions.findOpen(address)).toEqual(await other.sessions.findOpen(address));
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * The `fetch` the model SDK is given: one request over node:http(s) with a keep-alive agent, the
+ * answer as a standard Response. Node 20's built-in fetch builds a Request, web streams for the body
+ * both ways and a copy of it for a possible redirect, for every call; a model call made through it
+ * cost about twice the CPU of the same call made here (bench: ~970 vs ~535 µs per streamed call).
+ * The SDK keeps doing everything else (headers, retries, timeouts through the signal, SSE).
+ *
+ * What it does not do, unlike fetch: follow redirects (a model endpoint answers, it does not move;
+ * a 3xx reaches the SDK as an error status) — bodies other than bytes or text (uploads) go to the
+ * built-in fetch.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+/** Statuses whose Response may not have a body. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+function decoded(res: http.IncomingMessage): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(createGunzip());
+  if (encoding === 'deflate') return res.pipe(createInflate());
+  if (encoding === 'br') return res.pipe(createBrotliDecompress());
+  return res;
+}
+
+export const httpFetch: typeof fetch = (input, init = {}) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const body = init.body ?? undefined;
+  const agent = url.protocol === 'http:' || url.protocol === 'https:' ? agents[url.protocol] : undefined;
+  if (input instanceof Request || !agent || (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
+  return new Promise<Response>((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+    const request = (url.protocol === 'https:' ? https : http).request(
+      url,
+      { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined },
+      (res) => {
+        try {
+          resolve(toResponse(res, init.method));
+        } catch (error) {
+          res.destroy();
+          reject(error);
+        }
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+};
+
+function toResponse(res: http.IncomingMessage, method: string | undefined): Response {
+  const responseHeaders = new Headers();
+  for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+  const status = res.statusCode ?? 502;
+  if (NO_BODY.has(status) || method === 'HEAD') {
+    res.resume();
+    return new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders });
+  }
+  const stream = decoded(res);
+  if (stream !== res) res.on('error', (error) => stream.destroy(error));
+  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage, headers: responseHeaders });
+}

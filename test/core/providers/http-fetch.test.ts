@@ -1,0 +1,48 @@
+/**
+ * The fetch the model SDK runs on (http-fetch.ts): what it answers must be what the built-in fetch
+ * answers for the same exchange — status, headers, body (also compressed), a refused connection and
+ * an abort as rejections.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { httpFetch } from '../../../src/core/providers/http-fetch.js';
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (req.url === '/echo') res.writeHead(201, { 'x-seen': `${req.method} ${req.headers['content-type']}` }).end(`got ${body}`);
+      else if (req.url === '/gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"ok":true}'));
+      else if (req.url === '/empty') res.writeHead(204).end();
+      else if (req.url === '/slow') setTimeout(() => res.end('late'), 2000).unref();
+      else res.writeHead(404).end('no');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('httpFetch', () => {
+  it('answers as the built-in fetch does', async () => {
+    for (const f of [httpFetch, fetch]) {
+      const res = await f(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"a":1}') });
+      expect([res.status, res.headers.get('x-seen'), await res.text()]).toEqual([201, 'POST application/json', 'got {"a":1}']);
+      expect(await (await f(`${base}/gzip`)).json()).toEqual({ ok: true });
+      const empty = await f(`${base}/empty`);
+      expect([empty.status, empty.body === null || (await empty.text()) === '']).toEqual([204, true]);
+      expect((await f(`${base}/missing`)).status).toBe(404);
+    }
+  });
+
+  it('rejects on an abort and on a refused connection', async () => {
+    await expect(httpFetch(`${base}/slow`, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: expect.stringMatching(/Abort|Timeout/) });
+    await expect(httpFetch('http://127.0.0.1:1/')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The OpenAI request body is assembled from pieces serialised once (openai-body.ts): it must be
+ * exactly what JSON.stringify of the SDK's body object gives, on every turn — also when a message
+ * or the tool list is not one seen before, or a message changed since.
+ */
+import { describe, expect, it } from 'vitest';
+import { chatCompletionBody, toOpenAIMessages, toOpenAITools } from '../../../src/core/providers/openai-body.js';
+import type { ModelRequest } from '../../../src/core/providers/provider.js';
+import type { ChatMessage } from '../../../src/core/messages.js';
+
+const sdkBody = (r: ModelRequest, stream: boolean) =>
+  JSON.stringify({
+    model: r.model,
+    messages: toOpenAIMessages(r),
+    ...(r.tools.length ? { tools: toOpenAITools(r.tools) } : {}),
+    max_tokens: r.maxOutputTokens,
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+
+const layers = Object.freeze([Object.freeze({ name: 'identity', text: 'You are “Switchboard”.\n' }), Object.freeze({ name: 'memory', text: 'Likes \u{1F600} and "quotes"' })]);
+const tools = Object.freeze([Object.freeze({ name: 'memory', description: 'Keeps notes', parameters: { type: 'object', properties: { action: { type: 'string' } } } })]);
+
+describe('OpenAI request body', () => {
+  it('equals the SDK body byte for byte, turn after turn, streamed or not', () => {
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'hi \ud800 lone' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'memory', arguments: '{"action":"add"}' }] },
+      { role: 'tool', toolCallId: 'c1', name: 'memory', content: 'ok' },
+      { role: 'assistant', content: 'Done <b>&</b>' },
+    ];
+    const request: ModelRequest = { model: 'm', system: layers as never, messages: history, tools: tools as never, maxOutputTokens: 100, tail: 'Be brief.' };
+    for (const stream of [false, true]) expect(chatCompletionBody(request, stream).toString('utf8')).toBe(sdkBody(request, stream));
+    // The next turn: the same message objects plus new ones, another (unfrozen) prompt and tool list.
+    history.push({ role: 'user', content: 'next' });
+    const next: ModelRequest = { ...request, system: [{ name: 'identity', text: 'other' }], tools: [], tail: undefined };
+    expect(chatCompletionBody(next, true).toString('utf8')).toBe(sdkBody(next, true));
+    // The session's next turns: its earlier messages (the same objects) and new ones, fewer, another model.
+    const more: ModelRequest = { ...request, messages: [...history, { role: 'assistant', content: 'and more' }] };
+    expect(chatCompletionBody(more, true).toString('utf8')).toBe(sdkBody(more, true));
+    const fewer: ModelRequest = { ...request, messages: history.slice(0, 2), tail: undefined };
+    expect(chatCompletionBody(fewer, false).toString('utf8')).toBe(sdkBody(fewer, false));
+    const other: ModelRequest = { ...more, model: 'other' };
+    expect(chatCompletionBody(other, false).toString('utf8')).toBe(sdkBody(other, false));
+    // A message changed since it was serialised is serialised again.
+    expect(chatCompletionBody(request, false).toString('utf8')).toBe(sdkBody(request, false));
+    history[1] = { ...history[1], content: 'changed' };
+    (history[3] as { content: string }).content = 'edited';
+    expect(chatCompletionBody(request, false).toString('utf8')).toBe(sdkBody(request, false));
+    (history[2] as { content: string }).content = 'tool result edited';
+    expect(chatCompletionBody(request, true).toString('utf8')).toBe(sdkBody(request, true));
+  });
+});
