@@ -29,7 +29,7 @@ const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
 const TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
 /** Characters that render as nothing (or reorder text); removed in the normalised view. */
 const INVISIBLE =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|[\u{E0100}-\u{E01EF}]/gu;
+  /[\u064B-\u065F\u0670\u0640\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|[\u{E0100}-\u{E01EF}]/gu;
 const NON_ASCII = /[^\x00-\x7F]/;
 /** Letters of scripts with Latin look-alikes (Greek, Cyrillic, Armenian, Cherokee, letterlike symbols, IPA). */
 const LOOKALIKE = '\\u0250-\\u02AF\\u0370-\\u058F\\u13A0-\\u13FF\\u1D00-\\u1DBF\\u2100-\\u214F\\uA640-\\uA69F\\uAB70-\\uABBF';
@@ -63,7 +63,8 @@ const INLINE_HYPHEN = /(\p{L})-(\p{Ll})/gu;
 /** A cheap first test for INLINE_HYPHEN (no `u` flag: a Unicode-mode pass over 1 MB costs several ms). */
 const INLINE_HYPHEN_TEST = /[A-Za-z\u00C0-\uFFFF]-[a-z\u00DF-\uFFFF]/;
 const SPACED_CHAR = 'A-Za-z0-9\\u00C0-\\u024F\\u0370-\\u1FFF\\u3040-\\u9FFF\\uAC00-\\uD7AF';
-const LETTER_SPACED = new RegExp(`(?:[${SPACED_CHAR}][ \\t]){2,}[${SPACED_CHAR}](?![${SPACED_CHAR}])`, 'g');
+// an apostrophe counts as a letter inside a spaced run ("d e l l ' o p e r a t o r e")
+const LETTER_SPACED = new RegExp(`(?:[${SPACED_CHAR}'’][ \\t]){2,}[${SPACED_CHAR}](?![${SPACED_CHAR}])`, 'g');
 const WORD_BEFORE = new RegExp(`[${SPACED_CHAR}]`);
 
 /**
