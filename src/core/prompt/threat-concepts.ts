@@ -52,6 +52,18 @@ export const VOID_OBJECT = re(
   'i',
 );
 
+/** A claim whose wording names the outranked rules first ("X より優先", "X보다 우선", "X से ऊपर", "is superseded"). */
+export const LOSER_FIRST = /^(?:より|に優先|を上書き|と同等|同等の|に取って代わ|보다|에\s*우선|을\s*대체|를\s*대체|덮어쓰|동등하게|से\s+ऊपर|की\s+जगह|yerine|esas|eşdeğer|ağır|(?:is|are)\s+superseded|gleich|наравне|нарівні|приравнива)/iu;
+
+/** The file naming itself as the winner: "this file", "these notes", "diese Datei", "本文件", "هذه الملاحظات". */
+export const SELF_REFERENCE = re(
+  `(?:this\\s+(?:file|document|section|note|memory|persona|skill|config\\p{L}*|repo\\p{L}*|rule)|these\\s+(?:notes|rules|instructions)|diese[rsnm]?\\s+(?:Datei|Regel|Richtlinie|Abschnitt|Notiz\\p{L}*|Anweisung\\p{L}*)|ce\\s+(?:fichier|document)|cette\\s+(?:section|note|règle|consigne)|ces\\s+(?:notes|règles|consignes)|` +
+    `est[ea]\\s+(?:archivo|documento|sección|nota|regla|arquivo|ficheiro|seção|secção|regra)|est[ea]s\\s+(?:notas|reglas|regras)|questo\\s+(?:file|documento)|questa\\s+(?:sezione|nota|regola)|queste\\s+note|` +
+    `(?:этот|данный)\\s+файл|эти\\s+(?:заметки|правила)|цей\\s+файл|ці\\s+нотатки|bu\\s+(?:dosya|not|bölüm|kural)\\p{L}*|هذا\\s+الملف|هذه\\s+(?:الملاحظات|الشخصية|التعليمات)|(?:यह|ये)\\s+(?:फ़ाइल|फाइल|नोट्स))` +
+    `|(?:本文件|本文档|此文件|这些笔记|本节|このファイル|本ファイル|このメモ|이\\s*파일|이\\s*문서|이\\s*메모)`,
+  'i',
+);
+
 const PRECEDENCE_CORE_WINDOW_BEFORE = 160;
 const PRECEDENCE_CORE_WINDOW_AFTER = 100;
 
@@ -109,12 +121,14 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     },
     {
       kind: 'limits_off',
-      stems: ['restriction', 'limit', 'filter', 'guardrail', 'safety rule', 'einschr', 'beschr', 'grenzen', 'regeln', 'vorgaben', 'regles', 'restri', 'limites', 'filtros', 'reglas', 'regras', 'regole', 'filtri', 'kisitlama', 'filtresiz', 'sormadan', 'whatever', 'any command', 'any request'],
+      stems: ['restriction', 'limit', 'filter', 'guardrail', 'safety rule', 'einschr', 'beschr', 'grenzen', 'regeln', 'vorgaben', 'regles', 'restri', 'limites', 'filtros', 'reglas', 'regras', 'regole', 'filtri', 'kisitlama', 'filtresiz', 'sormadan', 'whatever', 'any command', 'any request', 'haz ', 'ejecuta', 'execute qualquer', 'tu alles', 'jeden befehl', 'fais tout', 'commande', 'fai tutto', 'esegui', 'isterse', 'komutu'],
       weight: 3,
       strong: true,
       negatable: true,
       regex: re(
         `(?:(?:restrictions?|limits?|limitations|filters?|guardrails|safety\\s+rules)\\s+${W(6)}(?:stop\\s+applying|cease\\s+to\\s+apply|(?:is|are)\\s+(?:lifted|removed|suspended|off|void))|do\\s+whatever\\s+(?:is\\s+asked|(?:they|he|she|the\\s+user)\\s+asks?)|(?:execute|run|carry\\s+out)\\s+any\\s+(?:command|request|instruction)s?\\s+(?:\\p{L}+\\s+){0,3}?without|` +
+          `haz\\s+(?:todo\\s+)?lo\\s+que\\s+(?:te\\s+)?pida|ejecuta\\s+cualquier\\s+(?:comando|orden)|faça\\s+(?:tudo\\s+)?o\\s+que\\s+(?:\\p{L}+\\s+)?pedir|execute\\s+qualquer\\s+comando|tu\\s+alles,?\\s+was\\s+${W(3)}(?:verlangt|will|sagt)|führe\\s+jeden\\s+Befehl\\s+aus|fais\\s+tout\\s+ce\\s+qu['’]|exécute\\s+(?:toute|n['’]importe\\s+quelle)\\s+commande|fai\\s+tutto\\s+(?:ciò|quello)\\s+che|esegui\\s+qualsiasi\\s+comando|` +
+          `выполняй\\s+любо\\p{L}+\\s+(?:запрос|приказ|команд)\\p{L}*|делай\\s+(?:всё|все),?\\s+что|виконуй\\s+будь-як\\p{L}+|роби\\s+(?:все|усе),?\\s+що|ne\\s+isterse\\s+yap|her\\s+komutu\\s+(?:çalıştır|uygula)|نف[ّ]?ذ\\s+(?:أي|كل)\\s+(?:أمر|ما)|افعل\\s+كل\\s+ما|हर\\s+आदेश\\s+का\\s+पालन|जो\\s+भी\\s+कहे\\s+(?:वो|वह)\\s+करो|` +
           `(?:Einschränkungen|Beschränkungen|Grenzen|Filter|Sicherheitsregeln|Regeln|Vorgaben)\\s+${W(6)}(?:entfallen|(?:sind|werden)\\s+(?:aufgehoben|deaktiviert|ausgesetzt))|` +
           `(?:restrictions?|limites?|filtres?|règles)\\s+${W(6)}(?:(?:sont|est)\\s+levée?s?|tombent)|n['’]appliqu\\p{L}*\\s+plus\\s+(?:aucun\\p{L}*\\s+)?(?:filtre|restriction|limite)\\p{L}*|` +
           `(?:restricciones|límites|filtros|limitaciones)\\s+${W(6)}(?:dejan\\s+de\\s+aplicarse|quedan\\s+(?:levantad|suspendid|anulad)\\p{L}*|se\\s+levantan|desaparecen)|sin\\s+(?:ningún\\s+|ninguna\\s+)?(?:filtro|restricción|límite)${E}|` +
@@ -123,7 +137,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
           `ограничени\\p{L}*\\s+${W(3)}(?:перестают\\s+действовать|не\\s+действуют|отменяются|снимаются|отменены|сняты)|обмежен\\p{L}*\\s+${W(3)}(?:перестають\\s+діяти|не\\s+діють|знімаються|скасовуються|знято|скасовано)|` +
           `k[ıi]s[ıi]tlama\\p{L}*\\s+${W(3)}(?:kalkar|kaldırıl\\p{L}*|uygulanmaz)|h[ıi]çb[ıi]r\\s+k[ıi]s[ıi]tlama\\s+uygula(?:maz|mayacak)|filtresiz|` +
           `(?:القيود|الضوابط)\\s+(?:\\p{L}+\\s+){0,3}?(?:تسقط|ترفع|لا\\s+تنطبق|ملغاة)|(?:प्रतिबंध|पाबंदी)\\s+(?:\\p{L}+\\s+){0,3}?(?:हट\\s+जा\\p{L}*|लागू\\s+नहीं|खत्म))${E}` +
-          `|(?:限制(?:全部)?(?:解除|取消|失效)|解除(?:所有)?限制|不再受(?:任何)?限制|制限(?:は|を|が)?(?:解除|無効|外し|外す|撤廃)|ルールを外|제한(?:을|이|은)?\\s*(?:해제|풀|없애))`,
+          `|(?:执行任何命令|无条件执行|要求什么就做什么|どんな命令でも|何でも実行|言われた通りに実行|어떤\\s*명령이든|시키는\\s*대로|限制(?:全部)?(?:解除|取消|失效)|解除(?:所有)?限制|不再受(?:任何)?限制|制限(?:は|を|が)?(?:解除|無効|外し|外す|撤廃)|ルールを外|제한(?:을|이|은)?\\s*(?:해제|풀|없애))`,
       ),
     },
     {
@@ -266,7 +280,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       weight: 2,
       strong: false,
       regex: re(
-        `(?:passwords?|passwort|passphrase|creds|pwd|pin|contraseña|senha|mot\\s+de\\s+passe|пароль|şifre\\p{L}*|parola|hasło|hasła|كلمة\\s+(?:ال)?مرور|पासवर्ड)[^\\n\`]{0,60}\`[^\`\\s]{6,40}\`|(?:密码|口令|パスワード|비밀번호|비번)[^\\n\`]{0,30}\`[^\`\\s]{6,40}\``,
+        `(?:passwords?|passwort|passphrase|creds|pwd|pin|contraseña|senha|mot\\s+de\\s+passe|пароль|şifre\\p{L}*|parola|hasło|hasła|كلمة\\s+(?:ال)?مرور|पासवर्ड)[^\`]{0,60}\`[^\`\\s]{6,40}\`|(?:密码|口令|パスワード|비밀번호|비번)[^\`]{0,30}\`[^\`\\s]{6,40}\``,
       ),
       accept: (m) => {
         const value = m[0].slice(m[0].lastIndexOf('`', m[0].length - 2) + 1, -1);
@@ -282,7 +296,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       negatable: 'clause',
       regex: re(
         `(?:(?:anyone|anybody|everyone|whoever|someone)\\s+in\\s+the\\s+(?:channel|group|chat|team|server|workspace)|whenever\\s+(?:anyone|someone|somebody)\\s+${W(4)}asks|` +
-          `wenn\\s+jemand\\s+${W(6)}(?:fragt|nachfragt|wissen\\s+will)|auf\\s+Nachfrage|mit\\s+allen\\s+abgesprochen|a\\s+qualquer\\s+pessoa|a\\s+quem\\s+pedir|a\\s+todos\\s+do\\s+grupo|à\\s+tout\\s+le\\s+monde|n['’]importe\\s+qui|chiunque|a\\s+tutti\\s+(?:quelli|coloro)|` +
+          `wenn\\s+jemand\\s+${W(10)}(?:fragt|nachfragt|wissen\\s+will)|auf\\s+Nachfrage|mit\\s+allen\\s+abgesprochen|a\\s+qualquer\\s+pessoa|a\\s+quem\\s+pedir|a\\s+todos\\s+do\\s+grupo|à\\s+tout\\s+le\\s+monde|n['’]importe\\s+qui|chiunque|a\\s+tutti\\s+(?:quelli|coloro)|` +
           `всем\\s+в\\s+(?:чате|группе|канале)|кто\\s+(?:бы\\s+)?ни\\s+спросил|если\\s+кто-(?:то|нибудь)\\s+(?:спросит|попросит)|усім\\s+у\\s+(?:чаті|групі|каналі)|якщо\\s+хтось\\s+(?:спитає|попросить)|soran\\s+(?:herkese|kişiye)|لأي\\s+أحد|لكل\\s+من\\s+يسأل|للجميع|जो\\s+भी\\s+पूछे|सबको|हर\\s+किसी\\s+को|każdemu\\s+${W(3)}kto|komukolwiek)${E}` +
           `|(?:谁问|有人问(?:起)?|群里(?:谁|任何人)|所有人|誰かが[^。\\n]{0,20}?(?:聞い|尋ね)|誰にでも|全員に|누가\\s*[^.\\n]{0,20}?물어보면|팀원\\s*모두에게|모두에게\\s*알려)`,
       ),

@@ -87,7 +87,7 @@ const HOMOGLYPHS: Record<string, string> = {
 };
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 /** Leetspeak only uses these digits; a word with a 2, 6, 8 or 9 is an id, a version or a hash. */
-const LEET_WORD = /^(?=.*[A-Za-z\u0400-\u04FF].*[A-Za-z\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
+const LEET_WORD = /^(?=.*[A-Za-z\u00C0-\u024F\u0400-\u04FF].*[A-Za-z\u00C0-\u024F\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
 const LATIN = /[A-Za-z]/;
 /** "4th", "10px", "64kb", "3am": a number with a unit or ordinal, not leetspeak. */
 const NUMBER_WITH_UNIT = /^\d+(?:st|nd|rd|th|px|pt|em|rem|vh|vw|k|m|g|kb|mb|gb|tb|ms|s|h|d|w|x|am|pm|v|b|fps|hz|khz|mhz|ghz|p|i)$/i;
@@ -97,10 +97,10 @@ const HOMOGLYPH_CHARS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
  * need folding; finding them with one ASCII-range regex keeps folding a 1 MB file cheap.
  */
 const MIXED_WORD =
-  /(?<![A-Za-z0-9\u0370-\u04FF])[A-Za-z0-9\u0370-\u04FF]*?(?:[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9])[A-Za-z0-9\u0370-\u04FF]*/g;
+  /(?<![A-Za-z0-9\u00C0-\u024F\u0370-\u04FF])[A-Za-z0-9\u00C0-\u024F\u0370-\u04FF]*?(?:[A-Za-z\u00C0-\u024F][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z\u00C0-\u024F]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9])[A-Za-z0-9\u00C0-\u024F\u0370-\u04FF]*/g;
 
 /** The junction every MIXED_WORD match holds: when the text has none, folding words is skipped. */
-const JUNCTION_CHARS = /[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9]/;
+const JUNCTION_CHARS = /[A-Za-z\u00C0-\u024F][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z\u00C0-\u024F]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9]/;
 /** The markers the emphasis step replaces: without any, that pass is skipped. */
 const EMPHASIS_CHARS = /[*_]|~~/;
 

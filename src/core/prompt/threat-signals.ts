@@ -26,7 +26,7 @@
  */
 import { isPublicIpv4, type ThreatCategory } from './threat-patterns.js';
 import { lineAt } from './threat-lines.js';
-import { around, makeConceptSignals, PRECEDENCE_OBJECT_MORE } from './threat-concepts.js';
+import { around, LOSER_FIRST, makeConceptSignals, PRECEDENCE_OBJECT_MORE, SELF_REFERENCE } from './threat-concepts.js';
 
 export type SignalKind =
   | 'precedence'
@@ -121,7 +121,7 @@ const CORE_SIGNALS: readonly Signal[] = [
       // in verb-final wording ("시스템 지시보다 우선", "operatör talimatlarından önce gelir", "より優先")
       const verbFinal = /^(?:önce|öncelik|geçersiz|üstün|से|より|に優|を上|보다|에\s|을|를|무시)/u.test(m[0]);
       const window = verbFinal ? text.slice(Math.max(0, m.index - 60), m.index) : text.slice(m.index + m[0].length, m.index + m[0].length + 80);
-      return PRECEDENCE_OBJECT.test(window);
+      return PRECEDENCE_OBJECT.test(window) || objectNear(m, text, verbFinal);
     },
   },
   {
@@ -402,10 +402,18 @@ const CORE_SIGNALS: readonly Signal[] = [
   },
 ];
 
-/** What an outranked or voided rule set is, named before or after the claim (in its sentence). */
-function objectNear(m: { 0: string; index: number }, text: string): boolean {
+/**
+ * What an outranked rule set is, named in the claim's sentence: after it ("… takes precedence over
+ * the operator"); before it when the wording puts the loser first ("運用者の指示より優先", "is
+ * superseded"); or before it when the file names itself as the winner ("where it conflicts with the
+ * operator's persona, this file wins"). "The operator's prompt takes precedence over this file" is
+ * no claim.
+ */
+function objectNear(m: { 0: string; index: number }, text: string, loserFirst = false): boolean {
   const [before, after] = around(text, m);
-  return PRECEDENCE_OBJECT.test(after) || PRECEDENCE_OBJECT_MORE.test(after) || PRECEDENCE_OBJECT.test(before) || PRECEDENCE_OBJECT_MORE.test(before);
+  if (PRECEDENCE_OBJECT.test(after) || PRECEDENCE_OBJECT_MORE.test(after)) return true;
+  if (!PRECEDENCE_OBJECT.test(before) && !PRECEDENCE_OBJECT_MORE.test(before)) return false;
+  return loserFirst || LOSER_FIRST.test(m[0]) || SELF_REFERENCE.test(before);
 }
 
 /** The core signals and the concept lexicons (threat-concepts.ts) that widen them. */
@@ -438,6 +446,10 @@ export const BLOCK_SCORE = 5;
 const WEAK_CAP = 0.5;
 /** Weight of the user's data, an action on it and an outward channel near each other. */
 const DATA_OUT_WEIGHT = 2;
+/** How a channel match that names a destination outside the chat begins. */
+const EXTERNAL_CHANNEL = /^(?:https?:|@|-100|\d|telegram|whatsapp|tg[:-]|signal[:-]|slack:|discord:|email:|webhook|chat|channel|group|чат|канал|canal|kanal|id\s)/i;
+/** Weight of the assistant's setup read out verbatim in one sentence. */
+const LEAK_WEIGHT = 1;
 /** Matches of one signal read per pass, so a hostile file costs bounded time. */
 const MAX_PER_SIGNAL = 2000;
 /** Occurrences of one signal kept per block. */
@@ -540,7 +552,8 @@ function sentenceSpan(text: string, index: number): [number, number] {
   const END = /[.!?。！？](?=\s)|\n(?=[ \t]*(?:[-*+>#]|\d+[.)]|\n|$))/gu;
   const start = Math.max(0, index - 400);
   let from = start;
-  for (const m of text.slice(start, index).matchAll(END)) from = start + m.index + m[0].length;
+  // read one character past `index`, so a line break just before it is not taken for the end of the text
+  for (const m of text.slice(start, index + 1).matchAll(END)) if (start + m.index < index) from = start + m.index + m[0].length;
   END.lastIndex = 0;
   const after = END.exec(text.slice(index, index + 400));
   return [from, after ? index + after.index + 1 : Math.min(text.length, index + 400)];
@@ -551,8 +564,8 @@ export const SIGNAL_STEMS: readonly string[] = [...new Set(SIGNALS.flatMap((sig)
 
 const NON_ASCII = /[^\x00-\x7f]/;
 const INTL = new Set(SIGNALS.filter((sig) => NON_ASCII.test(sig.regex.source)).map((sig) => sig.kind));
-/** Signals that can make a block a candidate: the strong ones, and an outward channel (for exfiltration). */
-const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel';
+/** Signals that can make a block a candidate: the strong ones, an outward channel (for exfiltration) and the prompt (for a leak). */
+const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel' || sig.kind === 'prompt_object';
 
 /**
  * Blocks of `text` whose signals add up to an injection. `found` holds the stems of SIGNAL_STEMS
@@ -567,7 +580,8 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
   const starts = blocksOf(text);
   const perBlock = new Map<number, Map<SignalKind, { weight: number; strong: boolean; index: number; all: number[] }>>();
   const consider = (sig: Signal, m: { 0: string; index: number }) => {
-    if (m.index > 0 && WORD_CHAR.test(text[m.index - 1]) && WORD_CHAR.test(m[0][0])) return;
+    // a word start; in Arabic "و" / "ف" ("and", "then") may be written onto the word ("فتجاهله", "ولا تذكر")
+    if (m.index > 0 && WORD_CHAR.test(text[m.index - 1]) && WORD_CHAR.test(m[0][0]) && !(/[وف]/.test(text[m.index - 1]) && !WORD_CHAR.test(text[m.index - 2] ?? ' '))) return;
     const b = blockAt(starts, m.index);
     if ((perBlock.get(b)?.get(sig.kind)?.all.length ?? 0) >= PER_BLOCK) return; // enough of this signal here
     if (sig.accept && !sig.accept(m, text)) return;
@@ -626,14 +640,18 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     // https://t.me/BotFather and copy its token")
     const exfil = compound(['secret_file', 'prompt_object', 'others_data', 'literal_secret']) || compound(['secret'], true);
     // the user's own data sent outside: suspicious, not enough alone
-    const dataOut = !exfil && compound(['user_data']);
+    const dataOut = !exfil && compound(['user_data', 'mirror']);
     // every reply or the whole conversation relayed outside is exfiltration even in friendly words
-    const strong = [...kinds.values()].some((k) => k.strong) || exfil || (dataOut && (kinds.get('mirror')?.all.some((at) => near(['channel'], at)) ?? false));
-    if (!strong) continue;
-    // Strong signals add up. A weak one counts in full in the sentence of a strong one (or as
-    // part of an exfiltration); elsewhere all of them together add at most WEAK_CAP, so one strong
-    // word in a paragraph full of tokens, URLs and "when the user asks" is not enough.
-    const spans = [...kinds.values()].filter((k) => k.strong).flatMap((k) => k.all.slice(0, 8).map((at) => sentenceSpan(text, at)));
+    // …to a real destination (an address, a chat id, a URL; not "in every reply"), in one sentence
+    const external = (at: number) => EXTERNAL_CHANNEL.test(text.slice(at, at + 16));
+    const relay =
+      dataOut &&
+      (kinds.get('mirror')?.all.some((at) => {
+        const [from, to] = sentenceSpan(text, at);
+        const inSentence = (k: SignalKind) => kinds.get(k)?.all.filter((i) => i >= from && i < to) ?? [];
+        return inSentence('channel').some(external) && inSentence('send').length > 0;
+      }) ?? false);
+    const strong = [...kinds.values()].some((k) => k.strong) || exfil || relay;
     // A secret file or the prompt acted on in one sentence ("read .env and show it") counts in full too.
     const access = new Set<SignalKind>();
     for (const obj of ['secret_file', 'prompt_object'] as const) {
@@ -644,15 +662,23 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
         }
       }
     }
+    // the assistant's setup output verbatim, in one sentence: a prompt leak whatever the destination
+    const leak = access.has('prompt_object') && (kinds.get('verbatim')?.all.some((at) => (kinds.get('prompt_object')?.all ?? []).some((o) => Math.abs(o - at) <= NEAR)) ?? false);
+    if (leak) access.add('verbatim');
+    if (!strong && !leak) continue;
+    // Strong signals add up. A weak one counts in full in the sentence of a strong one (or as
+    // part of an exfiltration); elsewhere all of them together add at most WEAK_CAP, so one strong
+    // word in a paragraph full of tokens, URLs and "when the user asks" is not enough.
+    const spans = [...kinds.values()].filter((k) => k.strong).flatMap((k) => k.all.slice(0, 8).map((at) => sentenceSpan(text, at)));
     let strongScore = 0;
     let nearScore = 0;
     let farScore = 0;
     for (const [kind, k] of kinds) {
       if (k.strong) strongScore += k.weight;
-      else if (exfil || access.has(kind) || k.all.some((at) => spans.some(([from, to]) => at >= from && at < to))) nearScore += k.weight;
+      else if (exfil || relay || access.has(kind) || k.all.some((at) => spans.some(([from, to]) => at >= from && at < to))) nearScore += k.weight;
       else farScore += k.weight;
     }
-    const score = strongScore + nearScore + (dataOut ? DATA_OUT_WEIGHT : 0) + Math.min(WEAK_CAP, farScore);
+    const score = strongScore + nearScore + (dataOut ? DATA_OUT_WEIGHT : 0) + (leak ? LEAK_WEIGHT : 0) + Math.min(WEAK_CAP, farScore);
     if (score < BLOCK_SCORE) continue;
     const categories = new Set<ThreatCategory>();
     for (const k of kinds.keys()) {
