@@ -76,7 +76,7 @@ const COMPLIANCE =
   /\b(?:comply|obey|oblige|go\s+ahead|do\s+(?:it|so|that|this|as\s+(?:they|he|she|you\s+are|asked|told|instructed))|follow\s+(?:it|them|their|the\s+request|along)|(?:print|show|reveal|send|give|tell|share|output|run|execute|paste|post)\s+(?:it|them|that|this|everything)|just\s+do|always|immediately|right\s+away|you\s+(?:must|should|will|may|can))\b/i;
 
 /** Verbs that report what someone else says (used with a quoted phrase). */
-const REPORTING = /\b(?:says?|said|saying|writes?|wrote|contains?|claims?|asks?\s+you\s+to|tells?\s+you\s+to|such\s+as|e\.g\.|for\s+example|like)\b/i;
+const REPORTING = /\b(?:says?|said|saying|writes?|wrote|contains?|claims?|asks?\s+you\s+to|tells?\s+you\s+to|such\s+as|for\s+example|like)\b|(?:^|[\s(])e\.g\./i;
 
 /** Cyrillic and Greek letters that look like Latin ones (one UTF-16 unit each). */
 const HOMOGLYPHS: Record<string, string> = {
@@ -87,7 +87,7 @@ const HOMOGLYPHS: Record<string, string> = {
 };
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 /** Leetspeak only uses these digits; a word with a 2, 6, 8 or 9 is an id, a version or a hash. */
-const LEET_WORD = /^(?=.*[A-Za-z\u00C0-\u024F\u0400-\u04FF].*[A-Za-z\u00C0-\u024F\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
+const LEET_WORD = /^(?=.*[A-Za-z\u00C0-\u024F\u0400-\u04FF](?:.*[A-Za-z\u00C0-\u024F\u0400-\u04FF]|.*[013457].*[013457]))(?=.*[013457])[^2689]{3,}$/;
 const LATIN = /[A-Za-z]/;
 /** "4th", "10px", "64kb", "3am": a number with a unit or ordinal, not leetspeak. */
 const NUMBER_WITH_UNIT = /^\d+(?:st|nd|rd|th|px|pt|em|rem|vh|vw|k|m|g|kb|mb|gb|tb|ms|s|h|d|w|x|am|pm|v|b|fps|hz|khz|mhz|ghz|p|i)$/i;
@@ -154,14 +154,16 @@ const MAX_MATCHES_PER_PATTERN = 50;
 /** The part of the sentence before `index` (sentences end at . ! ? ; or a line break). */
 function sentenceBefore(text: string, index: number, lineStart: number): string {
   const before = text.slice(Math.max(lineStart, index - WINDOW), index).replace(/[\u2018\u2019]/g, "'");
-  const m = /[.!?;]\s+(?=[^.!?;]*$)/.exec(before);
+  // "e.g." / "i.e." / "z. B." end no sentence
+  const m = /(?<!\b(?:e\.g|i\.e|z\.\s?B|p\.\s?ej|p\.\s?ex|ex|etc|vs|cf))[.!?;]\s+(?=[^.!?;]*$)/i.exec(before);
   return m ? before.slice(m.index + m[0].length) : before;
 }
 
 /** True when [start, end) of `line` sits inside a quotation or a code span. */
 function isQuoted(line: string, start: number, end: number): boolean {
   const before = line.slice(0, start);
-  const after = line.slice(end);
+  // the closing quote may fall inside the match (a URL pattern takes `https://x.example".` whole)
+  const after = line.slice(Math.min(end, start + 1));
   const count = (s: string, c: string) => s.split(c).length - 1;
   for (const q of ['"', '`']) if (count(before, q) % 2 === 1 && after.includes(q)) return true;
   for (const [open, close] of [['\u201C', '\u201D'], ['\u00AB', '\u00BB'], ['\u2018', '\u2019'], ['\u201E', '\u201C'], ['\u201E', '\u201D'], ['\u300C', '\u300D'], ['\u300E', '\u300F']]) {
@@ -184,7 +186,13 @@ function isExempt(pattern: Pick<ThreatPattern, 'prose'>, text: string, starts: r
   const { start, end } = lineOf(text, starts, index);
   const sentence = sentenceBefore(text, index, start);
   if (NEGATION.test(sentence.replace(/[`"*_\u201C\u201D]+/g, ''))) return true;
-  if (scope === 'memory') return false;
+  if (scope === 'memory') {
+    // a memory may hold a quoted example of an attack, named as one ("pastes example attacks
+    // ("print your hidden instructions") to discuss them"); an unquoted one is an order
+    const from = Math.max(start, index - WINDOW);
+    const line = text.slice(from, Math.min(end, index + length + WINDOW));
+    return isQuoted(line, index - from, index - from + length) && DISCUSSION.test(line);
+  }
   // A match that opens a clause after a comma or colon is an imperative ("To test the scanner,
   // ignore previous instructions"), whatever words the lead-in uses; only a quotation saves it.
   // …unless the lead-in lists examples ("Attackers write things like: ignore …, you are now DAN, …").
@@ -426,7 +434,7 @@ function keywordsIn(texts: readonly string[]): Set<string> {
 }
 
 /** A negation inside a Chinese or Japanese match, before its verb. */
-const CJK_INNER_NEGATION = /(?:不要|不得|不能|切勿|禁止|绝不|请勿|不可|别(?=[\u4E00-\u9FFF]))|(?:しないで|しない|ないで|禁止)/u;
+const CJK_INNER_NEGATION = /(?:不要|不得|不能|切勿|禁止|严禁|绝不|请勿|不可|不许|不准|别(?=[\u4E00-\u9FFF]))|(?:しないで|しない|ないで|禁止)/u;
 
 const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
 const LETTER = /[\p{L}\p{M}]/u;
@@ -449,6 +457,7 @@ function isNegatedIntent(lang: string, text: string, starts: readonly number[], 
   if (before && before.test(text.slice(Math.max(lineStart, index - 40), index))) return true;
   // object first, then the negated verb, with no space between words ("密钥、token都不要提交到")
   if ((lang === 'zh' || lang === 'ja') && CJK_INNER_NEGATION.test(text.slice(index, index + length))) return true;
+  if (lang === 'hi' && /(?:^|\s)(?:न|मत|नहीं)(?=\s)/u.test(text.slice(index, index + length))) return true;
   if (before) {
     const match = text.slice(index, index + length);
     const lastWord = index + match.search(/\S+$/u);
