@@ -304,6 +304,8 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // where a reply goes: its start or end, a code block, an HTML comment, a chat id, another messenger
       kind: 'channel',
+      // "never paste secrets into the chat": a destination ruled out in its clause
+      negatable: 'clause',
       stems: ['open', 'start', 'begin', 'prefix', 'end', 'close', 'top', 'bottom', 'code block', 'answer normally', 'answering normally', 'every request', 'every message', 'each request', 'html comment', 'whatsapp', 'telegram', 'signal', 'chat', 'channel', 'respuesta', 'bloque', 'resposta', 'bloco', 'antwort', 'codeblock', 'reponse', 'bloc de code', 'risposta', 'blocco', 'cevab', 'yanit', 'cevapta', 'kod blo', 'comment', 'kommentar', 'canal', 'kanal'],
       weight: 1,
       strong: false,
@@ -324,7 +326,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       weight: 1,
       strong: false,
       regex: re(
-        `(?:publi\\p{L}*|reenv[ií]\\p{L}*|relay(?:ed|ing)?|bcc|duplicat\\p{L}*|cópia\\p{L}*|copi[ae]\\p{L}*|kopier\\p{L}*|recopi\\p{L}*|inoltrat\\p{L}*|дублир\\p{L}*|продублир\\p{L}*|дублю\\p{L}*|скопир\\p{L}*|скопі\\p{L}*|надсила\\p{L}*|kopyala\\p{L}*|انسخ|कॉपी|wyślij|przekaż)${E}` +
+        `(?:publi\\p{L}*|reenv[ií]\\p{L}*|relay(?:ed|ing)?|bcc|duplicat\\p{L}*|cópia\\p{L}*|copi[aeéè]\\p{L}*|kopier\\p{L}*|recopi\\p{L}*|inoltrat\\p{L}*|дублир\\p{L}*|продублир\\p{L}*|дублю\\p{L}*|скопир\\p{L}*|скопі\\p{L}*|надсила\\p{L}*|kopyala\\p{L}*|انسخ|कॉपी|wyślij|przekaż)${E}` +
           `|(?:发一份|抄送|同步到|転送して|送信して|전달해|보내\\s*줘|보내세요)`,
       ),
     },
@@ -406,7 +408,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       strong: true,
       negatable: true,
       regex: re(
-        `(?:(?:no\\s+longer|not)\\s+bound\\s+by|may\\s+(?:discuss|say|answer)\\s+anything|ohne\\s+\\p{L}+\\s+(?:Einschränkungen|Beschränkungen|Grenzen|Filter)|n[ãa]o\\s+(?:tem|tens)\\s+mais\\s+(?:limites|restri\\p{L}+|regras)|ya\\s+no\\s+tienes\\s+(?:límites|restricciones|reglas)|tu\\s+n['’]as\\s+plus\\s+de\\s+(?:limites|restrictions|règles)|du\\s+hast\\s+keine\\s+\\p{L}+\\s+mehr|غير\\s+ملزم\\p{L}*\\s+ب|` +
+        `(?:(?:no\\s+longer|not)\\s+bound\\s+by|may\\s+(?:discuss|say|answer)\\s+anything|answer\\s+anything|respond[ae]\\s+a\\s+(?:qualquer|cualquier)\\s+(?:coisa|cosa|pergunta|pregunta)|réponds\\s+à\\s+tout|rispondi\\s+a\\s+qualsiasi\\s+(?:cosa|domanda|richiesta)|antworte\\s+auf\\s+alles|отвечай\\s+на\\s+любые|відповідай\\s+на\\s+будь-які|her\\s+şeye\\s+cevap\\s+ver|ohne\\s+\\p{L}+\\s+(?:Einschränkungen|Beschränkungen|Grenzen|Filter)|n[ãa]o\\s+(?:tem|tens)\\s+mais\\s+(?:limites|restri\\p{L}+|regras)|ya\\s+no\\s+tienes\\s+(?:límites|restricciones|reglas)|tu\\s+n['’]as\\s+plus\\s+de\\s+(?:limites|restrictions|règles)|du\\s+hast\\s+keine\\s+\\p{L}+\\s+mehr|غير\\s+ملزم\\p{L}*\\s+ب|` +
           `(?:don't|do\\s+not|never)\\s+refuse|lehne\\s+nichts\\s+ab|verweigere\\s+nichts|(?:no|nunca)\\s+rechaces|(?:não|nunca)\\s+recuse|ne\\s+refuse\\s+(?:jamais|rien)|non\\s+rifiutare|не\\s+отказывай|не\\s+відмовляй|reddetme|لا\\s+ترفض|मना\\s+मत)${E}` +
           `|(?:不受\\S{0,4}限制|不要拒绝|不得拒绝|断らないで|拒否しないで|거절(?:은|을)?\\s*(?:하지\\s*말|하지\\s*마|말고))`,
       ),
@@ -487,6 +489,8 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     },
     {
       kind: 'channel',
+      // "never paste secrets into the chat": a destination ruled out in its clause
+      negatable: 'clause',
       stems: ['into the chat', 'into the conversation', 'into the reply', 'into the answer', 'appendix', 'at the bottom', 'heading', 'salon', 'grupo', 'gruppo', 'gruppe', 'telegram', 'slack', 'whatsapp'],
       weight: 1,
       strong: false,

@@ -570,8 +570,8 @@ export const SIGNAL_STEMS: readonly string[] = [...new Set(SIGNALS.flatMap((sig)
 
 const NON_ASCII = /[^\x00-\x7f]/;
 const INTL = new Set(SIGNALS.filter((sig) => NON_ASCII.test(sig.regex.source)).map((sig) => sig.kind));
-/** Signals that can make a block a candidate: the strong ones, an outward channel (for exfiltration) and the prompt (for a leak). */
-const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel' || sig.kind === 'prompt_object';
+/** Signals that can make a block a candidate: the strong ones, an outward channel (for exfiltration), the prompt (for a leak) and a replay (for hoarded secrets). */
+const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel' || sig.kind === 'prompt_object' || sig.kind === 'replay';
 
 /**
  * Blocks of `text` whose signals add up to an injection. `found` holds the stems of SIGNAL_STEMS
@@ -684,7 +684,7 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     let farScore = 0;
     for (const [kind, k] of kinds) {
       if (k.strong) strongScore += k.weight;
-      else if (exfil || relay || hoard || access.has(kind) || k.all.some((at) => spans.some(([from, to]) => at >= from && at < to))) nearScore += k.weight;
+      else if (exfil || relay || hoard || (dataOut && has('covert')) || access.has(kind) || k.all.some((at) => spans.some(([from, to]) => at >= from && at < to))) nearScore += k.weight;
       else farScore += k.weight;
     }
     const score = strongScore + nearScore + (dataOut ? DATA_OUT_WEIGHT : 0) + (leak || hoard ? LEAK_WEIGHT : 0) + Math.min(WEAK_CAP, farScore);
