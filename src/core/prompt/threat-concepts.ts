@@ -46,7 +46,7 @@ export const PRECEDENCE_OBJECT_MORE = re(
 export const VOID_OBJECT = re(
   `(?:operat\\p{L}*|opérat\\p{L}*|operador\\p{L}*|operatore|оператор\\p{L}*|operatör\\p{L}*|betreiber\\p{L}*|المشغل|المشغّل|ऑपरेटर|system\\s*-?prompt|system\\s+(?:message|instructions|rules)|systemanweisung\\p{L}*|prompt\\s+(?:del\\s+|do\\s+|di\\s+)?sist\\p{L}+|системн\\p{L}*\\s+(?:промпт|сообщ|инструкц|підказ|повідом)\\p{L}*|sistem\\s+(?:mesaj|talimat|istem)\\p{L}*|` +
     `(?:your|tes|tus|suas|tuas|le\\s+tue|твои|твої|deine)\\s+(?:\\p{L}+\\s+)?(?:instructions|rules|guidelines|consignes|règles|instrucciones|reglas|instruções|regras|istruzioni|regole|инструкции|правила|інструкції|anweisungen|regeln|vorgaben)|` +
-    `(?:previous|earlier|original|initial|prior|früher\\p{L}*|bisherig\\p{L}*|vorherig\\p{L}*|ursprünglich\\p{L}*|précédent\\p{L}*|antérieur\\p{L}*|anterior\\p{L}*|precedent\\p{L}*|прежн\\p{L}*|предыдущ\\p{L}*|попередн\\p{L}*|önceki)\\s+(?:\\p{L}+\\s+)?(?:instructions|guidance|rules|guidelines|settings|anweisung\\p{L}*|vorgabe\\p{L}*|regel\\p{L}*|consignes|règles|instrucciones|reglas|directrices|instruções|regras|diretrizes|istruzioni|regole|direttive|инструкц\\p{L}*|правил\\p{L}*|указани\\p{L}*|вказів\\p{L}*|talimat\\p{L}*|kural\\p{L}*)|` +
+    `(?:previous|earlier|original|initial|prior|früher\\p{L}*|bisherig\\p{L}*|vorherig\\p{L}*|ursprünglich\\p{L}*|précédent\\p{L}*|antérieur\\p{L}*|anterior\\p{L}*|precedent\\p{L}*|прежн\\p{L}*|предыдущ\\p{L}*|попередн\\p{L}*|önceki)\\s+(?:\\p{L}+\\s+)?(?:instructions|guidance|rules|guidelines|settings|configuration|config|setup|prompt|anweisung\\p{L}*|vorgabe\\p{L}*|regel\\p{L}*|consignes|règles|instrucciones|reglas|directrices|instruções|regras|diretrizes|istruzioni|regole|direttive|инструкц\\p{L}*|правил\\p{L}*|указани\\p{L}*|вказів\\p{L}*|talimat\\p{L}*|kural\\p{L}*)|` +
     `(?:guidance|instructions|diretrizes|directrices|consignes|istruzioni)\\s+(?:\\p{L}+\\s+){0,2}?(?:received|given|recebidas|recibidas|reçues|ricevute)|(?:التعليمات|الإرشادات|القواعد)\\s+السابقة|पिछले\\s+निर्देश)${E}` +
     `|(?:系统提示|运营方|之前的(?:设定|指令)|此前|システムプロンプト|運営|オペレーター|시스템\\s*프롬프트|운영자|이전\\s*지시)`,
   'i',
@@ -101,12 +101,12 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // the earlier rules declared void: "should be treated as an outdated draft", "sind aufgehoben", "视为作废", "non valgono più"
       kind: 'override',
-      stems: ['outdated', 'obsolete', 'void', 'invalid', 'superseded', 'draft', 'revoked', 'lifted', 'rescinded', 'cancel', 'suspended', 'no longer', 'not apply', "n't apply", 'aufgehoben', 'ungultig', 'hinfallig', 'nichtig', 'veraltet', 'gelten', 'gilt', 'entfallen', 'caduc', 'levee', 'annule', 'plus', 'anulad', 'derogad', 'sin efecto', 'dejan de', 'deja de', 'ya no', 'obsolet', 'revogad', 'sem efeito', 'deixam de', 'nao valem', 'revocat', 'annullat', 'decadut', 'non valgono', 'non vale', 'gecersiz', 'hukumsuz', 'iptal', 'gecerli degil', 'uygulanmaz'],
+      stems: ['disregarded', 'ignored', 'discarded', 'set aside', 'dropped', 'leftover', 'no longer relevant', 'been', 'outdated', 'obsolete', 'void', 'invalid', 'superseded', 'draft', 'revoked', 'lifted', 'rescinded', 'cancel', 'suspended', 'no longer', 'not apply', "n't apply", 'aufgehoben', 'ungultig', 'hinfallig', 'nichtig', 'veraltet', 'gelten', 'gilt', 'entfallen', 'caduc', 'levee', 'annule', 'plus', 'anulad', 'derogad', 'sin efecto', 'dejan de', 'deja de', 'ya no', 'obsolet', 'revogad', 'sem efeito', 'deixam de', 'nao valem', 'revocat', 'annullat', 'decadut', 'non valgono', 'non vale', 'gecersiz', 'hukumsuz', 'iptal', 'gecerli degil', 'uygulanmaz'],
       weight: 3,
       strong: true,
       negatable: true,
       regex: re(
-        `(?:(?:be|is|are|been)\\s+(?:treated|regarded|considered)\\s+as\\s+(?:an?\\s+)?(?:outdated|obsolete|void|invalid|superseded|null|(?:old\\s+|earlier\\s+)?draft)|(?:is|are)\\s+(?:hereby\\s+|now\\s+)?(?:void|revoked|lifted|rescinded|cancell?ed|suspended|obsolete|superseded|outdated)|no\\s+longer\\s+(?:apply|applies|valid|in\\s+effect|binding|active)|(?:do|does)\\s+not\\s+apply|(?:don't|doesn't)\\s+apply|` +
+        `(?:(?:should|must|can|may|is\\s+to|are\\s+to)\\s+be\\s+(?:disregarded|ignored|discarded|set\\s+aside|dropped)|(?:is|are)\\s+(?:a\\s+)?leftovers?|no\\s+longer\\s+relevant|(?:has|have)\\s+been\\s+(?:retired|revoked|lifted|replaced|withdrawn|superseded|cancell?ed|removed|disabled|deprecated)|(?:be|is|are|been)\\s+(?:treated|regarded|considered)\\s+as\\s+(?:an?\\s+)?(?:outdated|obsolete|void|invalid|superseded|null|(?:old\\s+|earlier\\s+)?draft)|(?:is|are)\\s+(?:hereby\\s+|now\\s+)?(?:void|revoked|lifted|rescinded|cancell?ed|suspended|obsolete|superseded|outdated)|no\\s+longer\\s+(?:apply|applies|valid|in\\s+effect|binding|active)|(?:do|does)\\s+not\\s+apply|(?:don't|doesn't)\\s+apply|` +
           `(?:sind|ist)\\s+(?:hiermit\\s+|ab\\s+sofort\\s+)?(?:aufgehoben|ungültig|außer\\s+Kraft|hinfällig|nichtig|veraltet)|gelten\\s+${W(4)}nicht(?:\\s+mehr)?|gilt\\s+${W(4)}nicht(?:\\s+mehr)?|entfallen|als\\s+veraltet|` +
           `(?:sont|est)\\s+(?:désormais\\s+)?(?:levée?s?|caduques?|annulée?s?|obsolètes?|suspendue?s?|nulles?)|ne\\s+s['’]appliquen?t?\\s+plus|ne\\s+(?:valent|comptent)\\s+plus|comme\\s+(?:obsolètes?|caduques?|nulles?)|` +
           `(?:quedan|están|son|queda|está)\\s+(?:\\p{L}+\\s+)?(?:anulad\\p{L}*|derogad\\p{L}*|sin\\s+efecto|suspendid\\p{L}*|obsolet\\p{L}*|revocad\\p{L}*)|dejan?\\s+de\\s+(?:aplicarse|valer|tener\\s+efecto|regir)|ya\\s+no\\s+(?:se\\s+)?(?:aplica\\p{L}*|vale\\p{L}*|rige\\p{L}*)|como\\s+obsolet\\p{L}*|` +
@@ -143,7 +143,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // acting without asking or confirming (weak: "reformat without asking" is ordinary advice)
       kind: 'no_confirm',
-      stems: ['without asking', 'without confirm', 'no questions', 'without approval', 'sin preguntar', 'sem pedir', 'sem perguntar', 'ohne zu fragen', 'ohne nachfrage', 'sans demander', 'senza chiedere', 'sormadan', 'onay'],
+      stems: ['asking', 'confirm', 'questions', 'approval', 'checking', 'preguntar', 'pedir', 'perguntar', 'fragen', 'nachfrage', 'ruckfrage', 'demander', 'chiedere', 'conferma', 'sormadan', 'onay', 'potwierdz'],
       weight: 1,
       strong: false,
       regex: re(
@@ -207,7 +207,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
           `no\\s+hace\\s+falta\\s+(?:avisar|decir|mencionar|confirmar|comentar)\\p{L}*|sin\\s+(?:comentar|mencionar)\\p{L}*|no\\s+(?:lo\\s+)?comentes|sin\\s+que\\s+(?:el\\s+usuario|la\\s+usuaria|nadie)\\s+(?:lo\\s+)?(?:sepa|note)|para\\s+que\\s+nadie\\s+(?:se\\s+entere|lo\\s+note)|` +
           `não\\s+(?:comente|comentar|mencionar|avisar|contar|dizer)|sem\\s+(?:comentar|contar)|não\\s+(?:é\\s+)?precis[ao]\\s+(?:avisar|dizer|mencionar|contar|comentar)|sem\\s+que\\s+(?:o\\s+usuário|a\\s+usuária|ninguém)\\s+(?:saiba|perceba)|` +
           `senza\\s+(?:dirlo|dirglielo|avvisare|informare|menzionarlo)|non\\s+(?:serve|occorre|c['’]è\\s+bisogno\\s+di)\\s+(?:avvisare|dire|informare|menzionare)|non\\s+farne\\s+parola|senza\\s+che\\s+(?:l['’]utente|nessuno)\\s+(?:lo\\s+)?(?:sappia|noti|se\\s+ne\\s+accorga)|` +
-          `не\\s+(?:упоминать|сообщать|говорить|рассказывать|уведомлять)|без\\s+уведомлени\\p{L}*|втихую|чтобы\\s+никто\\s+не\\s+(?:заметил|узнал)|не\\s+(?:згадуй|згадувати|повідомляй|повідомляти|кажи|казати|пиши|писати)|мовчки|щоб\\s+ніхто\\s+не\\s+(?:помітив|дізнався)|` +
+          `не\\s+(?:упоминать|сообщать|говорить|рассказывать|уведомлять)|без\\s+уведомлени\\p{L}*|втихую|ничего\\s+(?:об\\s+этом\\s+)?не\\s+(?:говор|сообща|упомина)\\p{L}*|нічого\\s+(?:про\\s+це\\s+)?не\\s+(?:кажучи|повідомляючи)|чтобы\\s+никто\\s+не\\s+(?:заметил|узнал)|не\\s+(?:згадуй|згадувати|повідомляй|повідомляти|кажи|казати|пиши|писати)|мовчки|щоб\\s+ніхто\\s+не\\s+(?:помітив|дізнався)|` +
           `(?:kullanıcıya|kimseye)\\s+${W(2)}(?:söylemeden|haber\\s+vermeden|belli\\s+etmeden)|açıklama\\s+yapma|belli\\s+etme|haber\\s+verme|ولا\\s+تذكر|لا\\s+تذكر|دون\\s+علم|دون\\s+أن\\s+(?:يعلم|يلاحظ)|لا\\s+داعي\\s+(?:لإخبار|لإبلاغ|لذكر)|حتى\\s+لا\\s+يلاحظ|(?:न|मत)\\s+(?:लिखें|लिखना|बताएं|बताना|बताएँ)|कुछ\\s+न\\s+बताए)${E}` +
           `|(?:无需告知|不必告知|不用告知|无需通知|不用(?:再)?(?:在[^。\\n]{0,6})?提|不要声张|免得别人|不要让[^。\\n]{0,6}知道|知らせる必要はありません|伝える必要はありません|言う必要はありません|内緒で|気づかれないように|バレないように|触れないこと|言及しない|알릴\\s*필요\\s*(?:없|는\\s*없)|모르게|말하지\\s*말|언급하지\\s*말|눈치채지\\s*못하게)`,
       ),
@@ -268,8 +268,8 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
         `(?:(?:every|each|all)\\s+(?:of\\s+)?(?:your\\s+|my\\s+|the\\s+)?(?:repl(?:y|ies)|answers?|responses?)|(?:copy|copies|forward|mirror|duplicate|relay|bcc|cc)\\s+of\\s+(?:every|each|all)|(?:full|entire|whole|complete)\\s+(?:conversation|chat\\s+(?:history|log)|transcript)|` +
           `cada\\s+(?:respuesta|resposta)|copia\\s+de\\s+cada|todas\\s+(?:tus|las|as)\\s+(?:respuestas|respostas)|conversación\\s+(?:completa|entera|del\\s+día)|íntegra\\s+la\\s+conversación|conversa\\s+(?:completa|inteira)|jede\\s+(?:deiner\\s+)?Antwort|Kopie\\s+(?:jeder|aller)|(?:gesamte|ganze|vollständige)\\s+(?:Unterhaltung|Chatverlauf|Gespräch)|` +
           `chaque\\s+réponse|copie\\s+de\\s+chaque|toutes\\s+(?:tes|les)\\s+réponses|(?:toute\\s+la|l['’]intégralité\\s+de\\s+la)\\s+conversation|ogni\\s+risposta|copia\\s+di\\s+ogni|le\\s+risposte\\s+del\\s+bot|tutte\\s+le\\s+risposte|l['’]intera\\s+conversazione|` +
-          `кажд\\p{L}*\\s+(?:тво\\p{L}*\\s+)?ответ\\p{L}*|копи\\p{L}*\\s+кажд\\p{L}*|все\\s+(?:твои\\s+)?ответы|всю\\s+переписк\\p{L}*|кожн\\p{L}*\\s+(?:тво\\p{L}*\\s+)?відповід\\p{L}*|(?:всю|усю)\\s+історію\\s+розмов|her\\s+(?:cevab|yanıt)\\p{L}*|tüm\\s+(?:cevap|yanıt|konuşma)\\p{L}*|` +
-          `كل\\s+(?:رد|إجابة)|نسخة\\s+من\\s+كل|المحادثة\\s+كاملة|BCC\\s+कॉपी|हर\\s+(?:जवाब|ईमेल|संदेश)\\s+की)${E}` +
+          `кажд\\p{L}*\\s+(?:(?:тво|сво)\\p{L}*\\s+)?ответ\\p{L}*|копи\\p{L}*\\s+кажд\\p{L}*|все\\s+(?:твои\\s+)?ответы|всю\\s+переписк\\p{L}*|кожн\\p{L}*\\s+(?:(?:тво|сво)\\p{L}*\\s+)?відповід\\p{L}*|(?:всю|усю)\\s+історію\\s+розмов|her\\s+(?:cevab|yanıt)\\p{L}*|tüm\\s+(?:cevap|yanıt|konuşma)\\p{L}*|` +
+          `كل\\s+(?:رد|إجابة)|نسخة\\s+من\\s+كل|المحادثة\\s+كاملة|BCC\\s+कॉपी|हर\\s+(?:जवाब|उत्तर|ईमेल|संदेश))${E}` +
           `|(?:每(?:一)?条回复|所有回复|完整聊天记录|完整的聊天记录|每次回复|すべての返信|全ての返信|各返信|全ての回答|모든\\s*답변|답변마다|각\\s*답변)`,
       ),
     },
@@ -326,8 +326,8 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       weight: 1,
       strong: false,
       regex: re(
-        `(?:publi\\p{L}*|reenv[ií]\\p{L}*|relay(?:ed|ing)?|bcc|duplicat\\p{L}*|cópia\\p{L}*|copi[aeéè]\\p{L}*|kopier\\p{L}*|recopi\\p{L}*|inoltrat\\p{L}*|дублир\\p{L}*|продублир\\p{L}*|дублю\\p{L}*|скопир\\p{L}*|скопі\\p{L}*|надсила\\p{L}*|kopyala\\p{L}*|انسخ|कॉपी|wyślij|przekaż)${E}` +
-          `|(?:发一份|抄送|同步到|転送して|送信して|전달해|보내\\s*줘|보내세요)`,
+        `(?:publi\\p{L}*|reenv[ií]\\p{L}*|relay(?:ed|ing)?|bcc|duplicat\\p{L}*|cópia\\p{L}*|copi[aeéè]\\p{L}*|kopier\\p{L}*|recopi\\p{L}*|inoltrat\\p{L}*|дублир\\p{L}*|продублир\\p{L}*|дублю\\p{L}*|скопир\\p{L}*|скопі\\p{L}*|надсила\\p{L}*|пересыла\\p{L}*|пересила\\p{L}*|переслать|переслати|kopyala\\p{L}*|انسخ|कॉपी|wyślij|przekaż)${E}` +
+          `|(?:发一份|抄送|同步到|転送して|送信して|전달(?:할|해|하|한)|보내\\s*줘|보내세요)`,
       ),
     },
     {
@@ -388,7 +388,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       strong: true,
       regex: re(
         `(?:(?:don't|do\\s+not|never)\\s+(?:call|draw)\\s+attention\\s+to|without\\s+(?:mentioning|flagging|noting)\\s+(?:it|this|that)|(?:doesn't|does\\s+not|don't)\\s+want\\s+to\\s+be\\s+reminded|erwähn\\p{L}*\\s+${W(3)}nicht|(?:musst|brauchst)\\s+${W(4)}nicht\\s+${W(2)}(?:zu\\s+)?erwähnen|ne\\s+veut\\s+pas\\s+qu['’]on\\s+le\\s+lui\\s+rappelle|sans\\s+le\\s+(?:lui\\s+)?rappeler|` +
-          `ولا\\s+تخبري|لا\\s+تخبري|دون\\s+(?:إبلاغ|إخبار)\\p{L}*|(?:कुछ\\s+)?मत\\s+कहना)${E}` +
+          `ولا\\s+تخبري|لا\\s+تخبري|دون\\s+(?:إبلاغ|إخبار)\\p{L}*|(?:कुछ\\s+)?मत\\s+कहना|बताए\\s+बिना)${E}` +
           `|(?:无需向用户解释|不必解释|无需解释|不用解释|不需要(?:再)?(?:说明|解释|告知)|報告しなくて(?:大丈夫|いい|結構)|言わなくて(?:いい|大丈夫)|知らせなくて|따로\\s*알리지\\s*않|알리지\\s*않(?:는다|고|습니다))`,
       ),
     },
@@ -403,12 +403,12 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     },
     {
       kind: 'limits_off',
-      stems: ['bound by', 'discuss anything', 'say anything', 'ohne', 'refus', 'mais', 'tienes', 'plus de', 'keine'],
+      stems: ['bound by', 'anything', 'caveats', 'warnings', 'disclaimers', 'responda', 'responde', 'reponds', 'rispondi', 'antworte', 'ohne', 'refus', 'mais', 'tienes', 'plus de', 'keine'],
       weight: 3,
       strong: true,
       negatable: true,
       regex: re(
-        `(?:(?:no\\s+longer|not)\\s+bound\\s+by|may\\s+(?:discuss|say|answer)\\s+anything|answer\\s+anything|respond[ae]\\s+a\\s+(?:qualquer|cualquier)\\s+(?:coisa|cosa|pergunta|pregunta)|réponds\\s+à\\s+tout|rispondi\\s+a\\s+qualsiasi\\s+(?:cosa|domanda|richiesta)|antworte\\s+auf\\s+alles|отвечай\\s+на\\s+любые|відповідай\\s+на\\s+будь-які|her\\s+şeye\\s+cevap\\s+ver|ohne\\s+\\p{L}+\\s+(?:Einschränkungen|Beschränkungen|Grenzen|Filter)|n[ãa]o\\s+(?:tem|tens)\\s+mais\\s+(?:limites|restri\\p{L}+|regras)|ya\\s+no\\s+tienes\\s+(?:límites|restricciones|reglas)|tu\\s+n['’]as\\s+plus\\s+de\\s+(?:limites|restrictions|règles)|du\\s+hast\\s+keine\\s+\\p{L}+\\s+mehr|غير\\s+ملزم\\p{L}*\\s+ب|` +
+        `(?:(?:no\\s+longer|not)\\s+bound\\s+by|may\\s+(?:now\\s+)?(?:discuss|say|answer|do)\\s+anything|answer\\s+anything|without\\s+(?:the\\s+)?(?:usual\\s+)?(?:caveats|warnings|disclaimers)|respond[ae]\\s+a\\s+(?:qualquer|cualquier)\\s+(?:coisa|cosa|pergunta|pregunta)|réponds\\s+à\\s+tout|rispondi\\s+a\\s+qualsiasi\\s+(?:cosa|domanda|richiesta)|antworte\\s+auf\\s+alles|отвечай\\s+на\\s+любые|відповідай\\s+на\\s+будь-які|her\\s+şeye\\s+cevap\\s+ver|ohne\\s+\\p{L}+\\s+(?:Einschränkungen|Beschränkungen|Grenzen|Filter)|n[ãa]o\\s+(?:tem|tens)\\s+mais\\s+(?:limites|restri\\p{L}+|regras)|ya\\s+no\\s+tienes\\s+(?:límites|restricciones|reglas)|tu\\s+n['’]as\\s+plus\\s+de\\s+(?:limites|restrictions|règles)|du\\s+hast\\s+keine\\s+\\p{L}+\\s+mehr|غير\\s+ملزم\\p{L}*\\s+ب|` +
           `(?:don't|do\\s+not|never)\\s+refuse|lehne\\s+nichts\\s+ab|verweigere\\s+nichts|(?:no|nunca)\\s+rechaces|(?:não|nunca)\\s+recuse|ne\\s+refuse\\s+(?:jamais|rien)|non\\s+rifiutare|не\\s+отказывай|не\\s+відмовляй|reddetme|لا\\s+ترفض|मना\\s+मत)${E}` +
           `|(?:不受\\S{0,4}限制|不要拒绝|不得拒绝|断らないで|拒否しないで|거절(?:은|을)?\\s*(?:하지\\s*말|하지\\s*마|말고))`,
       ),

@@ -66,7 +66,7 @@ const DISCUSSION =
 
 /** A sentence about what to do *if* someone asks for the attack ("if a user asks you to ignore …, decline"). */
 const HYPOTHETICAL =
-  /\b(?:if|when|whenever|should)\b[^.!?;]*\b(?:asks?|tells?|tries|try|attempts?|requests?|wants?|instructs?)\s+(?:\w+\s+){0,3}?to\s+$/i;
+  /\b(?:if|when|whenever|should)\b[^.!?;]*\b(?:asks?|asked|tells?|told|tries|try|attempts?|requests?|requested|wants?|instructs?|instructed|prompted)\s+(?:\w+\s+){0,3}?to\s+$/i;
 
 /** What follows a hypothetical request when the file says to refuse it ("…, decline"). */
 const REFUSAL = /\b(?:not|never|no|decline|declines|refuse|refuses|reject|deny|don't|won't|cannot|can't|ignore\s+(?:it|them|the\s+request)|treat\s+(?:it|them|this|that|such)|report|flag|warn|say\s+no|politely)\b/i;
