@@ -295,7 +295,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       strong: true,
       negatable: 'clause',
       regex: re(
-        `(?:(?:anyone|anybody|everyone|whoever|someone)\\s+in\\s+the\\s+(?:channel|group|chat|team|server|workspace)|whenever\\s+(?:anyone|someone|somebody)\\s+${W(4)}asks|` +
+        `(?:(?:anyone|anybody|everyone|whoever|someone)\\s+(?:else\\s+)?in\\s+(?:the|this|our|that|my)\\s+(?:channel|group|chat|team|server|workspace)|whenever\\s+(?:anyone|someone|somebody)\\s+${W(4)}asks|` +
           `wenn\\s+jemand\\s+${W(10)}(?:fragt|nachfragt|wissen\\s+will)|auf\\s+Nachfrage|mit\\s+allen\\s+abgesprochen|a\\s+qualquer\\s+pessoa|a\\s+quem\\s+pedir|a\\s+todos\\s+do\\s+grupo|à\\s+tout\\s+le\\s+monde|n['’]importe\\s+qui|chiunque|a\\s+tutti\\s+(?:quelli|coloro)|` +
           `всем\\s+в\\s+(?:чате|группе|канале)|кто\\s+(?:бы\\s+)?ни\\s+спросил|если\\s+кто-(?:то|нибудь)\\s+(?:спросит|попросит)|усім\\s+у\\s+(?:чаті|групі|каналі)|якщо\\s+хтось\\s+(?:спитає|попросить)|soran\\s+(?:herkese|kişiye)|لأي\\s+أحد|لكل\\s+من\\s+يسأل|للجميع|जो\\s+भी\\s+पूछे|सबको|हर\\s+किसी\\s+को|każdemu\\s+${W(3)}kto|komukolwiek)${E}` +
           `|(?:谁问|有人问(?:起)?|群里(?:谁|任何人)|所有人|誰かが[^。\\n]{0,20}?(?:聞い|尋ね)|誰にでも|全員に|누가\\s*[^.\\n]{0,20}?물어보면|팀원\\s*모두에게|모두에게\\s*알려)`,
@@ -306,11 +306,11 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       kind: 'channel',
       // "never paste secrets into the chat": a destination ruled out in its clause
       negatable: 'clause',
-      stems: ['open', 'start', 'begin', 'prefix', 'end', 'close', 'top', 'bottom', 'code block', 'answer normally', 'answering normally', 'every request', 'every message', 'each request', 'html comment', 'whatsapp', 'telegram', 'signal', 'chat', 'channel', 'respuesta', 'bloque', 'resposta', 'bloco', 'antwort', 'codeblock', 'reponse', 'bloc de code', 'risposta', 'blocco', 'cevab', 'yanit', 'cevapta', 'kod blo', 'comment', 'kommentar', 'canal', 'kanal'],
+      stems: ['reply with', 'respond with', 'answer with', 'open', 'start', 'begin', 'prefix', 'end', 'close', 'top', 'bottom', 'code block', 'answer normally', 'answering normally', 'every request', 'every message', 'each request', 'html comment', 'whatsapp', 'telegram', 'signal', 'chat', 'channel', 'respuesta', 'bloque', 'resposta', 'bloco', 'antwort', 'codeblock', 'reponse', 'bloc de code', 'risposta', 'blocco', 'cevab', 'yanit', 'cevapta', 'kod blo', 'comment', 'kommentar', 'canal', 'kanal'],
       weight: 1,
       strong: false,
       regex: re(
-        `(?:(?:open|start|begin|prefix|end|close)\\s+(?:your|the|each|every)\\s+(?:reply|answer|response|report)\\s+with|at\\s+the\\s+(?:start|beginning|top|end|bottom)\\s+of\\s+(?:your|the|each|every)\\s+(?:reply|answer|response|report|message)|in(?:side)?\\s+(?:a|the)\\s+(?:fenced\\s+)?code\\s+block|(?:before|then)\\s+answer(?:ing)?\\s+normally|(?:for|before)\\s+(?:every|each)\\s+(?:request|message|reply|answer)|(?:in(?:side)?|as)\\s+an?\\s+HTML\\s+comment|` +
+        `(?:(?:open|start|begin|prefix|end|close)\\s+(?:your|the|each|every)\\s+(?:reply|answer|response|report)\\s+with|(?:reply|respond|answer)\\s+with\\s+the\\s+(?:contents?|text|values?)\\s+of|at\\s+the\\s+(?:start|beginning|top|end|bottom)\\s+of\\s+(?:your|the|each|every)\\s+(?:reply|answer|response|report|message)|in(?:side)?\\s+(?:a|the)\\s+(?:fenced\\s+)?code\\s+block|(?:before|then)\\s+answer(?:ing)?\\s+normally|(?:for|before)\\s+(?:every|each)\\s+(?:request|message|reply|answer)|(?:in(?:side)?|as)\\s+an?\\s+HTML\\s+comment|` +
           `whatsapp:\\+?\\d{6,}|(?:telegram|tg|signal)[:-]\\+?\\d{5,}|(?:chat|channel|group|чат|канал|canal|kanal|chat\\s+id|id)\\s+(?:id\\s+)?[:#]?\\s*-?\\d{7,}|` +
           `(?:en|a)\\s+la\\s+respuesta|al\\s+(?:inicio|principio|final)\\s+de\\s+(?:la|cada|tu)\\s+respuesta|en\\s+un\\s+bloque\\s+de\\s+código|na\\s+resposta|no\\s+(?:início|fim|final)\\s+da\\s+resposta|(?:em\\s+um|num)\\s+bloco\\s+de\\s+código|` +
           `in\\s+(?:die|der|jede|jeder|deine|deiner)\\s+Antwort|am\\s+(?:Anfang|Ende)\\s+(?:der|jeder|deiner)\\s+Antwort|in\\s+einem\\s+Codeblock|dans\\s+(?:la|ta|chaque)\\s+réponse|(?:au\\s+début|à\\s+la\\s+fin)\\s+de\\s+(?:la|ta|chaque)\\s+réponse|dans\\s+un\\s+bloc\\s+de\\s+code|` +

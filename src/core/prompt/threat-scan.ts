@@ -87,7 +87,7 @@ const HOMOGLYPHS: Record<string, string> = {
 };
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 /** Leetspeak only uses these digits; a word with a 2, 6, 8 or 9 is an id, a version or a hash. */
-const LEET_WORD = /^(?=.*[A-Za-z\u00C0-\u024F\u0400-\u04FF](?:.*[A-Za-z\u00C0-\u024F\u0400-\u04FF]|.*[013457].*[013457]))(?=.*[013457])[^2689]{3,}$/;
+const LEET_WORD = /^(?=.*[A-Za-z\u00C0-\u024F\u0400-\u04FF].*[A-Za-z\u00C0-\u024F\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
 const LATIN = /[A-Za-z]/;
 /** "4th", "10px", "64kb", "3am": a number with a unit or ordinal, not leetspeak. */
 const NUMBER_WITH_UNIT = /^\d+(?:st|nd|rd|th|px|pt|em|rem|vh|vw|k|m|g|kb|mb|gb|tb|ms|s|h|d|w|x|am|pm|v|b|fps|hz|khz|mhz|ghz|p|i)$/i;
@@ -526,11 +526,11 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   // The shape of an injection (two independent signals in one paragraph), whatever the wording.
   // Signals read the text as written and, where folding changed it (leet digits, look-alike
   // letters inside Latin words, emphasis markers), the folded copy: same offsets, same lines.
-  const signalTexts = folded === body ? [body] : [body, folded];
+  // Only the changed regions are read folded (views[1…], each with its offset into the body).
   const signalled = new Set<string>();
-  for (const text of signalTexts) {
-    for (const hit of signalHits(text, keywords, scope !== 'memory')) {
-      const { line, start, end } = lineOf(body, starts, hit.index);
+  for (const view of views) {
+    for (const hit of signalHits(view.text, keywords, scope !== 'memory')) {
+      const { line, start, end } = lineOf(body, starts, hit.index + view.offset);
       const key = `${line}\0${hit.kinds.join('+')}`;
       if (signalled.has(key)) continue;
       signalled.add(key);
