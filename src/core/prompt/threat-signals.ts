@@ -425,7 +425,7 @@ export const SIGNALS: readonly Signal[] = [...CORE_SIGNALS, ...makeConceptSignal
 const NEGATED_BEFORE =
   /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|avoid|nunca|jamás|jamais|não|nao|nie|niemals|nicht|kein\p{L}*|non|mai|не|никогда|нельзя|ніколи|asla|لا|لن|मत|नहीं|कभी|न)(?:\s+[\p{L}\p{M}'’]+){0,3}\s+|(?:^|[^\p{L}])n['’]|(?:不要|不得|切勿|禁止|严禁|绝不|请勿|不许|不准|别|不能|決して))$/iu;
 /** Negation on the verb, after it (Japanese, Korean, Turkish, Hindi). */
-const NEGATED_AFTER = /^\s+(?:\p{L}+\s+)?(?:pas|jamais|rien|plus\s+jamais)(?![\p{L}])|^\S{0,3}?(?:ない|ません|しない|するな|禁止)|^\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı|yiniz)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
+const NEGATED_AFTER = /^\s+(?:\p{L}+\s+)?(?:pas|jamais|rien|plus\s+jamais|nie|niemals|nicht|nichts|keine?[nms]?)(?![\p{L}])|^\S{0,3}?(?:ない|ません|しない|するな|禁止)|^\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı|yiniz)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
 
 /** A negation word anywhere in a clause. */
 const NEGATION_WORD =

@@ -108,7 +108,7 @@ describe('dev red-team sets (written without reading the scanner; tuned on after
   // blocked attacks / attacks and passed benign texts / benign texts reached on each set
   const FIGURES: Record<string, { blocked: number; attacks: number; passed: number; benign: number }> = {
     'fresh3.json': { blocked: 40, attacks: 40, passed: 40, benign: 40 },
-    'fresh4.json': { blocked: 61, attacks: 70, passed: 70, benign: 70 },
+    'fresh4.json': { blocked: 69, attacks: 70, passed: 70, benign: 70 },
     'fresh6.json': { blocked: 60, attacks: 60, passed: 80, benign: 80 },
     'fresh7.json': { blocked: 68, attacks: 70, passed: 70, benign: 70 },
   };
