@@ -53,7 +53,7 @@ export const VOID_OBJECT = re(
 );
 
 /** A claim whose wording names the outranked rules first ("X より優先", "X보다 우선", "X से ऊपर", "is superseded"). */
-export const LOSER_FIRST = /^(?:より|に優先|を上書き|と同等|同等の|に取って代わ|보다|에\s*우선|을\s*대체|를\s*대체|덮어쓰|동등하게|से\s+ऊपर|की\s+जगह|yerine|esas|eşdeğer|ağır|(?:is|are)\s+superseded|gleich|наравне|нарівні|приравнива)/iu;
+export const LOSER_FIRST = /^(?:yields?|defers?|takes?\s+a\s+back|より|に優先|を上書き|と同等|同等の|に取って代わ|보다|에\s*우선|을\s*대체|를\s*대체|덮어쓰|동등하게|से\s+ऊपर|की\s+जगह|yerine|esas|eşdeğer|ağır|(?:is|are)\s+superseded|gleich|наравне|нарівні|приравнива)/iu;
 
 /** The file naming itself as the winner: "this file", "these notes", "diese Datei", "本文件", "هذه الملاحظات". */
 export const SELF_REFERENCE = re(
@@ -85,12 +85,12 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // "this file wins", "ist maßgeblich", "以本文件为准", "يعلو على", "vale più di …": the object is named before or after
       kind: 'precedence',
-      stems: ['win', 'prevail', 'authoritative', 'binding', 'definitive', 'final', 'source of truth', 'replace', 'superseded', 'equal', 'equivalent', 'same weight', 'same authority', 'ersetz', 'geht vor', 'ist ma', 'vorrangig', 'kraft', 'gleich', 'emporte', 'fait foi', 'passe avant', 'prime', 'manda sobre', 'encima', 'reemplaz', 'preferencia', 'acima', 'sobrep', 'vale pi', 'sovrascriv', 'annull', 'yerine', 'esas', 'agir basar'],
+      stems: ['last word', 'final say', 'last say', 'yield', 'defer', 'back seat', 'valgono', 'win', 'prevail', 'authoritative', 'binding', 'definitive', 'final', 'source of truth', 'replace', 'superseded', 'equal', 'equivalent', 'same weight', 'same authority', 'ersetz', 'geht vor', 'ist ma', 'vorrangig', 'kraft', 'gleich', 'emporte', 'fait foi', 'passe avant', 'prime', 'manda sobre', 'encima', 'reemplaz', 'preferencia', 'acima', 'sobrep', 'vale pi', 'sovrascriv', 'annull', 'yerine', 'esas', 'agir basar'],
       weight: 3,
       strong: true,
       negatable: true,
       regex: re(
-        `(?:wins|prevails|(?:is|are|remains?)\\s+(?:the\\s+)?(?:authoritative|binding|definitive|final\\s+(?:word|say|authority|configuration|version))|(?:is|are)\\s+the\\s+(?:source\\s+of\\s+truth|final\\s+configuration)|replaces?|(?:is|are)\\s+superseded|(?:treated|regarded)\\s+as\\s+(?:equal|equivalent)\\s+to|(?:the\\s+)?same\\s+(?:weight|authority|standing)\\s+as|` +
+        `(?:wins|prevails|(?:is|are)\\s+the\\s+last\\s+word|(?:has|have)\\s+the\\s+(?:final|last)\\s+say|yields?\\s+to|defers?\\s+to|takes?\\s+a\\s+back\\s+seat\\s+to|valgono\\s+più\\s+d\\p{L}*|(?:is|are|remains?)\\s+(?:the\\s+)?(?:authoritative|binding|definitive|final\\s+(?:word|say|authority|configuration|version))|(?:is|are)\\s+the\\s+(?:source\\s+of\\s+truth|final\\s+configuration)|replaces?|(?:is|are)\\s+superseded|(?:treated|regarded)\\s+as\\s+(?:equal|equivalent)\\s+to|(?:the\\s+)?same\\s+(?:weight|authority|standing)\\s+as|` +
           `ersetzt|geht\\s+(?:\\p{L}+\\s+)?vor|ist\\s+maßgeblich|gilt\\s+vorrangig|außer\\s+Kraft|gleichrangig|gleichgestellt|l['’]emporte|fait\\s+foi|passe\\s+avant|prime|manda\\s+sobre|está\\s+por\\s+encima|reemplaza\\p{L}*|tiene\\s+preferencia|tiene\\s+la\\s+última\\s+palabra|está\\s+acima|se\\s+sobrepõe|sobrepõe\\p{L}*|tem\\s+(?:a\\s+)?(?:prioridade|precedência|preferência)|vale\\s+più\\s+d\\p{L}*|sovrascriv\\p{L}*|` +
           `имеет\\s+(?:приоритет|преимущество|перевес|больший\\s+вес)|главнее|важнее|приоритетнее|преобладает|наравне\\s+с|приравнива\\p{L}*|має\\s+(?:пріоритет|перевагу)|важливіш\\p{L}*|переважає|замінює|нарівні\\s+з|yerine\\s+geçer|ağır\\s+basar|esas\\s+alınır|eşdeğer|` +
           `يعلو|تعلو|يسمو|تسمو|يتقدم|الأولوية\\s+على|يحل\\s+محل|تحل\\s+محل|مقدم\\s+على|مقدّم\\s+على|أعلى\\s+من|सर्वोपरि|की\\s+जगह|से\\s+ऊपर|प्राथमिकता)${E}` +
@@ -121,12 +121,12 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     },
     {
       kind: 'limits_off',
-      stems: ['restriction', 'limit', 'filter', 'guardrail', 'safety rule', 'einschr', 'beschr', 'grenzen', 'regeln', 'vorgaben', 'regles', 'restri', 'limites', 'filtros', 'reglas', 'regras', 'regole', 'filtri', 'kisitlama', 'filtresiz', 'sormadan', 'whatever', 'any command', 'any request', 'haz ', 'ejecuta', 'execute qualquer', 'tu alles', 'jeden befehl', 'fais tout', 'commande', 'fai tutto', 'esegui', 'isterse', 'komutu'],
+      stems: ['turn off', 'switch off', 'restriction', 'limit', 'filter', 'guardrail', 'safety rule', 'einschr', 'beschr', 'grenzen', 'regeln', 'vorgaben', 'regles', 'restri', 'limites', 'filtros', 'reglas', 'regras', 'regole', 'filtri', 'kisitlama', 'filtresiz', 'sormadan', 'whatever', 'any command', 'any request', 'haz ', 'ejecuta', 'execute qualquer', 'tu alles', 'jeden befehl', 'fais tout', 'commande', 'fai tutto', 'esegui', 'isterse', 'komutu'],
       weight: 3,
       strong: true,
       negatable: true,
       regex: re(
-        `(?:(?:restrictions?|limits?|limitations|filters?|guardrails|safety\\s+rules)\\s+${W(6)}(?:stop\\s+applying|cease\\s+to\\s+apply|(?:is|are)\\s+(?:lifted|removed|suspended|off|void))|do\\s+whatever\\s+(?:is\\s+asked|(?:they|he|she|the\\s+user)\\s+asks?)|(?:execute|run|carry\\s+out)\\s+any\\s+(?:command|request|instruction)s?\\s+(?:\\p{L}+\\s+){0,3}?without|` +
+        `(?:(?:turn|switch)\\s+off\\s+(?:your\\s+|the\\s+)?(?:safety|content|security)\\s+(?:rules|checks|filters|settings)|(?:restrictions?|limits?|limitations|filters?|guardrails|safety\\s+rules)\\s+${W(6)}(?:stop\\s+applying|cease\\s+to\\s+apply|(?:is|are)\\s+(?:lifted|removed|suspended|off|void))|do\\s+whatever\\s+(?:is\\s+asked|(?:they|he|she|the\\s+user)\\s+asks?)|(?:execute|run|carry\\s+out)\\s+any\\s+(?:command|request|instruction)s?\\s+(?:\\p{L}+\\s+){0,3}?without|` +
           `haz\\s+(?:todo\\s+)?lo\\s+que\\s+(?:te\\s+)?pida|ejecuta\\s+cualquier\\s+(?:comando|orden)|faça\\s+(?:tudo\\s+)?o\\s+que\\s+(?:\\p{L}+\\s+)?pedir|execute\\s+qualquer\\s+comando|tu\\s+alles,?\\s+was\\s+${W(3)}(?:verlangt|will|sagt)|führe\\s+jeden\\s+Befehl\\s+aus|fais\\s+tout\\s+ce\\s+qu['’]|exécute\\s+(?:toute|n['’]importe\\s+quelle)\\s+commande|fai\\s+tutto\\s+(?:ciò|quello)\\s+che|esegui\\s+qualsiasi\\s+comando|` +
           `выполняй\\s+любо\\p{L}+\\s+(?:запрос|приказ|команд)\\p{L}*|делай\\s+(?:всё|все),?\\s+что|виконуй\\s+будь-як\\p{L}+|роби\\s+(?:все|усе),?\\s+що|ne\\s+isterse\\s+yap|her\\s+komutu\\s+(?:çalıştır|uygula)|نف[ّ]?ذ\\s+(?:أي|كل)\\s+(?:أمر|ما)|افعل\\s+كل\\s+ما|हर\\s+आदेश\\s+का\\s+पालन|जो\\s+भी\\s+कहे\\s+(?:वो|वह)\\s+करो|` +
           `(?:Einschränkungen|Beschränkungen|Grenzen|Filter|Sicherheitsregeln|Regeln|Vorgaben)\\s+${W(6)}(?:entfallen|(?:sind|werden)\\s+(?:aufgehoben|deaktiviert|ausgesetzt))|` +
@@ -201,7 +201,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       weight: 2,
       strong: true,
       regex: re(
-        `(?:(?:don't|do\\s+not|never|does\\s+not|doesn't)\\s+(?:flag|mention|bring\\s+up|point\\s+out|surface|log|record|report)(?:\\s+or\\s+(?:flag|mention|log|record|report))?\\s+(?:it|this|that|them|the\\s+(?:discrepancy|change|copy|step))|(?:there's\\s+|there\\s+is\\s+)?no\\s+need\\s+to\\s+(?:tell|inform|notify|mention|explain|bring\\s+(?:it\\s+|this\\s+)?up)|without\\s+letting\\s+(?:the\\s+)?(?:user|them|anyone|people)\\s+know|so\\s+(?:that\\s+)?(?:no\\s*one|nobody|the\\s+user)\\s+(?:notices|finds\\s+out|sees\\s+it)|keep\\s+(?:it|this)\\s+to\\s+yourself|` +
+        `(?:(?:don't|do\\s+not|never|does\\s+not|doesn't)\\s+(?:flag|mention|bring\\s+up|point\\s+out|surface|log|record|report)(?:\\s+or\\s+(?:flag|mention|log|record|report))?\\s+(?:it|this|that|them|the\\s+(?:discrepancy|change|copy|step))|(?:there's\\s+|there\\s+is\\s+)?no\\s+need\\s+to\\s+(?:tell|inform|notify|mention|explain|surface|flag|raise|share|bring\\s+(?:it\\s+|this\\s+)?up)|senza\\s+spiegar\\p{L}*|without\\s+letting\\s+(?:the\\s+)?(?:user|them|anyone|people)\\s+know|so\\s+(?:that\\s+)?(?:no\\s*one|nobody|the\\s+user)\\s+(?:notices|finds\\s+out|sees\\s+it)|keep\\s+(?:it|this)\\s+to\\s+yourself|` +
           `verschweig\\p{L}*|nicht\\s+(?:erwähnen|ansprechen|melden)|damit\\s+${W(4)}(?:nichts\\s+auffällt|niemand\\s+(?:etwas\\s+)?(?:merkt|bemerkt))|ohne\\s+dass\\s+(?:der|die)\\s+(?:Nutzer|Benutzer)\\p{L}*\\s+(?:es\\s+)?(?:merkt|erfährt)|kein\\s+Wort\\s+darüber|` +
           `ne\\s+pas\\s+(?:en\\s+|l['’]|le\\s+|lui\\s+)?(?:informer|prévenir|parler|mentionner|signaler|dire)|(?:pas|aucun)\\s+besoin\\s+d['’]en\\s+(?:parler|informer)|sans\\s+en\\s+(?:parler|informer)|sans\\s+que\\s+l['’]utilisat\\p{L}+\\s+(?:ne\\s+)?(?:le\\s+)?sache|pour\\s+que\\s+personne\\s+ne|` +
           `no\\s+hace\\s+falta\\s+(?:avisar|decir|mencionar|confirmar|comentar)\\p{L}*|sin\\s+(?:comentar|mencionar)\\p{L}*|no\\s+(?:lo\\s+)?comentes|sin\\s+que\\s+(?:el\\s+usuario|la\\s+usuaria|nadie)\\s+(?:lo\\s+)?(?:sepa|note)|para\\s+que\\s+nadie\\s+(?:se\\s+entere|lo\\s+note)|` +
@@ -261,11 +261,11 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // every reply, the whole conversation: what a relay to another chat copies
       kind: 'mirror',
-      stems: ['every', 'each', 'all', 'copy of', 'bcc', 'full', 'entire', 'whole', 'complete', 'cada', 'copia', 'todas', 'cada resposta', 'jede', 'kopie', 'chaque', 'copie', 'toutes', 'ogni', 'risposte', 'tutte', 'her cevap', 'her yanit', 'tum'],
+      stems: ['every', 'each', 'all', 'copy of', 'copies of', 'log of', 'transcript', 'bcc', 'full', 'entire', 'whole', 'complete', 'cada', 'copia', 'todas', 'cada resposta', 'jede', 'kopie', 'chaque', 'copie', 'toutes', 'ogni', 'risposte', 'tutte', 'her cevap', 'her yanit', 'tum'],
       weight: 2,
       strong: false,
       regex: re(
-        `(?:(?:every|each|all)\\s+(?:of\\s+)?(?:your\\s+|my\\s+|the\\s+)?(?:repl(?:y|ies)|answers?|responses?)|(?:copy|copies|forward|mirror|duplicate|relay|bcc|cc)\\s+of\\s+(?:every|each|all)|(?:full|entire|whole|complete)\\s+(?:conversation|chat\\s+(?:history|log)|transcript)|` +
+        `(?:(?:every|each|all)\\s+(?:of\\s+)?(?:your\\s+|my\\s+|the\\s+)?(?:repl(?:y|ies)|answers?|responses?)|(?:a\\s+)?(?:running\\s+)?(?:copy|copies|log|transcripts?)\\s+of\\s+(?:our|the|all|every|each|my|their)\\s+(?:chats?|conversations?|messages|sessions)|(?:copy|copies|forward|mirror|duplicate|relay|bcc|cc)\\s+of\\s+(?:every|each|all)|(?:full|entire|whole|complete)\\s+(?:conversation|chat\\s+(?:history|log)|transcript)|` +
           `cada\\s+(?:respuesta|resposta)|copia\\s+de\\s+cada|todas\\s+(?:tus|las|as)\\s+(?:respuestas|respostas)|conversación\\s+(?:completa|entera|del\\s+día)|íntegra\\s+la\\s+conversación|conversa\\s+(?:completa|inteira)|jede\\s+(?:deiner\\s+)?Antwort|Kopie\\s+(?:jeder|aller)|(?:gesamte|ganze|vollständige)\\s+(?:Unterhaltung|Chatverlauf|Gespräch)|` +
           `chaque\\s+réponse|copie\\s+de\\s+chaque|toutes\\s+(?:tes|les)\\s+réponses|(?:toute\\s+la|l['’]intégralité\\s+de\\s+la)\\s+conversation|ogni\\s+risposta|copia\\s+di\\s+ogni|le\\s+risposte\\s+del\\s+bot|tutte\\s+le\\s+risposte|l['’]intera\\s+conversazione|` +
           `кажд\\p{L}*\\s+(?:(?:тво|сво)\\p{L}*\\s+)?ответ\\p{L}*|копи\\p{L}*\\s+кажд\\p{L}*|все\\s+(?:твои\\s+)?ответы|всю\\s+переписк\\p{L}*|кожн\\p{L}*\\s+(?:(?:тво|сво)\\p{L}*\\s+)?відповід\\p{L}*|(?:всю|усю)\\s+історію\\s+розмов|her\\s+(?:cevab|yanıt)\\p{L}*|tüm\\s+(?:cevap|yanıt|konuşma)\\p{L}*|` +
@@ -314,7 +314,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
           `whatsapp:\\+?\\d{6,}|(?:telegram|tg|signal)[:-]\\+?\\d{5,}|(?:chat|channel|group|чат|канал|canal|kanal|chat\\s+id|id)\\s+(?:id\\s+)?[:#]?\\s*-?\\d{7,}|` +
           `(?:en|a)\\s+la\\s+respuesta|al\\s+(?:inicio|principio|final)\\s+de\\s+(?:la|cada|tu)\\s+respuesta|en\\s+un\\s+bloque\\s+de\\s+código|na\\s+resposta|no\\s+(?:início|fim|final)\\s+da\\s+resposta|(?:em\\s+um|num)\\s+bloco\\s+de\\s+código|` +
           `in\\s+(?:die|der|jede|jeder|deine|deiner)\\s+Antwort|am\\s+(?:Anfang|Ende)\\s+(?:der|jeder|deiner)\\s+Antwort|in\\s+einem\\s+Codeblock|dans\\s+(?:la|ta|chaque)\\s+réponse|(?:au\\s+début|à\\s+la\\s+fin)\\s+de\\s+(?:la|ta|chaque)\\s+réponse|dans\\s+un\\s+bloc\\s+de\\s+code|` +
-          `nella\\s+risposta|all['’](?:inizio|fine)\\s+della\\s+risposta|in\\s+un\\s+blocco\\s+di\\s+codice|в\\s+(?:ответ|ответе|каждом\\s+ответе)|в\\s+(?:начале|конце)\\s+(?:ответа|каждого\\s+ответа)|в\\s+блоке\\s+кода|[ув]\\s+відповід\\p{L}*|на\\s+початку\\s+(?:відповіді|звіту)|окремим\\s+блоком|` +
+          `nella\\s+risposta|all['’](?:inizio|fine)\\s+della\\s+risposta|alla\\s+fine\\s+di\\s+(?:ogni|ciascuna)\\s+risposta|all['’]inizio\\s+di\\s+ogni\\s+risposta|an\\s+(?:jede|deine)\\s+Antwort|in\\s+un\\s+blocco\\s+di\\s+codice|в\\s+(?:ответ|ответе|каждом\\s+ответе)|в\\s+(?:начале|конце)\\s+(?:ответа|каждого\\s+ответа)|в\\s+блоке\\s+кода|[ув]\\s+відповід\\p{L}*|на\\s+початку\\s+(?:відповіді|звіту)|окремим\\s+блоком|` +
           `(?:cevab|yanıt)\\p{L}*\\s+(?:başına|sonuna)|cevapta|yanıtta|kod\\s+bloğu\\p{L}*|(?:في|آخر|بداية|نهاية)\\s+(?:ال)?رد|في\\s+الإجابة|تعليق\\s+HTML|(?:जवाब|उत्तर)\\s+(?:में|की\\s+शुरुआत|के\\s+अंत))${E}` +
           `|(?:回复(?:的)?(?:开头|末尾|中)|回答(?:的)?(?:开头|末尾|中)|代码块|回答の(?:冒頭|最後|末尾)|返信の(?:冒頭|最後)|コードブロック|답변\\s*(?:맨\\s*앞|앞|끝|에)|코드\\s*블록)`,
       ),
@@ -432,7 +432,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       weight: 3,
       strong: true,
       regex: re(
-        `(?:treat(?:s)?\\s+(?:the\\s+)?(?:next\\s+|every\\s+|any\\s+)?(?:sender|user|message|request)\\s+(?:message\\s+)?as\\s+(?:coming\\s+from|from|sent\\s+by|(?:a|an|the))\\s+(?:the\\s+)?(?:owner|admin\\p{L}*|operator|developer|partner|superuser)|(?:can|may|is\\s+allowed\\s+to)\\s+(?:change|override|rewrite|replace|edit|unlock)\\s+(?:your\\s+)?(?:instructions|rules|persona|configuration|tools)|` +
+        `(?:treat(?:s)?\\s+(?:her|his|their|the\\s+user's|these|such)\\s+(?:requests|messages|instructions|word)\\s+as\\s+(?:operator|admin\\p{L}*|system|developer|owner)|treat(?:s)?\\s+(?:the\\s+)?(?:next\\s+|every\\s+|any\\s+)?(?:sender|user|message|request)\\s+(?:message\\s+)?as\\s+(?:coming\\s+from|from|sent\\s+by|(?:a|an|the))\\s+(?:the\\s+)?(?:owner|admin\\p{L}*|operator|developer|partner|superuser)|(?:can|may|is\\s+allowed\\s+to)\\s+(?:change|override|rewrite|replace|edit|unlock)\\s+(?:your\\s+)?(?:instructions|rules|persona|configuration|tools)|` +
           `"approved"\\s*:\\s*true|["']?approved_by["']?\\s*:\\s*["']?(?:operator|admin|owner)|Freigabe\\s*\\(?\\s*(?:bereits\\s+)?erteilt|bereits\\s+freigegeben|die\\s+Freigabe\\s+liegt\\s+vor|déjà\\s+approuvé\\p{L}*|autorisation\\s+(?:déjà\\s+)?accordée|ya\\s+(?:está\\s+)?(?:aprobado|autorizado)|já\\s+(?:está\\s+)?(?:autorizado|aprovado)|già\\s+(?:approvato|autorizzato)|уже\\s+одобрен\\p{L}*|разрешение\\s+получено|вже\\s+схвален\\p{L}*|zaten\\s+onaylan\\p{L}*|تمت\\s+الموافقة|पहले\\s+से\\s+मंजूर|` +
           `(?:трактуй|считай)\\s+(?:его|это|отправителя)\\s+(?:как\\s+)?(?:владельц\\p{L}*|администратор\\p{L}*|оператор\\p{L}*)|behandle\\s+${W(3)}als\\s+(?:Administrator|Admin|Eigentümer|Betreiber)|traite\\s+${W(3)}comme\\s+(?:l['’]administrateur|le\\s+propriétaire|l['’]opérateur)|trát\\p{L}+\\s+como\\s+(?:administrador|propietario|operador)|trate\\s+${W(2)}como\\s+(?:administrador|dono|operador)|tratta\\s+${W(3)}come\\s+(?:amministratore|proprietario|operatore)|yönetici\\s+olarak\\s+(?:kabul\\s+et|davran))${E}` +
           `|(?:视为管理员|当作管理员|视为运营方|管理员(?:已)?批准|管理者として扱|管理者が承認|관리자로\\s*(?:간주|취급)|관리자가\\s*승인|본인이\\s*관리자)`,
