@@ -29,7 +29,7 @@ const W = (n: number) => `(?:[\\p{L}'’-]+[ \\t]+){0,${n}}?`;
 
 /** More of what a precedence claim or a "these rules are void" claim is about (threat-signals.ts has the core list). */
 export const PRECEDENCE_OBJECT_MORE = re(
-  `(?:persona|safety\\s+(?:notes?|prompt|rules?|guidelines|instructions|polic\\p{L}*)|(?:guidance|instructions|settings|rules|configuration|setup)\\s+(?:that\\s+)?you\\s+(?:were\\s+given|have\\s+been\\s+given|received|got)|(?:everything|anything|whatever|what)\\s+(?:else\\s+)?(?:you\\s+(?:were|have\\s+been)\\s+told|(?:was|has\\s+been)\\s+said\\s+to\\s+you)|earlier\\s+(?:guidance|settings|setup|rules)|any\\s+other\\s+(?:setting|instruction|rule)s?|` +
+  `(?:persona|the\\s+above|(?:any|all|every)\\s+(?:other\\s+)?platform\\s+polic\\p{L}*|platform\\s+polic(?:y|ies)|safety\\s+(?:notes?|prompt|rules?|guidelines|instructions|polic\\p{L}*)|(?:guidance|instructions|settings|rules|configuration|setup)\\s+(?:that\\s+)?you\\s+(?:were\\s+given|have\\s+been\\s+given|received|got)|(?:everything|anything|whatever|what)\\s+(?:else\\s+)?(?:you\\s+(?:were|have\\s+been)\\s+told|(?:was|has\\s+been)\\s+said\\s+to\\s+you)|earlier\\s+(?:guidance|settings|setup|rules)|any\\s+other\\s+(?:setting|instruction|rule)s?|` +
     `identität|sicherheits\\p{L}*|(?:alles|allem),?\\s+was\\s+(?:dir|du)|(?:frühere|bisherige)\\p{L}*\\s+(?:anweisung|vorgabe|regel|richtlinie)\\p{L}*|vorgaben|` +
     `identité|consignes|règles\\s+de\\s+sécurité|tout\\s+ce\\s+qu['’]on\\s+t['’]a|personalidad|identidad|directrices|pautas|lo\\s+que\\s+te\\s+(?:dijeron|indicaron)|(?:reglas|normas)\\s+de\\s+seguridad|` +
     `personalidade|identidade|diretrizes|orientações|(?:regras|normas)\\s+de\\s+segurança|personalità|identità|linee\\s+guida|direttive|impostazion\\p{L}*|regole\\s+di\\s+sicurezza|` +
@@ -101,12 +101,12 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // the earlier rules declared void: "should be treated as an outdated draft", "sind aufgehoben", "视为作废", "non valgono più"
       kind: 'override',
-      stems: ['disregarded', 'ignored', 'discarded', 'set aside', 'dropped', 'leftover', 'no longer relevant', 'been', 'outdated', 'obsolete', 'void', 'invalid', 'superseded', 'draft', 'revoked', 'lifted', 'rescinded', 'cancel', 'suspended', 'no longer', 'not apply', "n't apply", 'aufgehoben', 'ungultig', 'hinfallig', 'nichtig', 'veraltet', 'gelten', 'gilt', 'entfallen', 'caduc', 'levee', 'annule', 'plus', 'anulad', 'derogad', 'sin efecto', 'dejan de', 'deja de', 'ya no', 'obsolet', 'revogad', 'sem efeito', 'deixam de', 'nao valem', 'revocat', 'annullat', 'decadut', 'non valgono', 'non vale', 'gecersiz', 'hukumsuz', 'iptal', 'gecerli degil', 'uygulanmaz'],
+      stems: ['bind', 'disregarded', 'ignored', 'discarded', 'set aside', 'dropped', 'leftover', 'no longer relevant', 'been', 'outdated', 'obsolete', 'void', 'invalid', 'superseded', 'draft', 'revoked', 'lifted', 'rescinded', 'cancel', 'suspended', 'no longer', 'not apply', "n't apply", 'aufgehoben', 'ungultig', 'hinfallig', 'nichtig', 'veraltet', 'gelten', 'gilt', 'entfallen', 'caduc', 'levee', 'annule', 'plus', 'anulad', 'derogad', 'sin efecto', 'dejan de', 'deja de', 'ya no', 'obsolet', 'revogad', 'sem efeito', 'deixam de', 'nao valem', 'revocat', 'annullat', 'decadut', 'non valgono', 'non vale', 'gecersiz', 'hukumsuz', 'iptal', 'gecerli degil', 'uygulanmaz'],
       weight: 3,
       strong: true,
       negatable: true,
       regex: re(
-        `(?:(?:should|must|can|may|is\\s+to|are\\s+to)\\s+be\\s+(?:disregarded|ignored|discarded|set\\s+aside|dropped)|(?:is|are)\\s+(?:a\\s+)?leftovers?|no\\s+longer\\s+relevant|(?:has|have)\\s+been\\s+(?:retired|revoked|lifted|replaced|withdrawn|superseded|cancell?ed|removed|disabled|deprecated)|(?:be|is|are|been)\\s+(?:treated|regarded|considered)\\s+as\\s+(?:an?\\s+)?(?:outdated|obsolete|void|invalid|superseded|null|(?:old\\s+|earlier\\s+)?draft)|(?:is|are)\\s+(?:hereby\\s+|now\\s+)?(?:void|revoked|lifted|rescinded|cancell?ed|suspended|obsolete|superseded|outdated)|no\\s+longer\\s+(?:apply|applies|valid|in\\s+effect|binding|active)|(?:do|does)\\s+not\\s+apply|(?:don't|doesn't)\\s+apply|` +
+        `(?:(?:do|does)\\s+not\\s+bind|(?:don't|doesn't|no\\s+longer)\\s+bind|(?:is|are)\\s+not\\s+binding|(?:should|must|can|may|is\\s+to|are\\s+to)\\s+be\\s+(?:disregarded|ignored|discarded|set\\s+aside|dropped)|(?:is|are)\\s+(?:a\\s+)?leftovers?|no\\s+longer\\s+relevant|(?:has|have)\\s+been\\s+(?:retired|revoked|lifted|replaced|withdrawn|superseded|cancell?ed|removed|disabled|deprecated)|(?:be|is|are|been)\\s+(?:treated|regarded|considered)\\s+as\\s+(?:an?\\s+)?(?:outdated|obsolete|void|invalid|superseded|null|(?:old\\s+|earlier\\s+)?draft)|(?:is|are)\\s+(?:hereby\\s+|now\\s+)?(?:void|revoked|lifted|rescinded|cancell?ed|suspended|obsolete|superseded|outdated)|no\\s+longer\\s+(?:apply|applies|valid|in\\s+effect|binding|active)|(?:do|does)\\s+not\\s+apply|(?:don't|doesn't)\\s+apply|` +
           `(?:sind|ist)\\s+(?:hiermit\\s+|ab\\s+sofort\\s+)?(?:aufgehoben|ungültig|außer\\s+Kraft|hinfällig|nichtig|veraltet)|gelten\\s+${W(4)}nicht(?:\\s+mehr)?|gilt\\s+${W(4)}nicht(?:\\s+mehr)?|entfallen|als\\s+veraltet|` +
           `(?:sont|est)\\s+(?:désormais\\s+)?(?:levée?s?|caduques?|annulée?s?|obsolètes?|suspendue?s?|nulles?)|ne\\s+s['’]appliquen?t?\\s+plus|ne\\s+(?:valent|comptent)\\s+plus|comme\\s+(?:obsolètes?|caduques?|nulles?)|` +
           `(?:quedan|están|son|queda|está)\\s+(?:\\p{L}+\\s+)?(?:anulad\\p{L}*|derogad\\p{L}*|sin\\s+efecto|suspendid\\p{L}*|obsolet\\p{L}*|revocad\\p{L}*)|dejan?\\s+de\\s+(?:aplicarse|valer|tener\\s+efecto|regir)|ya\\s+no\\s+(?:se\\s+)?(?:aplica\\p{L}*|vale\\p{L}*|rige\\p{L}*)|como\\s+obsolet\\p{L}*|` +
@@ -121,12 +121,12 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     },
     {
       kind: 'limits_off',
-      stems: ['turn off', 'switch off', 'restriction', 'limit', 'filter', 'guardrail', 'safety rule', 'einschr', 'beschr', 'grenzen', 'regeln', 'vorgaben', 'regles', 'restri', 'limites', 'filtros', 'reglas', 'regras', 'regole', 'filtri', 'kisitlama', 'filtresiz', 'sormadan', 'whatever', 'any command', 'any request', 'haz ', 'ejecuta', 'execute qualquer', 'tu alles', 'jeden befehl', 'fais tout', 'commande', 'fai tutto', 'esegui', 'isterse', 'komutu'],
+      stems: ['refusals', 'in full', 'fully', 'completely', 'no content', 'no safety', 'turn off', 'switch off', 'restriction', 'limit', 'filter', 'guardrail', 'safety rule', 'einschr', 'beschr', 'grenzen', 'regeln', 'vorgaben', 'regles', 'restri', 'limites', 'filtros', 'reglas', 'regras', 'regole', 'filtri', 'kisitlama', 'filtresiz', 'sormadan', 'whatever', 'any command', 'any request', 'haz ', 'ejecuta', 'execute qualquer', 'tu alles', 'jeden befehl', 'fais tout', 'commande', 'fai tutto', 'esegui', 'isterse', 'komutu'],
       weight: 3,
       strong: true,
       negatable: true,
       regex: re(
-        `(?:(?:turn|switch)\\s+off\\s+(?:your\\s+|the\\s+)?(?:safety|content|security)\\s+(?:rules|checks|filters|settings)|(?:restrictions?|limits?|limitations|filters?|guardrails|safety\\s+rules)\\s+${W(6)}(?:stop\\s+applying|cease\\s+to\\s+apply|(?:is|are)\\s+(?:lifted|removed|suspended|off|void))|do\\s+whatever\\s+(?:is\\s+asked|(?:they|he|she|the\\s+user)\\s+asks?)|(?:execute|run|carry\\s+out)\\s+any\\s+(?:command|request|instruction)s?\\s+(?:\\p{L}+\\s+){0,3}?without|` +
+        `(?:(?:turn|switch)\\s+off\\s+(?:your\\s+|the\\s+)?(?:safety|content|security)\\s+(?:rules|checks|filters|settings)|(?:have|has|with)\\s+no\\s+(?:content\\s+|safety\\s+)(?:restrictions|limits|filters|rules)|(?:with\\s+)?no\\s+refusals|(?:respond|reply)\\s+to\\s+(?:every|any)\\s+request\\s+in\\s+full|answer\\s+(?:every|any)\\s+(?:request|question)\\s+(?:in\\s+full|fully|completely)|(?:restrictions?|limits?|limitations|filters?|guardrails|safety\\s+rules)\\s+${W(6)}(?:stop\\s+applying|cease\\s+to\\s+apply|(?:is|are)\\s+(?:lifted|removed|suspended|off|void))|do\\s+whatever\\s+(?:is\\s+asked|(?:they|he|she|the\\s+user)\\s+asks?)|(?:execute|run|carry\\s+out)\\s+any\\s+(?:command|request|instruction)s?\\s+(?:\\p{L}+\\s+){0,3}?without|` +
           `haz\\s+(?:todo\\s+)?lo\\s+que\\s+(?:te\\s+)?pida|ejecuta\\s+cualquier\\s+(?:comando|orden)|faça\\s+(?:tudo\\s+)?o\\s+que\\s+(?:\\p{L}+\\s+)?pedir|execute\\s+qualquer\\s+comando|tu\\s+alles,?\\s+was\\s+${W(3)}(?:verlangt|will|sagt)|führe\\s+jeden\\s+Befehl\\s+aus|fais\\s+tout\\s+ce\\s+qu['’]|exécute\\s+(?:toute|n['’]importe\\s+quelle)\\s+commande|fai\\s+tutto\\s+(?:ciò|quello)\\s+che|esegui\\s+qualsiasi\\s+comando|` +
           `выполняй\\s+любо\\p{L}+\\s+(?:запрос|приказ|команд)\\p{L}*|делай\\s+(?:всё|все),?\\s+что|виконуй\\s+будь-як\\p{L}+|роби\\s+(?:все|усе),?\\s+що|ne\\s+isterse\\s+yap|her\\s+komutu\\s+(?:çalıştır|uygula)|نف[ّ]?ذ\\s+(?:أي|كل)\\s+(?:أمر|ما)|افعل\\s+كل\\s+ما|हर\\s+आदेश\\s+का\\s+पालन|जो\\s+भी\\s+कहे\\s+(?:वो|वह)\\s+करो|` +
           `(?:Einschränkungen|Beschränkungen|Grenzen|Filter|Sicherheitsregeln|Regeln|Vorgaben)\\s+${W(6)}(?:entfallen|(?:sind|werden)\\s+(?:aufgehoben|deaktiviert|ausgesetzt))|` +
@@ -215,11 +215,11 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // the assistant's own setup, named indirectly: what it received before this conversation, its persona, its tool descriptions
       kind: 'prompt_object',
-      stems: ['you received', 'you were given', 'you have been given', 'you got', 'before this conversation', 'ahead of this conversation', 'prior to this conversation', 'tool description', 'persona', 'setup text', 'configuration', 'setup', 'full', 'complete', 'initial', 'original', 'hidden', 'instrucciones', 'mensaje', 'conversaci', 'herramientas', 'instru', 'conversa', 'ferramentas', 'anweisungen', 'gespr', 'unterhaltung', 'systemnachricht', 'beschreibung', 'deine', 'consignes', 'recues', 'message syst', 'outils', 'istruzioni', 'messaggio di sistema', 'strumenti', 'sistem mesaj', 'talimat', 'arac'],
+      stems: ['operate under', 'work under', 'preamble', 'how you were', 'how you are', 'how you have', 'you received', 'you were given', 'you have been given', 'you got', 'before this conversation', 'ahead of this conversation', 'prior to this conversation', 'tool description', 'persona', 'setup text', 'configuration', 'setup', 'full', 'complete', 'initial', 'original', 'hidden', 'instrucciones', 'mensaje', 'conversaci', 'herramientas', 'instru', 'conversa', 'ferramentas', 'anweisungen', 'gespr', 'unterhaltung', 'systemnachricht', 'beschreibung', 'deine', 'consignes', 'recues', 'message syst', 'outils', 'istruzioni', 'messaggio di sistema', 'strumenti', 'sistem mesaj', 'talimat', 'arac'],
       weight: 2,
       strong: false,
       regex: re(
-        `(?:(?:instructions|settings|configuration|setup(?:\\s+text)?|rules|context|prompt)\\s+(?:that\\s+)?you\\s+(?:received|were\\s+given|got|have\\s+been\\s+given)|(?:before|ahead\\s+of|prior\\s+to)\\s+(?:this|the)\\s+(?:conversation|chat|session)|tool\\s+descriptions?|persona\\s+(?:text|file|prompt|settings)|setup\\s+text|(?:your|the)\\s+(?:full|complete|entire|initial|original|hidden)\\s+(?:configuration|setup|instructions|prompt|context)|complete\\s+system\\s+prompt|` +
+        `(?:(?:instructions|settings|configuration|setup(?:\\s+text)?|rules|context|prompt)\\s+(?:that\\s+)?you\\s+(?:received|were\\s+given|got|have\\s+been\\s+given)|(?:directives|instructions|rules)\\s+(?:that\\s+)?you\\s+(?:operate|work|run|act)\\s+under|hidden\\s+preamble|how\\s+you\\s+(?:were|are|have\\s+been)\\s+(?:configured|set\\s+up|instructed|prompted)|(?:before|ahead\\s+of|prior\\s+to)\\s+(?:this|the)\\s+(?:conversation|chat|session)|tool\\s+descriptions?|persona\\s+(?:text|file|prompt|settings)|setup\\s+text|(?:your|the)\\s+(?:full|complete|entire|initial|original|hidden)\\s+(?:configuration|setup|instructions|prompt|context)|complete\\s+system\\s+prompt|` +
           `instrucciones\\s+(?:que\\s+)?(?:recibiste|recibidas|te\\s+dieron)|antes\\s+de\\s+(?:esta|la)\\s+conversación|mensaje\\s+(?:de|del)\\s+sistema|descripci\\p{L}+\\s+de\\s+(?:las\\s+)?herramientas|configuración\\s+inicial|tus\\s+instrucciones|` +
           `instruções\\s+(?:que\\s+)?(?:recebeu|recebidas|você\\s+recebeu)|antes\\s+d[ae]\\s+conversa|mensagem\\s+do\\s+sistema|descri\\p{L}+\\s+das\\s+ferramentas|configuração\\s+inicial|suas\\s+instruções|` +
           `Anweisungen,?\\s+die\\s+du\\s+${W(5)}(?:erhalten|bekommen)|vor\\s+(?:diesem|dem)\\s+(?:Gespräch|Chat)|vor\\s+der\\s+Unterhaltung|Systemnachricht|(?:Werkzeug|Tool)-?[Bb]eschreibung\\p{L}*|deine\\s+(?:Anweisungen|Vorgaben|Konfiguration)|` +
@@ -234,11 +234,11 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     },
     {
       kind: 'verbatim',
-      stems: ['verbatim', 'word for word', 'in full', 'entirety', 'complete text', 'full text', 'entire text', 'exactly as', 'character for character', 'without omitting', 'without summar', 'without redact', 'redact', 'leave it out', 'leave anything out', 'unredacted', 'textual', 'palabra', 'integr', 'literal', 'pie de la letra', 'sin resumir', 'sin omitir', 'palavra', 'sem resumir', 'sem omitir', 'wortlich', 'vollst', 'wort fur wort', 'ungek', 'mot pour mot', 'sans rien', 'parola per parola', 'per intero', 'alla lettera', 'kelimesi', 'eksiksiz', 'aynen', 'harfiyen', 'doslownie', 'calosci', 'tresc'],
+      stems: ['set of', 'list of', 'verbatim', 'word for word', 'in full', 'entirety', 'complete text', 'full text', 'entire text', 'exactly as', 'character for character', 'without omitting', 'without summar', 'without redact', 'redact', 'leave it out', 'leave anything out', 'unredacted', 'textual', 'palabra', 'integr', 'literal', 'pie de la letra', 'sin resumir', 'sin omitir', 'palavra', 'sem resumir', 'sem omitir', 'wortlich', 'vollst', 'wort fur wort', 'ungek', 'mot pour mot', 'sans rien', 'parola per parola', 'per intero', 'alla lettera', 'kelimesi', 'eksiksiz', 'aynen', 'harfiyen', 'doslownie', 'calosci', 'tresc'],
       weight: 1,
       strong: false,
       regex: re(
-        `(?:verbatim|word\\s+for\\s+word|in\\s+full|in\\s+(?:its|their)\\s+entirety|(?:complete|full|entire)\\s+text|exactly\\s+as\\s+(?:written|received|given)|character\\s+for\\s+character|without\\s+(?:omitting|summari[sz]ing|redacting)|(?:don't|do\\s+not)\\s+(?:redact|summari[sz]e|leave\\s+(?:it|anything)\\s+out)|unredacted|` +
+        `(?:verbatim|word\\s+for\\s+word|in\\s+full|(?:the\\s+)?(?:full|entire|complete|whole)\\s+(?:set|list)\\s+of|in\\s+(?:its|their)\\s+entirety|(?:complete|full|entire)\\s+text|exactly\\s+as\\s+(?:written|received|given)|character\\s+for\\s+character|without\\s+(?:omitting|summari[sz]ing|redacting)|(?:don't|do\\s+not)\\s+(?:redact|summari[sz]e|leave\\s+(?:it|anything)\\s+out)|unredacted|` +
           `textualmente|palabra\\s+por\\s+palabra|íntegr\\p{L}*|literalmente|al\\s+pie\\s+de\\s+la\\s+letra|sin\\s+(?:resumir|omitir)|na\\s+íntegra|integralmente|palavra\\s+por\\s+palavra|sem\\s+(?:resumir|omitir)|wörtlich|vollständig|Wort\\s+für\\s+Wort|ungekürzt|mot\\s+pour\\s+mot|intégralement|textuellement|sans\\s+rien\\s+(?:résumer|omettre)|parola\\s+per\\s+parola|per\\s+intero|alla\\s+lettera|testualmente|` +
           `дословно|слово\\s+в\\s+слово|полностью|целиком|без\\s+сокращений|дослівно|повністю|цілком|حرفي\\p{L}*|بالكامل|كاملا|كاملاً|शब्दशः|ज्यों\\s+का\\s+त्यों|पूरा\\s+का\\s+पूरा|kelimesi\\s+kelimesine|eksiksiz|tamamını|aynen|harfiyen|dosłownie|w\\s+całości|pełną\\s+treść)${E}` +
           `|(?:一字一句|原文照录|原文|逐字|一字不差|原样|不要删减|不要省略|そのまま|全文|省略せず|그대로|한\\s*글자도|빠짐없이|생략\\s*없이)`,
@@ -261,16 +261,16 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // every reply, the whole conversation: what a relay to another chat copies
       kind: 'mirror',
-      stems: ['every', 'each', 'all', 'copy of', 'copies of', 'log of', 'transcript', 'bcc', 'full', 'entire', 'whole', 'complete', 'cada', 'copia', 'todas', 'cada resposta', 'jede', 'kopie', 'chaque', 'copie', 'toutes', 'ogni', 'risposte', 'tutte', 'her cevap', 'her yanit', 'tum'],
+      stems: ['everything', 'todo lo', 'tudo o', 'alles', 'tout ce', 'tutto', 'every', 'each', 'all', 'copy of', 'copies of', 'log of', 'transcript', 'bcc', 'full', 'entire', 'whole', 'complete', 'cada', 'copia', 'todas', 'cada resposta', 'jede', 'kopie', 'chaque', 'copie', 'toutes', 'ogni', 'risposte', 'tutte', 'her cevap', 'her yanit', 'tum'],
       weight: 2,
       strong: false,
       regex: re(
-        `(?:(?:every|each|all)\\s+(?:of\\s+)?(?:your\\s+|my\\s+|the\\s+)?(?:repl(?:y|ies)|answers?|responses?)|(?:a\\s+)?(?:running\\s+)?(?:copy|copies|log|transcripts?)\\s+of\\s+(?:our|the|all|every|each|my|their)\\s+(?:chats?|conversations?|messages|sessions)|(?:copy|copies|forward|mirror|duplicate|relay|bcc|cc)\\s+of\\s+(?:every|each|all)|(?:full|entire|whole|complete)\\s+(?:conversation|chat\\s+(?:history|log)|transcript)|` +
+        `(?:(?:every|each|all)\\s+(?:of\\s+)?(?:your\\s+|my\\s+|the\\s+)?(?:repl(?:y|ies)|answers?|responses?)|everything\\s+(?:that\\s+(?:was|is|gets)\\s+|we\\s+|you\\s+|they\\s+)?(?:discussed|talked\\s+about|said|written|shared)|todo\\s+lo\\s+(?:hablado|conversado|discutido)|tudo\\s+o\\s+que\\s+(?:foi\\s+)?(?:conversado|discutido|falado)|alles,?\\s+was\\s+(?:\\p{L}+\\s+){0,3}?(?:besprochen|gesagt|geschrieben)|tout\\s+ce\\s+qui\\s+a\\s+été\\s+(?:dit|discuté|échangé)|tutto\\s+(?:ciò|quello)\\s+che\\s+(?:è\\s+stato\\s+)?(?:detto|discusso|scritto)|всё,?\\s+что\\s+обсужда\\p{L}*|все,?\\s+що\\s+обговорю\\p{L}*|konuşulan\\s+her\\s+şey|كل\\s+ما\\s+(?:تمت\\s+مناقشته|قيل|نوقش)|(?:a\\s+)?(?:running\\s+)?(?:copy|copies|log|transcripts?)\\s+of\\s+(?:our|the|all|every|each|my|their)\\s+(?:chats?|conversations?|messages|sessions)|(?:copy|copies|forward|mirror|duplicate|relay|bcc|cc)\\s+of\\s+(?:every|each|all)|(?:full|entire|whole|complete)\\s+(?:conversation|chat\\s+(?:history|log)|transcript)|` +
           `cada\\s+(?:respuesta|resposta)|copia\\s+de\\s+cada|todas\\s+(?:tus|las|as)\\s+(?:respuestas|respostas)|conversación\\s+(?:completa|entera|del\\s+día)|íntegra\\s+la\\s+conversación|conversa\\s+(?:completa|inteira)|jede\\s+(?:deiner\\s+)?Antwort|Kopie\\s+(?:jeder|aller)|(?:gesamte|ganze|vollständige)\\s+(?:Unterhaltung|Chatverlauf|Gespräch)|` +
           `chaque\\s+réponse|copie\\s+de\\s+chaque|toutes\\s+(?:tes|les)\\s+réponses|(?:toute\\s+la|l['’]intégralité\\s+de\\s+la)\\s+conversation|ogni\\s+risposta|copia\\s+di\\s+ogni|le\\s+risposte\\s+del\\s+bot|tutte\\s+le\\s+risposte|l['’]intera\\s+conversazione|` +
           `кажд\\p{L}*\\s+(?:(?:тво|сво)\\p{L}*\\s+)?ответ\\p{L}*|копи\\p{L}*\\s+кажд\\p{L}*|все\\s+(?:твои\\s+)?ответы|всю\\s+переписк\\p{L}*|кожн\\p{L}*\\s+(?:(?:тво|сво)\\p{L}*\\s+)?відповід\\p{L}*|(?:всю|усю)\\s+історію\\s+розмов|her\\s+(?:cevab|yanıt)\\p{L}*|tüm\\s+(?:cevap|yanıt|konuşma)\\p{L}*|` +
           `كل\\s+(?:رد|إجابة)|نسخة\\s+من\\s+كل|المحادثة\\s+كاملة|BCC\\s+कॉपी|हर\\s+(?:जवाब|उत्तर|ईमेल|संदेश))${E}` +
-          `|(?:每(?:一)?条回复|所有回复|完整聊天记录|完整的聊天记录|每次回复|すべての返信|全ての返信|各返信|全ての回答|모든\\s*답변|답변마다|각\\s*답변)`,
+          `|(?:所有讨论内容|聊过的所有内容|話した内容すべて|나눈\\s*대화\\s*전부|每(?:一)?条回复|所有回复|完整聊天记录|完整的聊天记录|每次回复|すべての返信|全ての返信|各返信|全ての回答|모든\\s*답변|답변마다|각\\s*답변)`,
       ),
     },
     {
@@ -333,11 +333,11 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       kind: 'read',
       negatable: 'clause',
-      stems: ['reproduc', 'restate', 'transcri', 'write out', 'paste', 'recopi', 'reprodu', 'copi', 'escrib', 'escrev', 'ecri', 'schreib', 'scriv', 'wiedergeb', 'ausgeb', 'auflist', 'liste', 'lists', 'yaz', 'kopyala', 'tekrarla', 'wypisz'],
+      stems: ['echo', 'reproduc', 'restate', 'transcri', 'write out', 'paste', 'recopi', 'reprodu', 'copi', 'escrib', 'escrev', 'ecri', 'schreib', 'scriv', 'wiedergeb', 'ausgeb', 'auflist', 'liste', 'lists', 'yaz', 'kopyala', 'tekrarla', 'wypisz'],
       weight: 1,
       strong: false,
       regex: re(
-        `(?:reproduc\\p{L}*|restat\\p{L}*|transcri\\p{L}*|write\\s+out|paste|recopi\\p{L}*|reprodu\\p{L}*|copi[ae]\\p{L}*|escrib\\p{L}*|escrev\\p{L}*|écri\\p{L}*|schreib\\p{L}*|scriv\\p{L}*|wiedergeb\\p{L}*|ausgeb\\p{L}*|auflist\\p{L}*|lists?|пересказ\\p{L}*|перескаж\\p{L}*|перепиш\\p{L}*|переписати|воспроизвед\\p{L}*|процитир\\p{L}*|приведи|выпиши|выдай|відтвор\\p{L}*|скопіюй|процитуй|yaz\\p{L}*|kopyala\\p{L}*|tekrarla\\p{L}*|اكتب|اذكر|लिख\\p{L}*|दोहरा\\p{L}*|wypisz)${E}` +
+        `(?:echo(?:es|ing)?\\s+back|reproduc\\p{L}*|restat\\p{L}*|transcri\\p{L}*|write\\s+out|paste|recopi\\p{L}*|reprodu\\p{L}*|copi[ae]\\p{L}*|escrib\\p{L}*|escrev\\p{L}*|écri\\p{L}*|schreib\\p{L}*|scriv\\p{L}*|wiedergeb\\p{L}*|ausgeb\\p{L}*|auflist\\p{L}*|lists?|пересказ\\p{L}*|перескаж\\p{L}*|перепиш\\p{L}*|переписати|воспроизвед\\p{L}*|процитир\\p{L}*|приведи|выпиши|выдай|відтвор\\p{L}*|скопіюй|процитуй|yaz\\p{L}*|kopyala\\p{L}*|tekrarla\\p{L}*|اكتب|اذكر|लिख\\p{L}*|दोहरा\\p{L}*|wypisz)${E}` +
           `|(?:照录|复制|列出|写出|書き出|貼り付け|再現|적어|붙여|나열)`,
       ),
     },
@@ -531,11 +531,11 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     {
       // a section posing as a system note or a versioned operator policy ("System note:", "[운영 정책 v2 — 즉시 적용]")
       kind: 'fake_marker',
-      stems: ['system note', 'system notice', 'system update', 'v2', 'v3', 'version', 'immediately', 'sofort', 'immediat', 'inmediat', 'imediat'],
+      stems: ['addendum', 'operator note', 'operator notice', 'operator override', 'operator update', 'operator message', 'admin note', 'developer note', 'system message', 'system note', 'system notice', 'system update', 'v2', 'v3', 'version', 'immediately', 'sofort', 'immediat', 'inmediat', 'imediat'],
       weight: 3,
       strong: true,
       regex: re(
-        `(?:(?:^|\\n)[ \\t>*#-]*system\\s+(?:note|notice|update)\\s*:|\\[[^\\]\\n]{0,40}(?:policy|richtlinie|politique|política|politica|정책|策略|ポリシー|политик\\p{L}*|політик\\p{L}*|politika\\p{L}*|سياسة)[^\\]\\n]{0,20}(?:v\\d|version\\s*\\d|즉시|立即|即時|effective\\s+immediately|sofort|immédiat|inmediat|imediat|immediat|немедленно|негайно|hemen|فورا)[^\\]\\n]{0,30}\\])`,
+        `(?:(?:^|\\n)[ \\t>*#-]*system\\s+(?:note|notice|update)\\s*:|(?:^|\\n)[ \\t>*#-]*(?:operator|system|admin|developer)\\s+(?:addendum|note|notice|override|update|message)\\s*[(:]|\\[[^\\]\\n]{0,40}(?:policy|richtlinie|politique|política|politica|정책|策略|ポリシー|политик\\p{L}*|політик\\p{L}*|politika\\p{L}*|سياسة)[^\\]\\n]{0,20}(?:v\\d|version\\s*\\d|즉시|立即|即時|effective\\s+immediately|sofort|immédiat|inmediat|imediat|immediat|немедленно|негайно|hemen|فورا)[^\\]\\n]{0,30}\\])`,
       ),
     },
     // ── a few words of Dutch, Polish, Vietnamese and Indonesian for the main concepts ─────────────

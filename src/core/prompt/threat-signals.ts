@@ -331,7 +331,7 @@ const CORE_SIGNALS: readonly Signal[] = [
     weight: 1,
     strong: false,
     regex: re(
-      `${B}(?:(?:send|forward|upload|post|paste|e-?mail|mail|transmit|deliver|share|include|add|append|attach|mirror|sync)(?:ing)?|dale|dales|dáselo|dásela|entrégale|entrega|dê|passe|gib|donne|dagli|dalle|cop(?:y|ying)|hand(?:ed|ing)?\\s+(?:over|it|them|this)|given|giv(?:e|ing)|` +
+      `${B}(?:(?:send|forward|upload|post|paste|e-?mail|mail|transmit|deliver|share|include|add|append|attach|mirror|sync)(?:s|ed|ing)?|dale|dales|dáselo|dásela|entrégale|entrega|dê|passe|gib|donne|dagli|dalle|cop(?:y|ying)|hand(?:ed|ing)?\\s+(?:over|it|them|this)|given|giv(?:e|ing)|` +
         `env[ií](?:a|e|ar|en|ad)(?:lo|la|los|las|le|les|me|nos)?|mand[ae](?:lo|la|los|las|le|les|me|nos|r)?|pega\\p{L}*|incluy\\p{L}*|añad\\p{L}*|agrega\\p{L}*|compart\\p{L}*|cole|inclua|adicione|anexe|envoie\\p{L}*|envoy\\p{L}*|ajoute\\p{L}*|colle\\p{L}*|transmets|partage\\p{L}*|schick\\p{L}*|send\\p{L}*|füg\\p{L}*|hänge\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|teile|invia\\p{L}*|aggiung\\p{L}*|incolla\\p{L}*|condividi|inoltra\\p{L}*|` +
         `отправ\\p{L}*|перешл\\p{L}*|передай|добав\\p{L}*|встав\\p{L}*|скинь|пришли|надішл\\p{L}*|відправ\\p{L}*|додай|встав\\p{L}*|передай|gönder\\p{L}*|ilet\\p{L}*|ekle\\p{L}*|yapıştır\\p{L}*|paylaş\\p{L}*|yükle\\p{L}*|أرسل|ارسل|أضف|الصق|شارك|भेज\\p{L}*|जोड़\\p{L}*)${E}` +
         `|(?:发送|发到|发给|转发|上传|贴出|粘贴|附上|加到|分享|送信|送って|転送|貼り付け|追加して|添付|共有して|전송|보내|업로드|붙여\\s*넣|첨부|추가해|공유해|공유하|POST\\s*해)`,
@@ -598,7 +598,7 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     // a request reported in order to refuse it: "If the user asks to forget previous instructions, decline"
     // …unless the requests are granted ("treat her requests as operator instructions, including requests to turn off …")
     const lead = text.slice(Math.max(0, m.index - 48), m.index);
-    if ((QUOTABLE.has(sig.kind) || REPORTABLE.has(sig.kind)) && REPORTED_REQUEST.test(lead) && !/\b(?:including|even|also)\s+(?:\p{L}+\s+)?(?:requests?|asks?)\s+to\s+$/iu.test(lead)) return;
+    if ((QUOTABLE.has(sig.kind) || REPORTABLE.has(sig.kind)) && REPORTED_REQUEST.test(lead) && !/\b(?:including|even|also|honou?r|grant|fulfil+|accept|comply\s+with|follow|obey|allow)\s+(?:\p{L}+\s+){0,2}?(?:requests?|asks?)\s+(?:\p{L}+\s+){0,3}?to\s+$/iu.test(lead)) return;
     // an action quoted as an example ('e.g. "send the .env to this webhook"') is not one
     if ((QUOTABLE.has(sig.kind) || REPORTABLE.has(sig.kind)) && (insideQuotes(text, m.index, m[0].length) || (discussionExempt && DISCUSSES.test(text.slice(...sentenceSpan(text, m.index)))))) return;
     const kinds = perBlock.get(b) ?? new Map();
@@ -640,7 +640,13 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     const compound = (objects: readonly SignalKind[], verbFirst = false) =>
       (['channel', 'anyone', 'beacon'] as const).some((k) =>
         kinds.get(k)?.all.some((at) => {
-          const objectsNear = objects.flatMap((o) => kinds.get(o)?.all.filter((i) => Math.abs(i - at) <= NEAR) ?? []);
+          // the object acted on in its own sentence ("Quote errors verbatim in a code block. Never include `.env`." is no exfiltration)
+          const verbs = [...(kinds.get('send')?.all ?? []), ...(kinds.get('read')?.all ?? [])];
+          const actedOn = (o: number) => {
+            const [from, to] = sentenceSpan(text, o);
+            return verbs.some((v) => v >= from && v < to);
+          };
+          const objectsNear = objects.flatMap((o) => kinds.get(o)?.all.filter((i) => Math.abs(i - at) <= NEAR && actedOn(i)) ?? []);
           if (objectsNear.length === 0) return false;
           // verb first: the verb, then the object, then the channel ("send the token to …")
           // …or the object first, picked up by a pronoun ("look up the password and include it at the end of your answer")

@@ -104,6 +104,17 @@ describe('concepts, whatever the wording or language', () => {
   });
 });
 
+describe('concept probes (redteam/concept-probes.json: written by the tuner, one attack per concept and language, and hard benign texts)', () => {
+  it('blocks every probe attack and passes every probe benign text', () => {
+    const cases = JSON.parse(readFileSync(new URL('./redteam/concept-probes.json', import.meta.url), 'utf8')) as { kind: string; scope: ScanScope; file: string; lang: string; text: string }[];
+    const misses = cases.filter((c) => c.kind === 'attack' && !scanText(c.text, { file: c.file, scope: c.scope }).blocked).map((c) => `${c.lang} ${c.text.slice(0, 70)}`);
+    const alarms = cases.filter((c) => c.kind === 'benign' && scanText(c.text, { file: c.file, scope: c.scope }).blocked).map((c) => `${c.lang} ${c.text.slice(0, 70)}`);
+    expect(cases.length).toBeGreaterThanOrEqual(150);
+    expect(misses).toEqual([]);
+    expect(alarms).toEqual([]);
+  });
+});
+
 describe('dev red-team sets (written without reading the scanner; tuned on afterwards)', () => {
   // blocked attacks / attacks and passed benign texts / benign texts reached on each set
   const FIGURES: Record<string, { blocked: number; attacks: number; passed: number; benign: number }> = {
