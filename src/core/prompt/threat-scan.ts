@@ -89,6 +89,8 @@ const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '
 /** Leetspeak only uses these digits; a word with a 2, 6, 8 or 9 is an id, a version or a hash. */
 const LEET_WORD = /^(?=.*[A-Za-z\u00C0-\u024F\u0400-\u04FF].*[A-Za-z\u00C0-\u024F\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
 const LATIN = /[A-Za-z]/;
+/** A short word of one letter and leet digits ("n40", "4s", "s3"), folded only in a text already written in leetspeak. */
+const LEET_SHORT = /^(?=.*[A-Za-z])(?=.*[013457])[A-Za-z013457]{2,4}$/;
 /** "4th", "10px", "64kb", "3am": a number with a unit or ordinal, not leetspeak. */
 const NUMBER_WITH_UNIT = /^\d+(?:st|nd|rd|th|px|pt|em|rem|vh|vw|k|m|g|kb|mb|gb|tb|ms|s|h|d|w|x|am|pm|v|b|fps|hz|khz|mhz|ghz|p|i)$/i;
 const HOMOGLYPH_CHARS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
@@ -114,15 +116,22 @@ const EMPHASIS_CHARS = /[*_]|~~/;
 export function foldForScan(text: string): string {
   // fullwidth letters and digits only: fullwidth punctuation is ordinary CJK typography
   let out = text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  if (JUNCTION_CHARS.test(out)) out = out.replace(MIXED_WORD, (word) => {
-    const hasLatin = LATIN.test(word);
-    const mixedScript = hasLatin && HOMOGLYPH_CHARS.test(word);
-    const leet = LEET_WORD.test(word) && !NUMBER_WITH_UNIT.test(word);
-    if (!mixedScript && !leet) return word;
-    let folded = '';
-    for (const c of word) folded += (mixedScript && HOMOGLYPHS[c]) || (leet && LEET[c]) || c;
-    return folded;
-  });
+  if (JUNCTION_CHARS.test(out)) {
+    let leetWords = 0;
+    const fold = (loose: boolean) => (word: string) => {
+      const hasLatin = LATIN.test(word);
+      const mixedScript = hasLatin && HOMOGLYPH_CHARS.test(word);
+      const leet = (LEET_WORD.test(word) || (loose && LEET_SHORT.test(word))) && !NUMBER_WITH_UNIT.test(word);
+      if (!mixedScript && !leet) return word;
+      if (leet) leetWords++;
+      let folded = '';
+      for (const c of word) folded += (mixedScript && HOMOGLYPHS[c]) || (leet && LEET[c]) || c;
+      return folded;
+    };
+    out = out.replace(MIXED_WORD, fold(false));
+    // a text written in leetspeak: its short words ("n40", "4s") are leet too
+    if (leetWords >= 3) out = out.replace(MIXED_WORD, fold(true));
+  }
   if (!EMPHASIS_CHARS.test(out)) return out;
   return out.replace(/(?<=^|[\s(>])(?:\*{1,3}|_{1,3}|~~)(?=[A-Za-z])|(?<=[A-Za-z])(?:\*{1,3}|_{1,3}|~~)(?=$|[\s.,;:!?)])/gm, (m) => ' '.repeat(m.length));
 }
