@@ -29,7 +29,7 @@ import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPat
 import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
 import { decodedViews, normalizedViews } from './threat-normalize.js';
 import { quotedExampleLines } from './threat-quoted.js';
-import { SIGNAL_STEMS, signalHits } from './threat-signals.js';
+import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './threat-signals.js';
 
 export { THREAT_CATEGORIES, THREAT_PATTERNS, isPublicIpv4, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 
@@ -490,7 +490,7 @@ function isNegatedIntent(lang: string, text: string, starts: readonly number[], 
  * Matches in `body`, with line numbers counted from `firstLine`. With `derive`, the normalised and
  * decoded views of `body` are scanned too (once: a view's own views are not).
  */
-function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boolean, how = ''): ThreatMatch[] {
+function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boolean, how = '', small = body.length <= SMALL_TEXT): ThreatMatch[] {
   const starts = lineStarts(body);
   const matches: ThreatMatch[] = [];
   // Patterns run on the text as written and, when it differs, on its folded copy; exemptions are
@@ -540,7 +540,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   // Only the changed regions are read folded (views[1…], each with its offset into the body).
   const signalled = new Set<string>();
   for (const view of views) {
-    for (const hit of signalHits(view.text, keywords, scope !== 'memory')) {
+    for (const hit of signalHits(view.text, keywords, scope !== 'memory', small)) {
       const { line, start, end } = lineOf(body, starts, hit.index + view.offset);
       const key = `${line}\0${hit.kinds.join('+')}`;
       if (signalled.has(key)) continue;
@@ -552,7 +552,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   }
   if (derive) {
     for (const view of [...normalizedViews(body), ...decodedViews(body, starts)]) {
-      matches.push(...scanBody(view.text, scope, firstLine + view.line - 1, false, `(${view.how}) `));
+      matches.push(...scanBody(view.text, scope, firstLine + view.line - 1, false, `(${view.how}) `, small));
     }
   }
   return matches;

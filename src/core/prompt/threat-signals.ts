@@ -552,8 +552,8 @@ function insideQuotes(text: string, index: number, length: number): boolean {
   return false;
 }
 
-/** Up to this length every signal runs, whatever the stems found. */
-const SMALL_TEXT = 8192;
+/** Up to this length (of the scanned file) every signal runs, whatever the stems found. */
+export const SMALL_TEXT = 8192;
 
 /** Exfiltration: a secret, an action on it and an outward channel within this many characters of each other. */
 const NEAR = 250;
@@ -585,10 +585,10 @@ const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel' || sig.kind
  * `discussionExempt` (every scope but memory, which the model writes itself) prose signals in a
  * sentence about attacks do not count.
  */
-export function signalHits(text: string, found?: ReadonlySet<string>, discussionExempt = true): SignalHit[] {
+export function signalHits(text: string, found?: ReadonlySet<string>, discussionExempt = true, runAll = text.length <= SMALL_TEXT): SignalHit[] {
   const hasIntl = NON_ASCII.test(text);
   // a short text (a memory, a skill, most context files) runs every signal: cheap, and no stem list can miss a wording there
-  const open = (sig: Signal) => !found || text.length <= SMALL_TEXT || sig.stems.some((k) => found.has(k)) || (hasIntl && INTL.has(sig.kind));
+  const open = (sig: Signal) => !found || runAll || sig.stems.some((k) => found.has(k)) || (hasIntl && INTL.has(sig.kind));
   const starts = blocksOf(text);
   const perBlock = new Map<number, Map<SignalKind, { weight: number; strong: boolean; index: number; all: number[] }>>();
   const consider = (sig: Signal, m: { 0: string; index: number }) => {
