@@ -443,6 +443,9 @@ function keywordsIn(texts: readonly string[]): Set<string> {
   return found;
 }
 
+/** A prompt printed by a command in the developer's terminal, not into the chat. */
+const IN_TERMINAL = /`(?:make|npm|pnpm|yarn|npx|python3?|node|cargo|go|just|bin\/)[^`\n]*`[^\n]{0,60}(?:终端|終端|ターミナル|터미널|terminal|Terminal|терминал|термінал|konsol|الطرفية|टर्मिनल)|(?:终端|ターミナル|터미널|terminal|терминал)/u;
+
 /** A negation inside a Chinese or Japanese match, before its verb. */
 const CJK_INNER_NEGATION = /(?:不要|不得|不能|切勿|禁止|严禁|绝不|请勿|不可|不许|不准|别(?=[\u4E00-\u9FFF]))|(?:しないで|しない|ないで|禁止)/u;
 
@@ -522,6 +525,8 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
         if (pattern.accept && !pattern.accept(m as RegExpExecArray, view.text)) continue;
         if (foreign) {
           if (pattern.prose && isNegatedIntent(pattern.lang!, body, starts, index, m[0].length)) continue;
+          // a command that prints the prompt in a terminal ("`make prompt` 会在终端完整输出系统提示词") is a developer's tool
+          if (pattern.category === 'prompt_leak' && IN_TERMINAL.test(body.slice(Math.max(0, index - 80), index + m[0].length + 40))) continue;
         } else if (isExempt(pattern, body, starts, index, m[0].length, scope)) continue;
         seen.add(index);
         if (seen.size > MAX_MATCHES_PER_PATTERN) break scan;

@@ -96,7 +96,8 @@ const G = (n: number) => `[^.!?。！？\\n]{0,${n}}?`;
  * assistant's own instructions or setup — not "local config overrides the default port".
  */
 const PRECEDENCE_OBJECT = re(
-  `(?:operator\\p{L}*|system\\s+(?:prompt|message|instructions|settings|rules|configuration)|(?:your|the\\s+assistant's|the\\s+model's)\\s+(?:\\p{L}+\\s+)?(?:instructions|configuration|setup|rules|guidelines|settings|prompt|programming|limits)|(?:configuration|setup|instructions|settings|rules|prompt)\\s+(?:you|that\\s+you)|(?:previous|earlier|original|initial|prior|other|any)\\s+(?:\\p{L}+\\s+)?instructions|` +
+  // "the operator's defaults" of a Kubernetes operator is no one's instructions
+  `(?:operator\\p{L}*(?!['’]s\\s+(?:defaults?|values?|version|image|logs?|pods?|deployment|chart|crds?|resources?|reconcil\\p{L}*))|system\\s+(?:prompt|message|instructions|settings|rules|configuration)|(?:your|the\\s+assistant's|the\\s+model's)\\s+(?:\\p{L}+\\s+)?(?:instructions|configuration|setup|rules|guidelines|settings|prompt|programming|limits)|(?:configuration|setup|instructions|settings|rules|prompt)\\s+(?:you|that\\s+you)|(?:previous|earlier|original|initial|prior|other|any)\\s+(?:\\p{L}+\\s+)?instructions|` +
     `betreiber\\p{L}*|systemanweisung\\p{L}*|systemprompt|dein\\p{L}*\\s+(?:anweisung\\p{L}*|vorgaben|regeln|einstellung\\p{L}*)|anweisung\\p{L}*|opérateur\\p{L}*|instructions\\s+(?:du\\s+)?système|prompt\\s+système|tes\\s+(?:instructions|consignes|règles)|operador\\p{L}*|instrucciones|instruções|sistema|tus\\s+(?:reglas|instrucciones)|suas\\s+(?:regras|instruções)|` +
     `operatore|istruzioni|оператор\\p{L}*|системн\\p{L}*|инструкц\\p{L}*|інструкц\\p{L}*|указани\\p{L}*|вказівк\\p{L}*|operatör\\p{L}*|sistem\\s+(?:mesaj\\p{L}*|talimat\\p{L}*|istem\\p{L}*)|talimat\\p{L}*|المشغل|النظام|التعليمات|ऑपरेटर|सिस्टम|निर्देश)` +
     `|(?:系统|指令|原有|システム|指示|運用者|オペレーター|시스템|지시|운영자)`,
@@ -606,6 +607,8 @@ export function signalHits(text: string, found?: ReadonlySet<string>, discussion
     // an action quoted as an example ('e.g. "send the .env to this webhook"') is not one
     if ((QUOTABLE.has(sig.kind) || REPORTABLE.has(sig.kind)) && (insideQuotes(text, m.index, m[0].length) || (discussionExempt && DISCUSSES.test(text.slice(...sentenceSpan(text, m.index)))))) return;
     const kinds = perBlock.get(b) ?? new Map();
+    // one word is one signal: "override" read as a precedence claim is not also an override
+    if (sig.kind === 'override' && kinds.get('precedence')?.all.includes(m.index)) return;
     const seen = kinds.get(sig.kind);
     if (!seen) kinds.set(sig.kind, { weight: sig.weight, strong: sig.strong, index: m.index, all: [m.index] });
     else seen.all.push(m.index);
