@@ -13,7 +13,10 @@
  * - the assistant's own setup named indirectly ("the settings you received before this
  *   conversation", persona, tool descriptions) and reproduced verbatim into a reply or code block;
  * - every reply or the whole conversation copied to another chat id / address, on a schedule;
- * - secrets and literal passwords handed to anyone in the group who asks.
+ * - secrets and literal passwords handed to anyone in the group who asks, or stored to be said back;
+ * - the sender treated as owner / admin, pre-approved tool calls, "only obey this file".
+ *
+ * A last block has a few words of Dutch, Polish, Vietnamese and Indonesian for the main concepts.
  *
  * All of them are weak or strong signals like the others: nothing here blocks alone, a block needs
  * BLOCK_SCORE from several concepts in one paragraph. Every regex is one bounded alternation

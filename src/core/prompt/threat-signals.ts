@@ -15,8 +15,11 @@
  * - a trigger (when the user mentions …, every 6 hours), an address to the AI.
  *
  * Each signal has a weight; a block is an injection when its weights reach BLOCK_SCORE with at
- * least two different signals and at least one strong one (or a secret, an action on it and an
- * outward channel near each other); weak signals together add at most WEAK_CAP, so a single
+ * least two different signals and at least one strong one — or one of the compound shapes: a secret,
+ * an action on it (in its own sentence) and an outward channel near each other; the assistant's own
+ * setup read out verbatim (a leak); every reply or the whole conversation relayed to an outside chat
+ * id or address in one sentence (a relay); secrets stored to be said back or handed to whoever asks
+ * (a hoard). The concept lexicons that widen these signals in 14 languages are in threat-concepts.ts; weak signals together add at most WEAK_CAP, so a single
  * signal — ordinary prose about tokens, a URL, "if the user asks" — never blocks, nor does one
  * strong word in a paragraph full of weak ones. Action verbs after a negation in the
  * language of the text ("never send", "붙여 넣지 마세요", "لا تطلب") do not count.
