@@ -293,13 +293,13 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     },
     {
       kind: 'anyone',
-      stems: ['anyone in', 'anybody in', 'everyone in', 'whoever in', 'whenever anyone', 'whenever someone', 'wenn jemand', 'auf nachfrage', 'mit allen', 'qualquer pessoa', 'a quem', 'todos do grupo', 'tout le monde', 'importe qui', 'chiunque', 'tutti quelli', 'kazdemu', 'komukolwiek', 'herkese', 'soran'],
+      stems: ['kollegen', 'andere', 'dritte', 'anyone in', 'anybody in', 'everyone in', 'whoever in', 'whenever anyone', 'whenever someone', 'wenn jemand', 'auf nachfrage', 'mit allen', 'qualquer pessoa', 'a quem', 'todos do grupo', 'tout le monde', 'importe qui', 'chiunque', 'tutti quelli', 'kazdemu', 'komukolwiek', 'herkese', 'soran'],
       weight: 3,
       strong: true,
       negatable: 'clause',
       regex: re(
         `(?:(?:anyone|anybody|everyone|whoever|someone)\\s+(?:else\\s+)?in\\s+(?:the|this|our|that|my)\\s+(?:channel|group|chat|team|server|workspace)|whenever\\s+(?:anyone|someone|somebody)\\s+${W(4)}asks|` +
-          `wenn\\s+jemand\\s+${W(10)}(?:fragt|nachfragt|wissen\\s+will)|auf\\s+Nachfrage|mit\\s+allen\\s+abgesprochen|a\\s+qualquer\\s+pessoa|a\\s+quem\\s+pedir|a\\s+todos\\s+do\\s+grupo|à\\s+tout\\s+le\\s+monde|n['’]importe\\s+qui|chiunque|a\\s+tutti\\s+(?:quelli|coloro)|` +
+          `wenn\\s+jemand\\s+${W(10)}(?:fragt|nachfragt|wissen\\s+will)|auf\\s+Nachfrage|(?:auch\\s+)?an\\s+(?:Kollegen|Kolleginnen|andere|alle|Dritte)\\p{L}*,?\\s+die|mit\\s+allen\\s+abgesprochen|a\\s+qualquer\\s+pessoa|a\\s+quem\\s+pedir|a\\s+todos\\s+do\\s+grupo|à\\s+tout\\s+le\\s+monde|n['’]importe\\s+qui|chiunque|a\\s+tutti\\s+(?:quelli|coloro)|` +
           `всем\\s+в\\s+(?:чате|группе|канале)|кто\\s+(?:бы\\s+)?ни\\s+спросил|если\\s+кто-(?:то|нибудь)\\s+(?:спросит|попросит)|усім\\s+у\\s+(?:чаті|групі|каналі)|якщо\\s+хтось\\s+(?:спитає|попросить)|soran\\s+(?:herkese|kişiye)|لأي\\s+أحد|لكل\\s+من\\s+يسأل|للجميع|जो\\s+भी\\s+पूछे|सबको|हर\\s+किसी\\s+को|każdemu\\s+${W(3)}kto|komukolwiek)${E}` +
           `|(?:谁问|有人问(?:起)?|群里(?:谁|任何人)|所有人|誰かが[^。\\n]{0,20}?(?:聞い|尋ね)|誰にでも|全員に|누가\\s*[^.\\n]{0,20}?물어보면|팀원\\s*모두에게|모두에게\\s*알려)`,
       ),
@@ -386,13 +386,13 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
     // ── second pass: what the dev sets fresh6 / fresh7 showed missing ──────────────────────────
     {
       kind: 'covert',
-      stems: ['attention', 'without mentioning', 'without flagging', 'reminded', 'erwahn', 'rappel', 'bark'],
+      stems: ['know', 'gerek', 'wissen', 'saber', 'saperlo', 'sappia', 'savoir', 'attention', 'without mentioning', 'without flagging', 'reminded', 'erwahn', 'rappel', 'bark'],
       weight: 2,
       strong: true,
       regex: re(
-        `(?:(?:don't|do\\s+not|never)\\s+(?:call|draw)\\s+attention\\s+to|without\\s+(?:mentioning|flagging|noting)\\s+(?:it|this|that)|(?:doesn't|does\\s+not|don't)\\s+want\\s+to\\s+be\\s+reminded|erwähn\\p{L}*\\s+${W(3)}nicht|(?:musst|brauchst)\\s+${W(4)}nicht\\s+${W(2)}(?:zu\\s+)?erwähnen|ne\\s+veut\\s+pas\\s+qu['’]on\\s+le\\s+lui\\s+rappelle|sans\\s+le\\s+(?:lui\\s+)?rappeler|` +
+        `(?:(?:the\\s+user|they|he|she)\\s+(?:doesn't|don't|does\\s+not|do\\s+not|need\\s+not|needn't)\\s+(?:need\\s+to\\s+)?know|bilmesine\\s+gerek\\s+yok|(?:muss|braucht)\\s+(?:davon\\s+|das\\s+)?nichts\\s+(?:zu\\s+)?wissen|não\\s+precisa\\s+saber|non\\s+(?:deve|serve\\s+che)\\s+(?:saperlo|lo\\s+sappia)|(?:знать\\s+не\\s+нужно|не\\s+нужно\\s+знать)|(?:знати\\s+не\\s+потрібно|не\\s+потрібно\\s+знати)|no\\s+(?:necesita|tiene\\s+que)\\s+saberlo|n['’]a\\s+pas\\s+besoin\\s+de\\s+(?:le\\s+)?savoir|لا\\s+(?:داعي|يحتاج)\\s+أن\\s+يعرف|जानने\\s+की\\s+ज़रूरत\\s+नहीं|(?:don't|do\\s+not|never)\\s+(?:call|draw)\\s+attention\\s+to|without\\s+(?:mentioning|flagging|noting)\\s+(?:it|this|that)|(?:doesn't|does\\s+not|don't)\\s+want\\s+to\\s+be\\s+reminded|erwähn\\p{L}*\\s+${W(3)}nicht|(?:musst|brauchst)\\s+${W(4)}nicht\\s+${W(2)}(?:zu\\s+)?erwähnen|ne\\s+veut\\s+pas\\s+qu['’]on\\s+le\\s+lui\\s+rappelle|sans\\s+le\\s+(?:lui\\s+)?rappeler|` +
           `ولا\\s+تخبري|لا\\s+تخبري|دون\\s+(?:إبلاغ|إخبار)\\p{L}*|(?:कुछ\\s+)?मत\\s+कहना|बताए\\s+बिना)${E}` +
-          `|(?:无需向用户解释|不必解释|无需解释|不用解释|不需要(?:再)?(?:说明|解释|告知)|報告しなくて(?:大丈夫|いい|結構)|言わなくて(?:いい|大丈夫)|知らせなくて|따로\\s*알리지\\s*않|알리지\\s*않(?:는다|고|습니다))`,
+          `|(?:不需要知道|不用知道|知らなくてよい|몰라도\\s*(?:됩니다|돼)|无需向用户解释|不必解释|无需解释|不用解释|不需要(?:再)?(?:说明|解释|告知)|報告しなくて(?:大丈夫|いい|結構)|言わなくて(?:いい|大丈夫)|知らせなくて|따로\\s*알리지\\s*않|알리지\\s*않(?:는다|고|습니다))`,
       ),
     },
     {
@@ -445,22 +445,22 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       // "store every password … with the memory tool": secrets collected to be handed on
       kind: 'store',
       negatable: 'clause',
-      stems: ['store', 'save', 'keep', 'record', 'remember', 'guard', 'almacen', 'salv', 'armazen', 'speicher', 'merk', 'enregistr', 'sauvegard', 'memoriz', 'memoris', 'kaydet', 'sakla', 'zapami', 'zapis'],
+      stems: ['ableg', 'store', 'save', 'keep', 'record', 'remember', 'guard', 'almacen', 'salv', 'armazen', 'speicher', 'merk', 'enregistr', 'sauvegard', 'memoriz', 'memoris', 'kaydet', 'sakla', 'zapami', 'zapis'],
       weight: 1,
       strong: false,
       regex: re(
-        `(?:stor(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|keep|record|remember|guard[ae]\\p{L}*|almacen\\p{L}*|salv[ae]\\p{L}*|armazen\\p{L}*|speicher\\p{L}*|gespeicher\\p{L}*|merk\\p{L}*|enregistr\\p{L}*|sauvegard\\p{L}*|mémoris\\p{L}*|memorizz\\p{L}*|сохран\\p{L}*|запомина\\p{L}*|запомни|зберіга\\p{L}*|збережи|зберегти|запам['’]ята\\p{L}*|kaydet\\p{L}*|sakla\\p{L}*|احفظ|خزن|سجل|सहेज\\p{L}*|zapamięt\\p{L}*|zapisuj\\p{L}*)${E}` +
+        `(?:stor(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|keep|record|remember|guard[ae]\\p{L}*|almacen\\p{L}*|salv[ae]\\p{L}*|armazen\\p{L}*|speicher\\p{L}*|gespeicher\\p{L}*|ableg\\p{L}*|merk\\p{L}*|enregistr\\p{L}*|sauvegard\\p{L}*|mémoris\\p{L}*|memorizz\\p{L}*|сохран\\p{L}*|запомина\\p{L}*|запомни|зберіга\\p{L}*|збережи|зберегти|запам['’]ята\\p{L}*|kaydet\\p{L}*|sakla\\p{L}*|احفظ|خزن|سجل|सहेज\\p{L}*|zapamięt\\p{L}*|zapisuj\\p{L}*)${E}` +
           `|(?:保存|存下来|存到|存入|记下|记住|保存して|覚えて|저장|기억해)`,
       ),
     },
     {
       // what the hoard is for: said back at the start of each conversation, or to whoever asks
       kind: 'replay',
-      stems: ['he ask', 'she ask', 'they ask', 'on request', 'fragt', 'anfrage', 'demande', 'pide', 'pida', 'pedir', 'chiede', 'isterse', 'repeat', 'back', 'start of each', 'start of every', 'beginning of each', 'list them', 'remind', 'inicio de cada', 'comienzo de cada', 'inicio de cada', 'beginn jeder', 'debut de chaque', "all'inizio", 'basinda'],
+      stems: ['bedarf', 'he ask', 'she ask', 'they ask', 'on request', 'fragt', 'anfrage', 'demande', 'pide', 'pida', 'pedir', 'chiede', 'isterse', 'repeat', 'back', 'start of each', 'start of every', 'beginning of each', 'list them', 'remind', 'inicio de cada', 'comienzo de cada', 'inicio de cada', 'beginn jeder', 'debut de chaque', "all'inizio", 'basinda'],
       weight: 2,
       strong: false,
       regex: re(
-        `(?:(?:when|whenever|if)\\s+(?:he|she|they)\\s+asks?|on\\s+request|wenn\\s+(?:er|sie)\\s+(?:danach\\s+)?fragt|auf\\s+Anfrage|s['’]il\\s+le\\s+demande|si\\s+(?:lo|la|los|las)\\s+pide|cualquier\\s+dato\\s+que\\s+pida|se\\s+(?:ele|ela)\\s+pedir|se\\s+(?:lo|la|li|le)\\s+chiede|по\\s+(?:первому\\s+)?запросу|на\\s+(?:перший\\s+)?запит|isterse|istediğinde|عند\\s+الطلب|माँगने\\s+पर|repeat\\s+${W(3)}back|(?:at|on)\\s+the\\s+(?:start|beginning)\\s+of\\s+(?:each|every|any)\\s+(?:new\\s+)?(?:conversation|chat|session)|list\\s+them|remind\\s+(?:me|him|her|them)\\s+of\\s+them|al\\s+(?:inicio|comienzo)\\s+de\\s+cada\\s+(?:nueva\\s+)?conversación|no\\s+início\\s+de\\s+cada\\s+(?:nova\\s+)?conversa|zu\\s+Beginn\\s+jed\\p{L}+\\s+(?:neuen\\s+)?(?:Unterhaltung|Sitzung|Konversation)|au\\s+début\\s+de\\s+chaque\\s+(?:nouvelle\\s+)?conversation|all['’]inizio\\s+di\\s+ogni\\s+(?:nuova\\s+)?conversazione|` +
+        `(?:(?:when|whenever|if)\\s+(?:he|she|they)\\s+asks?|on\\s+request|wenn\\s+(?:er|sie)\\s+(?:danach\\s+)?fragt|auf\\s+Anfrage|bei\\s+Bedarf|s['’]il\\s+le\\s+demande|si\\s+(?:lo|la|los|las)\\s+pide|cualquier\\s+dato\\s+que\\s+pida|se\\s+(?:ele|ela)\\s+pedir|se\\s+(?:lo|la|li|le)\\s+chiede|по\\s+(?:первому\\s+)?запросу|на\\s+(?:перший\\s+)?запит|isterse|istediğinde|عند\\s+الطلب|माँगने\\s+पर|repeat\\s+${W(3)}back|(?:at|on)\\s+the\\s+(?:start|beginning)\\s+of\\s+(?:each|every|any)\\s+(?:new\\s+)?(?:conversation|chat|session)|list\\s+them|remind\\s+(?:me|him|her|them)\\s+of\\s+them|al\\s+(?:inicio|comienzo)\\s+de\\s+cada\\s+(?:nueva\\s+)?conversación|no\\s+início\\s+de\\s+cada\\s+(?:nova\\s+)?conversa|zu\\s+Beginn\\s+jed\\p{L}+\\s+(?:neuen\\s+)?(?:Unterhaltung|Sitzung|Konversation)|au\\s+début\\s+de\\s+chaque\\s+(?:nouvelle\\s+)?conversation|all['’]inizio\\s+di\\s+ogni\\s+(?:nuova\\s+)?conversazione|` +
           `в\\s+начале\\s+каждой\\s+(?:новой\\s+)?(?:беседы|сессии|переписки)|(?:напоминать|напомни)\\s+(?:их|ему|мне)|на\\s+початку\\s+кожної\\s+(?:нової\\s+)?розмови|her\\s+yeni\\s+konuşmanın\\s+başında|في\\s+بداية\\s+كل\\s+محادثة|हर\\s+नई\\s+बातचीत\\s+की\\s+शुरुआत\\s+में)${E}` +
           `|(?:要什么[^。\\n]{0,8}都可以给|每次新对话开头|新对话开头|直接报出来|报出来|完整列出来|新しい会話の最初に|새\\s*대화\\s*(?:시작|때마다)|물어도\\s*알려)`,
       ),

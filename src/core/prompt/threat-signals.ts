@@ -362,7 +362,7 @@ const CORE_SIGNALS: readonly Signal[] = [
     negatable: 'clause',
     regex: re(
       `${B}(?:(?:with|to)\\s+(?:another|other|any\\s+other)\\s+(?:users?|people|members?|chats?)|(?:another|other|any\\s+other)\\s+(?:users?|members?)\\s+(?:\\p{L}+\\s+){0,4}?(?:asks?|says?|wants?|writes?)|(?:anyone|anybody|whoever|everyone)\\s+(?:who|that|which)\\s+(?:\\p{L}+\\s+){0,8}?(?:asks?|says?|writes?|mentions?|knows?|gives?|requests?|provides?|types?)|(?:to|with)\\s+(?:anyone|anybody|whoever|everyone)${E}|` +
-        `a\\s+(?:quien|cualquiera|qualquer\\s+pessoa|quem)|à\\s+quiconque|à\\s+(?:qui|toute\\s+personne)\\s+qui|(?:jedem|jeder|wer\\s+auch\\s+immer)|a\\s+chiunque|любому|кому\\s+угодно|тому,?\\s+кто|будь-кому|тому,?\\s+хто|herkese|kim\\s+(?:isterse|sorarsa|derse)|لأي\\s+شخص|لمن\\s+يطلب|किसी\\s+को\\s+भी)` +
+        `a\\s+(?:quien|cualquiera|qualquer\\s+pessoa|quem)|à\\s+quiconque|à\\s+(?:qui|toute\\s+personne)\\s+qui|jede[mr]\\s*,?\\s+(?:der|die|wer)\\s|jede[mr]\\s+(?:Nutzer\\p{L}*|Benutzer\\p{L}*|Mitglied\\p{L}*|Person|im\\s+Kanal|in\\s+der\\s+Gruppe)|wer\\s+auch\\s+immer|a\\s+chiunque|любому|кому\\s+угодно|тому,?\\s+кто|будь-кому|тому,?\\s+хто|herkese|kim\\s+(?:isterse|sorarsa|derse)|لأي\\s+شخص|لمن\\s+يطلب|किसी\\s+को\\s+भी)` +
         `|(?:任何人|谁要|誰にでも|尋ねた人|누구에게나|누구든)`,
     ),
   },
