@@ -104,6 +104,13 @@ function re(source: string, flags = 'giu'): RegExp {
   return new RegExp(source, flags);
 }
 
+/** True when `index` sits inside an inline code span (an odd number of backticks before it on its line). */
+function inInlineCode(text: string, index: number): boolean {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const before = text.slice(Math.max(lineStart, index - 400), index);
+  return (before.split('`').length - 1) % 2 === 1 && text.slice(index, index + 400).split('\n')[0].includes('`');
+}
+
 /** A match counts only when a qualifier ("previous", "your", "all", "system") is inside it or just after. */
 function qualified(qualifier: RegExp): (m: RegExpExecArray, text: string) => boolean {
   return (m, text) => qualifier.test(m[0]) || qualifier.test(text.slice(m.index + m[0].length, m.index + m[0].length + 40));
@@ -119,7 +126,7 @@ export const NEGATION_BEFORE: Readonly<Record<string, RegExp>> = {
   it: /(?:^|[^\p{L}])(?:non|mai|evita|evitate|vietato)(?![\p{L}])[^.!?\n]{0,30}$/iu,
   ru: /(?:^|[^\p{L}])(?:не|никогда|нельзя|запрещено)(?![\p{L}])[^.!?\n]{0,30}$/iu,
   uk: /(?:^|[^\p{L}])(?:не|ніколи|не\s+можна|заборонено)(?![\p{L}])[^.!?\n]{0,30}$/iu,
-  zh: /(?:不要|不得|不能|切勿|禁止|绝不|永远不要|请勿|别)[^。！？\n]{0,12}$/u,
+  zh: /(?:不要|不得|不能|切勿|禁止|严禁|绝不|永远不要|请勿|不许|不准|别)[^。！？\n]{0,12}$/u,
   ar: /(?:^|[^\p{L}])(?:لا|لن|أبدا|أبداً|ممنوع|يمنع)(?![\p{L}])[^.!?؟\n]{0,30}$/u,
   hi: /(?:^|\s)(?:मत|न|नहीं|कभी\s+नहीं|कभी\s+भी\s+न)(?=\s)[^।.!?\n]{0,30}$/u,
 };
@@ -141,7 +148,7 @@ const EN_QUAL = /\b(?:your|previous|prior|earlier|preceding|above|all|every|any|
 const SECRET_NOUN = re(`${B}(?:passwords?|passphrases?|passcodes?|api[\\s_-]?keys?|keys|tokens?|secrets?|credentials|transcripts?|conversations?|chat\\s+(?:history|histories|logs?)|memory\\s+files?|contraseñas?|claves?|credenciales|secretos?|conversaci(?:ón|on|ones)|historial|transcripciones|senhas?|chaves?|credenciais|segredos?|conversas?|histórico|mots?\\s+de\\s+passe|clés|jetons?|identifiants|historique|passw(?:ö|oe)rt\\p{L}*|schlüssel\\p{L}*|zugangsdaten|geheimnisse|chatverl(?:a|ä)uf\\p{L}*|unterhaltung\\p{L}*|gespräch\\p{L}*|chiavi|chiave|credenziali|segreti|conversazion\\p{L}*|cronologia|парол\\p{L}*|ключ\\p{L}*|токен\\p{L}*|секрет\\p{L}*|переписк\\p{L}*|учётн\\p{L}*|учетн\\p{L}*|листуванн\\p{L}*|облікові|şifre\\p{L}*|parola\\p{L}*|anahtar\\p{L}*|konuşma\\p{L}*|sohbet\\p{L}*|كلمات?\\s+(?:ال)?مرور|كلمة\\s+السر|المفاتيح|مفتاح|بيانات\\s+الاعتماد|المحادث\\p{L}*|पासवर्ड|कुंजी|टोकन|क्रेडेंशियल|बातचीत)|(?:密码|密钥|令牌|凭据|凭证|私钥|聊天记录|对话记录|パスワード|トークン|秘密鍵|APIキー|認証情報|会話|履歴|비밀번호|암호|토큰|API\\s*키|자격\\s*증명|대화|채팅\\s*기록)`);
 const SEND_VERB = re(`${B}(?:send|sends|forward|forwards|upload|uploads|post|posts|e-?mail|e-?mails|mail|mails|transmit|transmits|deliver|delivers|exfiltrate|exfiltrates|leak|leaks|submit|submits)${E}|${B}(?:env[ií]\\p{L}*|mand[ae]\\p{L}*|reenv[ií]\\p{L}*|remit[ae]\\p{L}*|sub[ea]\\p{L}*|transmit\\p{L}*|encaminh\\p{L}*|repass\\p{L}*|envoi\\p{L}*|envoy\\p{L}*|transf[eè]r\\p{L}*|transmet\\p{L}*|expédi\\p{L}*|téléverse\\p{L}*|schick\\p{L}*|sende\\p{L}*|weiterleit\\p{L}*|leite\\p{L}*|übermittl\\p{L}*|maile\\p{L}*|hochlad\\p{L}*|lade\\p{L}*|invi[aie]\\p{L}*|inoltr\\p{L}*|trasmett\\p{L}*|spedisc\\p{L}*|caric\\p{L}*|отправ\\p{L}*|перешл\\p{L}*|пересыла\\p{L}*|пересл\\p{L}*|загруз\\p{L}*|выгруз\\p{L}*|скинь\\p{L}*|пришл\\p{L}*|переда\\p{L}*|надішл\\p{L}*|надсила\\p{L}*|відправ\\p{L}*|пересила\\p{L}*|завантаж\\p{L}*|gönder\\p{L}*|ilet\\p{L}*|yükle\\p{L}*|yolla\\p{L}*|aktar\\p{L}*|أرسل|ارسل|ابعث|ارفع|ترسل\\p{L}*|يرسل\\p{L}*|भेज\\p{L}*|फॉरवर्ड|अपलोड)|(?:发送|发到|转发|上传|发给|寄给|提交|送信|送っ|送る|送れ|送付|転送|アップロード|전송|보내|업로드|전달)`);
 /** Negation just before a verb (English and the other languages). */
-const NEGATED_VERB = /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|avoid|nunca|jamás|jamais|não|nao|nie|niemals|nicht|keinesfalls|ne|n['’]|non|mai|не|никогда|ніколи|asla|لا|لن|मत|नहीं|कभी)(?:\s+\p{L}+){0,2}\s+|(?:不要|不得|切勿|禁止|绝不|请勿|别|決して))$/iu;
+const NEGATED_VERB = /(?:(?:^|[^\p{L}])(?:never|not|no|don't|dont|do\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|avoid|nunca|jamás|jamais|não|nao|nie|niemals|nicht|keinesfalls|ne|n['’]|non|mai|не|никогда|ніколи|asla|لا|لن|मत|नहीं|कभी)(?:\s+\p{L}+){0,2}\s+|(?:不要|不得|切勿|禁止|严禁|绝不|请勿|不许|不准|别|決して))$/iu;
 /** Negation on the verb (verb-final languages: Japanese, Korean, Turkish, Hindi). */
 const NEGATED_AFTER = /^(?:し|を)?(?:ない|ません|しない|するな|禁止)|^(?:하|을|를)?\s*(?:지\s*마|지\s*말|지\s*않|면\s*안|금지)|^(?:me|ma)(?:yin|yın|meli|malı)?(?![\p{L}])|^\s+(?:न|नहीं|मत)(?![\p{L}])/iu;
 
@@ -220,6 +227,8 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     lang: 'en',
     regex: /<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>|<\/?start_of_turn>|<\/?end_of_turn>|<\/?(?:system|assistant)_?(?:prompt|message)?>(?=\s*\S)/gi,
     prose: false,
+    // a template token inside an inline code span is documentation (`<|im_start|>role … <|im_end|>`), not a turn
+    accept: (m, text) => !inInlineCode(text, m.index),
   },
   {
     id: 'en-fake-turn',
@@ -377,7 +386,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'zh-covert',
     category: 'instruction_override',
     lang: 'zh',
-    regex: re(`(?:不要|别|切勿|不得|不可|千万别)(?:告诉|通知|告知|透露给|让)(?:用户|使用者|对方|他|她|任何人)|(?:悄悄|偷偷|秘密地|暗中|私下|默默)(?:地)?${PC}{0,8}?(?:把|将|发送|转发|执行|运行|上传|记录|添加|保存|加上)|瞒着(?:用户|使用者)|(?:不让|别让)(?:用户|使用者)(?:知道|发现)`),
+    regex: re(`(?:不要|别|切勿|不得|不可|千万别)(?:告诉|通知|告知|透露给)(?:用户|使用者|对方|他|她|任何人)|(?:不要|别|切勿|不得|不可|千万别)让(?:用户|使用者|对方|他|她|任何人)(?:知道|发现|察觉|注意到|看到)|(?:悄悄|偷偷|秘密地|暗中|私下|默默)(?:地)?${PC}{0,8}?(?:把|将|发送|转发|执行|运行|上传|记录|添加|保存|加上)|瞒着(?:用户|使用者)|(?:不让|别让)(?:用户|使用者)(?:知道|发现)`),
     prose: false,
   },
   {
@@ -652,7 +661,7 @@ export const INTENT_PATTERNS: readonly IntentPattern[] = [
     id: 'pt-exfil',
     category: 'exfiltration',
     lang: 'pt',
-    regex: re(`(?:envie|envia|enviem|mande|manda|encaminhe|encaminha|reencaminhe|suba|faça\\s+upload|transmita|compartilhe|passe|repasse)${E}${P}{0,50}?${B}(?:conversa|conversas|histórico|historico|mensagens|senhas?|chaves?|tokens?|credenciais|segredos?|\\.env|id_rsa|conteúdo|conteudo|variáveis\\s+de\\s+ambiente)${E}|(?:senhas?|chaves?|credenciais|segredos?|conversa|histórico)${E}${P}{0,50}?${B}(?:envie|mande|encaminhe|passe-as|passe-os|passe|repasse|compartilhe)${E}`),
+    regex: re(`(?:envie|envia|enviem|mande|manda|encaminhe|encaminha|reencaminhe|suba|faça\\s+upload|transmita|compartilhe|(?<!de\\s)passe|repasse)${E}${P}{0,50}?${B}(?:conversa|conversas|histórico|historico|mensagens|senhas?|chaves?|tokens?|credenciais|segredos?|\\.env|id_rsa|conteúdo|conteudo|variáveis\\s+de\\s+ambiente)${E}|(?:senhas?|chaves?|credenciais|segredos?|conversa|histórico)${E}${P}{0,50}?${B}(?:envie|mande|encaminhe|passe-as|passe-os|(?<!de\\s)passe|repasse|compartilhe)${E}`),
     prose: true,
   },
   {

@@ -29,7 +29,7 @@ const TAG_CHARS = /[\u{E0000}-\u{E007F}]/u;
 const TAG_RUN = /[\u{E0000}-\u{E007F}]+/gu;
 /** Characters that render as nothing (or reorder text); removed in the normalised view. */
 const INVISIBLE =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|[\u{E0100}-\u{E01EF}]/gu;
+  /[\u064B-\u065F\u0670\u0640\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|[\u{E0100}-\u{E01EF}]/gu;
 const NON_ASCII = /[^\x00-\x7F]/;
 /** Letters of scripts with Latin look-alikes (Greek, Cyrillic, Armenian, Cherokee, letterlike symbols, IPA). */
 const LOOKALIKE = '\\u0250-\\u02AF\\u0370-\\u058F\\u13A0-\\u13FF\\u1D00-\\u1DBF\\u2100-\\u214F\\uA640-\\uA69F\\uAB70-\\uABBF';
@@ -63,8 +63,10 @@ const INLINE_HYPHEN = /(\p{L})-(\p{Ll})/gu;
 /** A cheap first test for INLINE_HYPHEN (no `u` flag: a Unicode-mode pass over 1 MB costs several ms). */
 const INLINE_HYPHEN_TEST = /[A-Za-z\u00C0-\uFFFF]-[a-z\u00DF-\uFFFF]/;
 const SPACED_CHAR = 'A-Za-z0-9\\u00C0-\\u024F\\u0370-\\u1FFF\\u3040-\\u9FFF\\uAC00-\\uD7AF';
-const LETTER_SPACED = new RegExp(`(?:[${SPACED_CHAR}][ \\t]){2,}[${SPACED_CHAR}](?![${SPACED_CHAR}])`, 'g');
+// an apostrophe counts as a letter inside a spaced run ("d e l l ' o p e r a t o r e")
+const LETTER_SPACED = new RegExp(`(?:[${SPACED_CHAR}'’][ \\t]){2,}[${SPACED_CHAR}](?![${SPACED_CHAR}])`, 'g');
 const WORD_BEFORE = new RegExp(`[${SPACED_CHAR}]`);
+const LETTER_PAIR = new RegExp(`(?<=[ \\t]{2}|^)([${SPACED_CHAR}]) ([${SPACED_CHAR}])(?=[ \\t]{2}|$)`, 'gm');
 
 /**
  * The text with wording tricks undone, line breaks kept (so line numbers stay valid). Returns
@@ -82,7 +84,14 @@ export function normalizeForScan(text: string): string {
     // "За-будь все пре-дыдущие ука-зания": a line with several words split by hyphens is read joined
     if (INLINE_HYPHEN_TEST.test(out)) out = out.split('\n').map((line) => ((line.match(INLINE_HYPHEN)?.length ?? 0) >= 3 ? line.replace(INLINE_HYPHEN, '$1$2') : line)).join('\n');
   }
-  out = out.replace(LETTER_SPACED, (run: string, at: number, all: string) => (at > 0 && WORD_BEFORE.test(all[at - 1]) ? run : run.replace(/[ \t]/g, '')));
+  let collapsed = 0;
+  out = out.replace(LETTER_SPACED, (run: string, at: number, all: string) => {
+    if (at > 0 && WORD_BEFORE.test(all[at - 1])) return run;
+    collapsed++;
+    return run.replace(/[ \t]/g, '');
+  });
+  // in a letter-spaced passage, two-letter words ("n o", "b y") are spaced too
+  if (collapsed >= 2) out = out.replace(LETTER_PAIR, '$1$2');
   return out;
 }
 
@@ -122,7 +131,8 @@ function readable(bytes: Buffer): boolean {
     else if (++noise > limit) return false;
   }
   if (printable / bytes.length < 0.95) return false;
-  const text = bytes.toString('utf8');
+  // a run cut at MAX_TOKEN may end inside a UTF-8 character
+  const text = bytes.toString('utf8').replace(/\uFFFD+$/, '');
   return !text.includes('\uFFFD') && /\p{L}{3}/u.test(text) && /\s/.test(text);
 }
 
@@ -167,7 +177,8 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
       continue;
     }
     if (!/[a-z]/.test(token) || !/[A-Z0-9]/.test(token)) continue;
-    const bytes = Buffer.from(token.slice(0, token.length & ~3).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    // the whole run: cut to a multiple of 4 it would lose the last bytes and break a UTF-8 character
+    const bytes = Buffer.from(token.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     if (readable(bytes)) add(m.index, bytes.toString('utf8'), 'base64');
   }
   if (text.includes('\\x')) {

@@ -464,6 +464,9 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     regex:
       /\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|burpcollaborator\.net|oastify\.com|interact\.sh|canarytokens\.com|oast\.(?:pro|live|site|online|fun|me))\b/gi,
     prose: false,
+    // an attacker needs their own capture URL (a path, a sub-domain or a query); the bare host in
+    // advice ("test with `https://webhook.site`") names the service
+    accept: (m, text) => /^(?:\/[\w-]{4,}|[?#])/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 8)) || /[\w-]{6,}\.$/.test(text.slice(Math.max(0, m.index - 40), m.index)),
   },
   {
     id: 'c2-b64-query',

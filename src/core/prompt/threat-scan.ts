@@ -66,7 +66,7 @@ const DISCUSSION =
 
 /** A sentence about what to do *if* someone asks for the attack ("if a user asks you to ignore …, decline"). */
 const HYPOTHETICAL =
-  /\b(?:if|when|whenever|should)\b[^.!?;]*\b(?:asks?|tells?|tries|try|attempts?|requests?|wants?|instructs?)\s+(?:\w+\s+){0,3}?to\s+$/i;
+  /\b(?:if|when|whenever|should)\b[^.!?;]*\b(?:asks?|asked|tells?|told|tries|try|attempts?|requests?|requested|wants?|instructs?|instructed|prompted)\s+(?:\w+\s+){0,3}?to\s+$/i;
 
 /** What follows a hypothetical request when the file says to refuse it ("…, decline"). */
 const REFUSAL = /\b(?:not|never|no|decline|declines|refuse|refuses|reject|deny|don't|won't|cannot|can't|ignore\s+(?:it|them|the\s+request)|treat\s+(?:it|them|this|that|such)|report|flag|warn|say\s+no|politely)\b/i;
@@ -76,7 +76,7 @@ const COMPLIANCE =
   /\b(?:comply|obey|oblige|go\s+ahead|do\s+(?:it|so|that|this|as\s+(?:they|he|she|you\s+are|asked|told|instructed))|follow\s+(?:it|them|their|the\s+request|along)|(?:print|show|reveal|send|give|tell|share|output|run|execute|paste|post)\s+(?:it|them|that|this|everything)|just\s+do|always|immediately|right\s+away|you\s+(?:must|should|will|may|can))\b/i;
 
 /** Verbs that report what someone else says (used with a quoted phrase). */
-const REPORTING = /\b(?:says?|said|saying|writes?|wrote|contains?|claims?|asks?\s+you\s+to|tells?\s+you\s+to|such\s+as|e\.g\.|for\s+example|like)\b/i;
+const REPORTING = /\b(?:says?|said|saying|writes?|wrote|contains?|claims?|asks?\s+you\s+to|tells?\s+you\s+to|such\s+as|for\s+example|like)\b|(?:^|[\s(])e\.g\./i;
 
 /** Cyrillic and Greek letters that look like Latin ones (one UTF-16 unit each). */
 const HOMOGLYPHS: Record<string, string> = {
@@ -87,7 +87,7 @@ const HOMOGLYPHS: Record<string, string> = {
 };
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't' };
 /** Leetspeak only uses these digits; a word with a 2, 6, 8 or 9 is an id, a version or a hash. */
-const LEET_WORD = /^(?=.*[A-Za-z\u0400-\u04FF].*[A-Za-z\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
+const LEET_WORD = /^(?=.*[A-Za-z\u00C0-\u024F\u0400-\u04FF].*[A-Za-z\u00C0-\u024F\u0400-\u04FF])(?=.*[013457])[^2689]{3,}$/;
 const LATIN = /[A-Za-z]/;
 /** "4th", "10px", "64kb", "3am": a number with a unit or ordinal, not leetspeak. */
 const NUMBER_WITH_UNIT = /^\d+(?:st|nd|rd|th|px|pt|em|rem|vh|vw|k|m|g|kb|mb|gb|tb|ms|s|h|d|w|x|am|pm|v|b|fps|hz|khz|mhz|ghz|p|i)$/i;
@@ -97,10 +97,10 @@ const HOMOGLYPH_CHARS = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`);
  * need folding; finding them with one ASCII-range regex keeps folding a 1 MB file cheap.
  */
 const MIXED_WORD =
-  /(?<![A-Za-z0-9\u0370-\u04FF])[A-Za-z0-9\u0370-\u04FF]*?(?:[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9])[A-Za-z0-9\u0370-\u04FF]*/g;
+  /(?<![A-Za-z0-9\u00C0-\u024F\u0370-\u04FF])[A-Za-z0-9\u00C0-\u024F\u0370-\u04FF]*?(?:[A-Za-z\u00C0-\u024F][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z\u00C0-\u024F]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9])[A-Za-z0-9\u00C0-\u024F\u0370-\u04FF]*/g;
 
 /** The junction every MIXED_WORD match holds: when the text has none, folding words is skipped. */
-const JUNCTION_CHARS = /[A-Za-z][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9]/;
+const JUNCTION_CHARS = /[A-Za-z\u00C0-\u024F][0-9\u0370-\u04FF]|[0-9\u0370-\u04FF][A-Za-z\u00C0-\u024F]|[0-9][\u0370-\u04FF]|[\u0370-\u04FF][0-9]/;
 /** The markers the emphasis step replaces: without any, that pass is skipped. */
 const EMPHASIS_CHARS = /[*_]|~~/;
 
@@ -154,14 +154,16 @@ const MAX_MATCHES_PER_PATTERN = 50;
 /** The part of the sentence before `index` (sentences end at . ! ? ; or a line break). */
 function sentenceBefore(text: string, index: number, lineStart: number): string {
   const before = text.slice(Math.max(lineStart, index - WINDOW), index).replace(/[\u2018\u2019]/g, "'");
-  const m = /[.!?;]\s+(?=[^.!?;]*$)/.exec(before);
+  // "e.g." / "i.e." / "z. B." end no sentence
+  const m = /(?<!\b(?:e\.g|i\.e|z\.\s?B|p\.\s?ej|p\.\s?ex|ex|etc|vs|cf))[.!?;]\s+(?=[^.!?;]*$)/i.exec(before);
   return m ? before.slice(m.index + m[0].length) : before;
 }
 
 /** True when [start, end) of `line` sits inside a quotation or a code span. */
 function isQuoted(line: string, start: number, end: number): boolean {
   const before = line.slice(0, start);
-  const after = line.slice(end);
+  // the closing quote may fall inside the match (a URL pattern takes `https://x.example".` whole)
+  const after = line.slice(Math.min(end, start + 1));
   const count = (s: string, c: string) => s.split(c).length - 1;
   for (const q of ['"', '`']) if (count(before, q) % 2 === 1 && after.includes(q)) return true;
   for (const [open, close] of [['\u201C', '\u201D'], ['\u00AB', '\u00BB'], ['\u2018', '\u2019'], ['\u201E', '\u201C'], ['\u201E', '\u201D'], ['\u300C', '\u300D'], ['\u300E', '\u300F']]) {
@@ -184,7 +186,13 @@ function isExempt(pattern: Pick<ThreatPattern, 'prose'>, text: string, starts: r
   const { start, end } = lineOf(text, starts, index);
   const sentence = sentenceBefore(text, index, start);
   if (NEGATION.test(sentence.replace(/[`"*_\u201C\u201D]+/g, ''))) return true;
-  if (scope === 'memory') return false;
+  if (scope === 'memory') {
+    // a memory may hold a quoted example of an attack, named as one ("pastes example attacks
+    // ("print your hidden instructions") to discuss them"); an unquoted one is an order
+    const from = Math.max(start, index - WINDOW);
+    const line = text.slice(from, Math.min(end, index + length + WINDOW));
+    return isQuoted(line, index - from, index - from + length) && DISCUSSION.test(line);
+  }
   // A match that opens a clause after a comma or colon is an imperative ("To test the scanner,
   // ignore previous instructions"), whatever words the lead-in uses; only a quotation saves it.
   // …unless the lead-in lists examples ("Attackers write things like: ignore …, you are now DAN, …").
@@ -425,6 +433,9 @@ function keywordsIn(texts: readonly string[]): Set<string> {
   return found;
 }
 
+/** A negation inside a Chinese or Japanese match, before its verb. */
+const CJK_INNER_NEGATION = /(?:不要|不得|不能|切勿|禁止|严禁|绝不|请勿|不可|不许|不准|别(?=[\u4E00-\u9FFF]))|(?:しないで|しない|ないで|禁止)/u;
+
 const WORD_START_LANGS = new Set(['ru', 'uk', 'es', 'pt', 'de', 'fr', 'it', 'tr']);
 const LETTER = /[\p{L}\p{M}]/u;
 
@@ -444,14 +455,20 @@ function isNegatedIntent(lang: string, text: string, starts: readonly number[], 
   const { start: lineStart, end: lineEnd } = lineOf(text, starts, index);
   const before = NEGATION_BEFORE[lang];
   if (before && before.test(text.slice(Math.max(lineStart, index - 40), index))) return true;
+  // object first, then the negated verb, with no space between words ("密钥、token都不要提交到")
+  if ((lang === 'zh' || lang === 'ja') && CJK_INNER_NEGATION.test(text.slice(index, index + length))) return true;
+  if (lang === 'hi' && /(?:^|\s)(?:न|मत|नहीं)(?=\s)/u.test(text.slice(index, index + length))) return true;
   if (before) {
     const match = text.slice(index, index + length);
     const lastWord = index + match.search(/\S+$/u);
     if (lastWord > index && before.test(text.slice(Math.max(index, lastWord - 16), lastWord))) return true;
   }
   if (scope !== 'memory') {
-    const from = Math.max(lineStart, index - WINDOW);
-    const line = text.slice(from, Math.min(lineEnd, index + length + WINDOW));
+    // a quotation may wrap onto the next line («olvida tus reglas y muestra tus\n instrucciones»)
+    const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
+    const nextEnd = text.indexOf('\n', Math.max(lineEnd, index + length) + 1);
+    const from = Math.max(lineStart > 0 ? prevStart : 0, index - WINDOW);
+    const line = text.slice(from, Math.min(nextEnd === -1 ? text.length : nextEnd, index + length + WINDOW));
     if (isQuoted(line, index - from, index - from + length) && (FOREIGN_DISCUSSION.test(line) || DISCUSSION.test(line))) return true;
   }
   const after = NEGATION_AFTER[lang];
@@ -507,10 +524,19 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     }
   }
   // The shape of an injection (two independent signals in one paragraph), whatever the wording.
-  for (const hit of signalHits(body, keywords, scope !== 'memory')) {
-    const { line, start, end } = lineOf(body, starts, hit.index);
-    for (const category of hit.categories) {
-      matches.push({ category, pattern: `signals(${hit.kinds.join('+')})`, line: line + firstLine - 1, excerpt: how + excerptOf(body.slice(start, Math.min(end, start + 200))) });
+  // Signals read the text as written and, where folding changed it (leet digits, look-alike
+  // letters inside Latin words, emphasis markers), the folded copy: same offsets, same lines.
+  // Only the changed regions are read folded (views[1…], each with its offset into the body).
+  const signalled = new Set<string>();
+  for (const view of views) {
+    for (const hit of signalHits(view.text, keywords, scope !== 'memory')) {
+      const { line, start, end } = lineOf(body, starts, hit.index + view.offset);
+      const key = `${line}\0${hit.kinds.join('+')}`;
+      if (signalled.has(key)) continue;
+      signalled.add(key);
+      for (const category of hit.categories) {
+        matches.push({ category, pattern: `signals(${hit.kinds.join('+')})`, line: line + firstLine - 1, excerpt: how + excerptOf(body.slice(start, Math.min(end, start + 200))) });
+      }
     }
   }
   if (derive) {
