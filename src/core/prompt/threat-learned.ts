@@ -34,9 +34,25 @@ export interface LearnedModel {
   weights: Int8Array;
 }
 
-/** Text as the model reads it: the scan's normalised view, lower case, whitespace runs as one space. */
+/** Text as the model reads it: the scan's normalised view, lower case, whitespace runs as one space, long runs of one character cut to three. */
 export function modelText(text: string): string {
-  return normalizeForScan(text).toLowerCase().replace(/\s+/g, ' ').trim();
+  return cutRuns(normalizeForScan(text).toLowerCase().replace(/\s+/g, ' ')).trim();
+}
+
+/** `text` with every run of one character longer than three cut to three ("!!!!!!", a rule of dashes, padding). */
+function cutRuns(text: string): string {
+  let out = '';
+  let kept = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = i > 0 && text.charCodeAt(i) === text.charCodeAt(i - 1) ? run + 1 : 1;
+    if (run === 4) {
+      out += text.slice(kept, i);
+      kept = i;
+    }
+    if (run >= 4) kept = i + 1;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
 }
 
 /** Which pass last saw each bucket (16-bit). */
