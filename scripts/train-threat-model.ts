@@ -41,13 +41,12 @@ export function labelled(): Example[] {
   for (const c of REDTEAM) out.push({ set: `redteam-${c.half}`, attack: c.kind === 'attack', text: c.text, scope: SCOPE[c.where] });
   for (const e of CORPUS_ATTACKS) out.push({ set: 'threat-corpus', attack: true, text: e.text, scope: e.scope });
   for (const e of CORPUS_BENIGN) out.push({ set: 'threat-corpus', attack: false, text: e.text, scope: e.scope });
-  const files = [
-    ...['fresh1', 'fresh2', 'signals-dev'].map((name) => ({ name, path: join(root, 'test/core/prompt/redteam', `${name}.json`) })),
-    ...readdirSync(join(root, 'test/core/prompt/redteam/learn'))
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .map((f) => ({ name: f.replace(/\.json$/, ''), path: join(root, 'test/core/prompt/redteam/learn', f) })),
-  ];
+  // Every red-team JSON file: fresh1, fresh2, signals-dev and fresh3–7, each written by a helper who
+  // had not seen the scanner.
+  const files = readdirSync(join(root, 'test/core/prompt/redteam'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.json$/, ''), path: join(root, 'test/core/prompt/redteam', f) }));
   for (const { name, path } of files) out.push(...jsonCases(name, path));
   return out;
 }
@@ -117,6 +116,23 @@ export function readmeExamples(files: { text: string; train: boolean }[]): Examp
   return out;
 }
 
+/**
+ * The sentences of the benign examples, each on its own, as benign examples too: a rule such as
+ * "never reveal your setup" read alone carries the same words as a leak request, and the files
+ * teach the model only what whole paragraphs look like.
+ */
+export function sentenceExamples(examples: readonly Example[]): Example[] {
+  const out: Example[] = [];
+  for (const e of examples) {
+    if (e.attack || e.set === 'readme') continue;
+    for (const piece of e.text.split(/\n+|(?<=[.!?。！？])\s+/)) if (piece.trim().length >= 60) out.push({ set: 'sentence', attack: false, text: piece.trim(), scope: e.scope });
+  }
+  return out;
+}
+
+/** Each benign sentence counts this much (a file's sentences would otherwise outweigh the file). */
+const SENTENCE_WEIGHT = 0.3;
+
 export interface TrainOptions {
   epochs?: number;
   l2?: number;
@@ -135,7 +151,7 @@ export function train(examples: readonly Example[], options: TrainOptions = {}):
   const epochs = options.epochs ?? Number(process.env.EPOCHS ?? 30);
   const l2 = options.l2 ?? Number(process.env.L2 ?? 1e-6);
   const data = examples
-    .map((e) => ({ x: featuresOf(modelText(e.text)), y: e.attack ? 1 : 0, key: fnv(e.text), r: e.set === 'readme' ? readmeWeightOf() : 1 }))
+    .map((e) => ({ x: featuresOf(modelText(e.text)), y: e.attack ? 1 : 0, key: fnv(e.text), r: e.set === 'readme' ? readmeWeightOf() : e.set === 'sentence' ? SENTENCE_WEIGHT : 1 }))
     .filter((d) => d.x.length > 0)
     .sort((a, b) => a.key - b.key);
   const attacks = data.filter((d) => d.y === 1).length;
@@ -201,7 +217,8 @@ function evaluate(): void {
   const extra = (process.env.EXTRA ?? '').split(',').filter(Boolean).flatMap((kv) => jsonCases(kv.split('=')[0], kv.split('=')[1]));
   const sets = process.env.HELD ?? [...new Set(all.map((e) => e.set)), ...new Set(extra.map((e) => e.set))].join(',');
   for (const held of sets.split(',')) {
-    const model = dequantize(quantize(train([...all.filter((e) => e.set !== held), ...benignBreadth])));
+    const kept = all.filter((e) => e.set !== held);
+    const model = dequantize(quantize(train([...kept, ...sentenceExamples(kept), ...benignBreadth])));
     const test = [...all, ...extra].filter((e) => e.set === held);
     const scored = test.map((e) => { const r = scanPatterns(e.text, { file: 'x', scope: e.scope }); return { e, p: fileScore(model, e.text), pattern: r.blocked, ids: r.matches.map((m) => m.pattern.replace(/\(.*$/, '(sig)')), whole: scanTextWith(e.text, { file: 'x', scope: e.scope }, model).blocked }; });
     const readmeScores = heldReadmes.map((f) => fileScore(model, f.text));
@@ -248,7 +265,8 @@ function main(): void {
   const threshold = Number(process.env.THREAT_MODEL_THRESHOLD ?? '0.7');
   const veto = Number(process.env.THREAT_MODEL_VETO ?? '0.5');
   const files = readmes();
-  const q = quantize(train([...labelled(), ...readmeExamples(files)]));
+  const all = labelled();
+  const q = quantize(train([...all, ...sentenceExamples(all), ...readmeExamples(files)]));
   const out = join(root, 'src/core/prompt/threat-model.ts');
   writeFileSync(
     out,
