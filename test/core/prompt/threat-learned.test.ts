@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { committedModel, FEATURE_BITS, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict } from '../../../src/core/prompt/threat-learned.js';
 import { blockedLine, scanPatterns, scanText, scanTextWith } from '../../../src/core/prompt/threat-scan.js';
-import { dequantize, labelled, quantize, readmeExamples, readmes, train } from '../../../scripts/train-threat-model.js';
+import { dequantize, labelled, quantize, readmeExamples, readmes, sentenceExamples, train } from '../../../scripts/train-threat-model.js';
 
 const agents = (...lines: string[]) =>
   [
@@ -69,10 +69,11 @@ describe('learned layer: training', () => {
 
   // As `scripts/train-threat-model.ts --eval` does: a model trained without fresh5 (a set written
   // for this by a helper who never saw the scanner) and without half the READMEs, measured through
-  // the whole scan at the committed thresholds. Measured: 37/40 blocked, 37/40 passed, 0 READMEs.
+  // the whole scan at the committed thresholds. Measured: 37/40 blocked, 37/40 passed, no README.
   it('on a red-team set it was not trained on (fresh5: 40 attacks, 40 benign) blocks >= 35 and passes >= 36, and flags no held-out README', () => {
     const files = readmes();
-    const model = dequantize(quantize(train([...labelled().filter((e) => e.set !== 'fresh5'), ...readmeExamples(files)])));
+    const kept = labelled().filter((e) => e.set !== 'fresh5');
+    const model = dequantize(quantize(train([...kept, ...sentenceExamples(kept), ...readmeExamples(files)])));
     const held = labelled().filter((e) => e.set === 'fresh5');
     const blocked = held.filter((e) => e.attack && scanTextWith(e.text, { file: 'x', scope: e.scope }, model).blocked).length;
     const passed = held.filter((e) => !e.attack && !scanTextWith(e.text, { file: 'x', scope: e.scope }, model).blocked).length;
