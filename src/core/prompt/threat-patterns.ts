@@ -26,7 +26,9 @@ export type ThreatCategory =
   | 'c2_callback'
   | 'tool_hijack'
   | 'invisible_unicode'
-  | 'hidden_html_comment';
+  | 'hidden_html_comment'
+  /** The learned layer (threat-learned.ts) scored a paragraph above its threshold. */
+  | 'learned_injection';
 
 /** Categories in the order reported. */
 export const THREAT_CATEGORIES: readonly ThreatCategory[] = [
@@ -38,6 +40,7 @@ export const THREAT_CATEGORIES: readonly ThreatCategory[] = [
   'tool_hijack',
   'invisible_unicode',
   'hidden_html_comment',
+  'learned_injection',
 ];
 
 export interface ThreatPattern {

@@ -4,7 +4,8 @@
  * when read — and every memory entry the `memory` tool writes is checked against two tables:
  * THREAT_PATTERNS (threat-patterns.ts, English wordings) and INTENT_PATTERNS (threat-intents.ts,
  * the main intents in 13 more languages, paraphrase, chat templates, fake tool calls, data URLs,
- * covert and delayed triggers). A hit replaces the whole file with one `[BLOCKED: …]` line and logs
+ * covert and delayed triggers), plus a learned classifier (threat-learned.ts: character n-grams,
+ * logistic regression, weights in threat-model.ts) above a high threshold. A hit replaces the whole file with one `[BLOCKED: …]` line and logs
  * each match with its line number.
  *
  * Scopes: `system` (SOUL.md, skill descriptions and bodies), `context` (project context files) and
@@ -30,6 +31,7 @@ import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from '.
 import { decodedViews, normalizedViews } from './threat-normalize.js';
 import { quotedExampleLines } from './threat-quoted.js';
 import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './threat-signals.js';
+import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, type LearnedModel, type ScoredChunk } from './threat-learned.js';
 
 export { THREAT_CATEGORIES, THREAT_PATTERNS, isPublicIpv4, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 
@@ -229,8 +231,25 @@ function excerptOf(s: string): string {
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }
 
-/** Scans `text` with THREAT_PATTERNS and INTENT_PATTERNS, also on its normalised and decoded forms. Pure: logging is left to `guardText`. */
+/**
+ * Scans `text` with THREAT_PATTERNS and INTENT_PATTERNS (also on its normalised and decoded forms)
+ * and with the learned layer. Pure: logging is left to `guardText`.
+ */
 export function scanText(text: string, options: ScanOptions): ScanResult {
+  return scanWith(text, options, committedModel());
+}
+
+/** `scanText` with another model (the training script measures models it has not committed). */
+export function scanTextWith(text: string, options: ScanOptions, model: LearnedModel): ScanResult {
+  return scanWith(text, options, model);
+}
+
+/** The pattern and signal layers only (no learned layer): what the classifier is measured against. */
+export function scanPatterns(text: string, options: ScanOptions): ScanResult {
+  return scanWith(text, options, null);
+}
+
+function scanWith(text: string, options: ScanOptions, model: LearnedModel | null): ScanResult {
   const body = stripBom(text);
   // Example blocks in a document about attacks are quoted material, not orders (not in memory,
   // which the model itself writes).
@@ -245,10 +264,54 @@ export function scanText(text: string, options: ScanOptions): ScanResult {
     const key = `${m.pattern}\0${m.category}\0${m.line}`;
     if (!unique.has(key)) unique.set(key, m);
   }
+  // The learned layer reads the file without its quoted example blocks, as the patterns do. It
+  // blocks alone above LEARNED_THRESHOLD, and it weighs the pattern layers' fuzzy evidence (see
+  // `overruled`): a file whose only hits are wordings the model scores below LEARNED_VETO passes.
+  if (model) {
+    const learned = learnedVerdict(quoted.size ? withoutLines(body, quoted) : body, model);
+    if (unique.size > 0) {
+      const starts = lineStarts(body);
+      for (const [key, m] of unique) if (overruled(m, learned.chunks, starts)) unique.delete(key);
+    } else if (learned.probability >= LEARNED_THRESHOLD) {
+      unique.set('learned\0learned_injection', {
+        category: 'learned_injection',
+        pattern: `learned(p=${learned.probability.toFixed(3)})`,
+        line: learned.line,
+        excerpt: excerptOf(learned.excerpt.slice(0, 200)),
+      });
+    }
+  }
   const matches = [...unique.values()].sort((a, b) => a.line - b.line);
   const hit = new Set(matches.map((m) => m.category));
   const categories = THREAT_CATEGORIES.filter((c) => hit.has(c));
   return { blocked: matches.length > 0, categories, matches };
+}
+
+/**
+ * Whether the learned layer overrules one pattern hit: only a hit of the broad layers (an
+ * INTENT_PATTERNS wording or a co-occurrence of signals, on the text as written) whose line lies in
+ * chunks the model judged, all scoring below LEARNED_VETO — the model read the whole paragraph and
+ * found it ordinary. Never overruled: the English table's attack phrasings (THREAT_PATTERNS),
+ * evidence the model cannot see (invisible or tag characters, instructions in HTML comments,
+ * anything found in a normalised or decoded view: homoglyphs, letter spacing, base64, hex, percent,
+ * rot13), and a hit in a chunk too short to judge.
+ */
+function overruled(m: ThreatMatch, chunks: readonly ScoredChunk[], starts: readonly number[]): boolean {
+  if (TABLE_IDS.has(m.pattern) || m.category === 'invisible_unicode' || m.category === 'hidden_html_comment' || DERIVED_VIEW.test(m.excerpt)) return false;
+  const at = starts[m.line - 1] ?? 0;
+  const around = chunks.filter((c) => c.from <= at && at < c.to);
+  return around.length > 0 && around.every((c) => c.probability < LEARNED_VETO);
+}
+
+/** The excerpt prefix of a match found in a derived view (`scanBody`'s `(how) `). */
+const DERIVED_VIEW = /^\((?:normalised|base64|hex|percent-encoding|rot13)\) /;
+
+/** `text` with the given 1-based lines emptied (line numbers kept). */
+function withoutLines(text: string, lines: ReadonlySet<number>): string {
+  return text
+    .split('\n')
+    .map((l, i) => (lines.has(i + 1) ? '' : l))
+    .join('\n');
 }
 
 /** One pattern of either table, as the scan loop sees it. */
