@@ -207,6 +207,9 @@ export function fileScore(model: LearnedModel, text: string): number {
 
 const THRESHOLDS = (process.env.THRESHOLDS ?? "0.3,0.4,0.5,0.6,0.7,0.8,0.9").split(",").map(Number);
 
+/** GRID=t:v,… measures the whole scan at other thresholds too. */
+const GRID = (process.env.GRID ?? '').split(',').filter(Boolean).map((cell) => cell.split(':').map(Number) as [number, number]);
+
 function evaluate(): void {
   const all = labelled();
   const files = readmes();
@@ -220,7 +223,7 @@ function evaluate(): void {
     const kept = all.filter((e) => e.set !== held);
     const model = dequantize(quantize(train([...kept, ...sentenceExamples(kept), ...benignBreadth])));
     const test = [...all, ...extra].filter((e) => e.set === held);
-    const scored = test.map((e) => { const r = scanPatterns(e.text, { file: 'x', scope: e.scope }); return { e, p: fileScore(model, e.text), pattern: r.blocked, ids: r.matches.map((m) => m.pattern.replace(/\(.*$/, '(sig)')), whole: scanTextWith(e.text, { file: 'x', scope: e.scope }, model).blocked }; });
+    const scored = test.map((e) => { const r = scanPatterns(e.text, { file: 'x', scope: e.scope }); return { e, p: fileScore(model, e.text), pattern: r.blocked, ids: r.matches.map((m) => m.pattern.replace(/\(.*$/, '(sig)')), whole: scanTextWith(e.text, { file: 'x', scope: e.scope }, model).blocked, grid: GRID.map(([threshold, veto]) => scanTextWith(e.text, { file: 'x', scope: e.scope }, model, { threshold, veto }).blocked) }; });
     const readmeScores = heldReadmes.map((f) => fileScore(model, f.text));
     if (process.env.DUMP) {
       const rows = scored.map((s) => ({ set: held, attack: s.e.attack, p: s.p, rule: s.pattern, ids: s.ids, whole: s.whole }));
@@ -232,6 +235,10 @@ function evaluate(): void {
     let pairs = 0;
     for (const a of attacks) for (const b of benign) pairs += a.p > b.p ? 1 : a.p === b.p ? 0.5 : 0;
     console.log(`  AUC ${(pairs / (attacks.length * benign.length)).toFixed(3)}; whole scan at the committed thresholds: ${attacks.filter((s) => s.whole).length}/${attacks.length} blocked, ${benign.filter((s) => !s.whole).length}/${benign.length} passed`);
+    if (GRID.length) {
+      const cells = GRID.map(([t, v], i) => `t=${t} v=${v}: ${attacks.filter((s) => s.grid[i]).length}/${benign.filter((s) => !s.grid[i]).length}`);
+      console.log(`  whole scan (blocked/passed) ${cells.join('; ')}`);
+    }
     if (process.env.AUC_ONLY) continue;
     for (const t of THRESHOLDS) {
       const a = attacks.filter((s) => s.p >= t).length;
@@ -262,7 +269,7 @@ function readmeAlarms(): void {
 function main(): void {
   if (process.argv.includes('--eval')) return evaluate();
   if (process.argv.includes('--readmes')) return readmeAlarms();
-  const threshold = Number(process.env.THREAT_MODEL_THRESHOLD ?? '0.7');
+  const threshold = Number(process.env.THREAT_MODEL_THRESHOLD ?? '0.75');
   const veto = Number(process.env.THREAT_MODEL_VETO ?? '0.5');
   const files = readmes();
   const all = labelled();

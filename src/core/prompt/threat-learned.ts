@@ -216,9 +216,9 @@ export function committedModel(): LearnedModel {
 }
 
 /** Score at or above which the scan blocks on the model alone (chosen leaving each red-team set out; see the training script). */
-export const LEARNED_THRESHOLD = THREAT_MODEL.threshold;
+export const LEARNED_THRESHOLD: number = THREAT_MODEL.threshold;
 /** Score below which the model overrules the pattern layers' wording hits in a chunk (threat-scan.ts). */
-export const LEARNED_VETO = THREAT_MODEL.veto;
+export const LEARNED_VETO: number = THREAT_MODEL.veto;
 
 /** Scores every chunk of `body` long enough to judge and returns them with the most suspicious one. */
 export function learnedVerdict(body: string, model: LearnedModel = committedModel()): LearnedVerdict {

@@ -236,12 +236,19 @@ function excerptOf(s: string): string {
  * and with the learned layer. Pure: logging is left to `guardText`.
  */
 export function scanText(text: string, options: ScanOptions): ScanResult {
-  return scanWith(text, options, committedModel());
+  return scanWith(text, options, { model: committedModel(), threshold: LEARNED_THRESHOLD, veto: LEARNED_VETO });
+}
+
+/** The learned layer as one scan uses it: the model and its two thresholds. */
+export interface LearnedLayer {
+  model: LearnedModel;
+  threshold: number;
+  veto: number;
 }
 
 /** `scanText` with another model (the training script measures models it has not committed). */
-export function scanTextWith(text: string, options: ScanOptions, model: LearnedModel): ScanResult {
-  return scanWith(text, options, model);
+export function scanTextWith(text: string, options: ScanOptions, model: LearnedModel, thresholds = { threshold: LEARNED_THRESHOLD, veto: LEARNED_VETO }): ScanResult {
+  return scanWith(text, options, { model, ...thresholds });
 }
 
 /** The pattern and signal layers only (no learned layer): what the classifier is measured against. */
@@ -249,7 +256,7 @@ export function scanPatterns(text: string, options: ScanOptions): ScanResult {
   return scanWith(text, options, null);
 }
 
-function scanWith(text: string, options: ScanOptions, model: LearnedModel | null): ScanResult {
+function scanWith(text: string, options: ScanOptions, learnedLayer: LearnedLayer | null): ScanResult {
   const body = stripBom(text);
   // Example blocks in a document about attacks are quoted material, not orders (not in memory,
   // which the model itself writes).
@@ -267,12 +274,12 @@ function scanWith(text: string, options: ScanOptions, model: LearnedModel | null
   // The learned layer reads the file without its quoted example blocks, as the patterns do. It
   // blocks alone above LEARNED_THRESHOLD, and it weighs the pattern layers' fuzzy evidence (see
   // `overruled`): a file whose only hits are wordings the model scores below LEARNED_VETO passes.
-  if (model) {
-    const learned = learnedVerdict(quoted.size ? withoutLines(body, quoted) : body, model);
+  if (learnedLayer) {
+    const learned = learnedVerdict(quoted.size ? withoutLines(body, quoted) : body, learnedLayer.model);
     if (unique.size > 0) {
       const starts = lineStarts(body);
-      for (const [key, m] of unique) if (overruled(m, learned.chunks, starts)) unique.delete(key);
-    } else if (learned.probability >= LEARNED_THRESHOLD) {
+      for (const [key, m] of unique) if (overruled(m, learned.chunks, starts, learnedLayer.veto)) unique.delete(key);
+    } else if (learned.probability >= learnedLayer.threshold) {
       unique.set('learned\0learned_injection', {
         category: 'learned_injection',
         pattern: `learned(p=${learned.probability.toFixed(3)})`,
@@ -296,11 +303,11 @@ function scanWith(text: string, options: ScanOptions, model: LearnedModel | null
  * anything found in a normalised or decoded view: homoglyphs, letter spacing, base64, hex, percent,
  * rot13), and a hit in a chunk too short to judge.
  */
-function overruled(m: ThreatMatch, chunks: readonly ScoredChunk[], starts: readonly number[]): boolean {
+function overruled(m: ThreatMatch, chunks: readonly ScoredChunk[], starts: readonly number[], veto: number): boolean {
   if (TABLE_IDS.has(m.pattern) || m.category === 'invisible_unicode' || m.category === 'hidden_html_comment' || DERIVED_VIEW.test(m.excerpt)) return false;
   const at = starts[m.line - 1] ?? 0;
   const around = chunks.filter((c) => c.from <= at && at < c.to);
-  return around.length > 0 && around.every((c) => c.probability < LEARNED_VETO);
+  return around.length > 0 && around.every((c) => c.probability < veto);
 }
 
 /** The excerpt prefix of a match found in a derived view (`scanBody`'s `(how) `). */
