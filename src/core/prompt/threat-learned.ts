@@ -220,11 +220,28 @@ export const LEARNED_THRESHOLD: number = THREAT_MODEL.threshold;
 /** Score below which the model overrules the pattern layers' wording hits in a chunk (threat-scan.ts). */
 export const LEARNED_VETO: number = THREAT_MODEL.veto;
 
-/** Scores every chunk of `body` long enough to judge and returns them with the most suspicious one. */
+/**
+ * The model reads at most this many characters at each end of a file (the patterns read all of it).
+ * More than the prompt ever holds of one file — a context file enters it as at most 20,000
+ * characters of head and tail, a memory as a few thousand — and it bounds the model's cost on a
+ * huge file to that of 128 KB.
+ */
+export const MODEL_WINDOW = 64_000;
+
+/** The chunks of `body`, or of its first and last MODEL_WINDOW characters (cut at a line break) when it is longer than both. */
+function windowChunks(body: string): Chunk[] {
+  if (body.length <= 2 * MODEL_WINDOW) return chunksOf(body);
+  const headEnd = Math.max(body.lastIndexOf('\n', MODEL_WINDOW), MODEL_WINDOW / 2);
+  const tailStart = Math.min(body.indexOf('\n', body.length - MODEL_WINDOW) + 1 || body.length - MODEL_WINDOW, body.length - MODEL_WINDOW / 2);
+  const tail = chunksOf(body.slice(tailStart)).map((c) => ({ index: c.index + tailStart, text: c.text }));
+  return [...chunksOf(body.slice(0, headEnd)), ...tail];
+}
+
+/** Scores every chunk of `body` long enough to judge (within MODEL_WINDOW of either end) and returns them with the most suspicious one. */
 export function learnedVerdict(body: string, model: LearnedModel = committedModel()): LearnedVerdict {
   const verdict: LearnedVerdict = { probability: 0, line: 1, excerpt: '', chunks: [] };
   let bestIndex = 0;
-  for (const chunk of chunksOf(body)) {
+  for (const chunk of windowChunks(body)) {
     const { probability: p, distinct } = score(model, modelText(chunk.text));
     if (distinct < MIN_FEATURES) continue;
     verdict.chunks.push({ from: chunk.index, to: chunk.index + chunk.text.length, probability: p });
