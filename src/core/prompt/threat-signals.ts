@@ -29,56 +29,10 @@
  */
 import { isPublicIpv4, type ThreatCategory } from './threat-patterns.js';
 import { lineAt } from './threat-lines.js';
+import type { Signal, SignalKind } from './threat-signal-types.js';
 import { around, LOSER_FIRST, makeConceptSignals, PRECEDENCE_OBJECT_MORE, SELF_REFERENCE } from './threat-concepts.js';
 
-export type SignalKind =
-  | 'precedence'
-  | 'override'
-  | 'limits_off'
-  | 'role_switch'
-  | 'privilege'
-  | 'grant'
-  | 'fake_marker'
-  | 'covert'
-  | 'deceive'
-  | 'secret_file'
-  | 'secret'
-  | 'prompt_object'
-  | 'user_data'
-  | 'others_data'
-  | 'channel'
-  | 'beacon'
-  | 'send'
-  | 'read'
-  | 'anyone'
-  | 'destroy'
-  | 'trigger'
-  | 'addressee'
-  | 'encoded'
-  | 'no_confirm'
-  | 'boundary'
-  | 'verbatim'
-  | 'schedule'
-  | 'mirror'
-  | 'literal_secret'
-  | 'store'
-  | 'replay';
-
-export interface Signal {
-  kind: SignalKind;
-  /**
-   * Lower-case ASCII pieces at least one of which every ASCII match contains (the keyword pass of
-   * the scan finds them all at once); a text with none of them and no non-ASCII letter skips the regex.
-   */
-  stems: readonly string[];
-  weight: number;
-  strong: boolean;
-  regex: RegExp;
-  /** Negation before (or, in verb-final languages, after) the match voids it: just before it, or anywhere earlier in its clause. */
-  negatable?: boolean | 'clause';
-  /** Extra check on a match (`m.index` is its offset in `text`). */
-  accept?: (m: { 0: string; index: number }, text: string) => boolean;
-}
+export type { Signal, SignalKind } from './threat-signal-types.js';
 
 /**
  * Letters of the scan's scripts as an explicit class: the regexes are built without the `u` flag,
