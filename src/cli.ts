@@ -102,3 +102,6 @@ try {
 } catch (error) {
   process.exitCode = report(error);
 }
+// The command is done: a connection that never answered (a door still connecting when the start
+// failed or was stopped) must not keep the process alive. Unref'd, so a clean exit is not delayed.
+setTimeout(() => process.exit(), 2_000).unref();

@@ -89,13 +89,34 @@ export async function serve(options: ServeOptions): Promise<number> {
     }
   }
 
+  // A signal while the doors are still connecting stops the start cleanly (the doors that are up are
+  // stopped, what they took in stays journaled for the next start), rather than killing the process.
+  let onEarlySignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const earlySignal = new Promise<NodeJS.Signals>((resolve) => {
+    onEarlySignal = resolve;
+    process.once('SIGTERM', onEarlySignal);
+    process.once('SIGINT', onEarlySignal);
+  });
+  const offEarlySignal = () => {
+    process.off('SIGTERM', onEarlySignal);
+    process.off('SIGINT', onEarlySignal);
+  };
   try {
     // This instance on the database (heartbeat, leases), then the doors: an exclusive one (Telegram
     // long polling, the Discord gateway, IMAP) only when its lease is free, else it stands by.
     await app.presence.start();
-    await app.doors.open(adapters, app.gateway.handle, doorLogs);
+    const opening = app.doors.open(adapters, app.gateway.handle, doorLogs);
+    const signal = await Promise.race([opening.then(() => null), earlySignal]);
+    if (signal) {
+      offEarlySignal();
+      opening.catch(() => undefined);
+      for (const a of adapters) doorLogs.release(a.platform);
+      return await stop(signal);
+    }
     opened = true;
+    offEarlySignal();
   } catch (error) {
+    offEarlySignal();
     // Doors the door keeper never told about (the database failed first) log as they come from now on.
     for (const a of adapters) doorLogs.release(a.platform);
     await stop('start failed').catch(() => undefined);

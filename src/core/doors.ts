@@ -48,7 +48,23 @@ export interface DoorKeeperDeps {
   store: Store;
   presence: Presence;
   logger: Logger;
+  /** How long a door may take to connect before the start fails (default DOOR_OPEN_TIMEOUT_MS). */
+  openTimeoutMs?: number;
 }
+
+/** A door that has not connected after this long fails the start with one line (a hung server, a black-holed address). */
+export const DOOR_OPEN_TIMEOUT_MS = 30_000;
+
+/** How long a stop waits for one door (a door still connecting may never answer). */
+const DOOR_STOP_WAIT_MS = 5_000;
+
+/** The setting that says where each door connects, for the line of a door that never answered. */
+const ENDPOINT_SETTING: Partial<Record<PlatformId, string>> = {
+  telegram: 'TELEGRAM_API_ROOT',
+  slack: 'SLACK_API_URL',
+  discord: 'DISCORD_API_URL',
+  email: 'IMAP_URL',
+};
 
 export class DoorKeeper {
   private readonly doors = new Map<PlatformId, Door>();
@@ -81,18 +97,19 @@ export class DoorKeeper {
     const notes = new Map<Door, string>();
     const start = (door: Door) => this.transition(door, () => this.openDoor(door, handler, (note) => notes.set(door, note)));
     const network = doors.filter((d) => d.adapter.platform !== 'cli');
-    const results = await Promise.allSettled(network.map(start));
-    let failed: PromiseRejectedResult | undefined;
-    network.forEach((door, i) => {
-      const platform = door.adapter.platform;
-      if (failed) return logs?.drop(platform);
-      logs?.release(platform);
+    // Each door's outcome in order: the first failure decides as soon as the doors before it have
+    // settled, without waiting for the doors after it (one of them may hang).
+    const outcomes = network.map((door) => start(door).then(() => null, (error: unknown) => ({ error })));
+    for (const [i, door] of network.entries()) {
+      const outcome = await outcomes[i];
+      logs?.release(door.adapter.platform);
       const note = notes.get(door);
       if (note) this.deps.logger.info('doors', note);
-      const result = results[i];
-      if (result.status === 'rejected') failed = result;
-    });
-    if (failed) throw failed.reason;
+      if (outcome) {
+        for (const later of network.slice(i + 1)) logs?.drop(later.adapter.platform);
+        throw outcome.error;
+      }
+    }
     // The terminal last: its prompt shows once the other doors are up, never before a failed start's error.
     for (const door of doors.filter((d) => d.adapter.platform === 'cli')) {
       logs?.release(door.adapter.platform);
@@ -100,14 +117,27 @@ export class DoorKeeper {
     }
   }
 
+  /** `adapter.start(handler)`, failing with one line when the door has not connected in time. */
+  private startWithin(adapter: Adapter, handler: InboundHandler): Promise<void> {
+    const ms = this.deps.openTimeoutMs ?? DOOR_OPEN_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const setting = ENDPOINT_SETTING[adapter.platform];
+        reject(new Error(`${adapter.platform}: no answer after ${Math.round(ms / 1000)} s while connecting${setting ? ` (check ${setting} and the network)` : ''}`));
+      }, ms);
+    });
+    return Promise.race([adapter.start(handler), timeout]).finally(() => clearTimeout(timer));
+  }
+
   private async openDoor(door: Door, handler: InboundHandler, note: (line: string) => void): Promise<void> {
     const { adapter } = door;
     if (!adapter.exclusiveIntake) {
-      await adapter.start(handler);
+      await this.startWithin(adapter, handler);
       door.state = 'running';
     } else if (await this.deps.presence.acquire(doorLease(adapter.platform))) {
       try {
-        await adapter.start(handler);
+        await this.startWithin(adapter, handler);
       } catch (error) {
         await this.deps.presence.release(doorLease(adapter.platform)).catch(() => undefined);
         throw error;
@@ -139,7 +169,14 @@ export class DoorKeeper {
   async close(): Promise<void> {
     this.closing = true;
     this.unsubscribe.splice(0).forEach((f) => f());
-    await Promise.allSettled([...this.doors.values()].map((door) => this.transition(door, () => this.stopDoor(door))));
+    // A door still connecting (its start never answered) is not waited for past DOOR_STOP_WAIT_MS.
+    await Promise.allSettled(
+      [...this.doors.values()].map((door) => {
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, DOOR_STOP_WAIT_MS)));
+        return Promise.race([this.transition(door, () => this.stopDoor(door)), waited]).finally(() => clearTimeout(timer));
+      }),
+    );
   }
 
   private async stopDoor(door: Door): Promise<void> {

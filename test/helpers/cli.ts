@@ -54,6 +54,8 @@ export interface Running {
   stderr(): string;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** The exit code once the process has exited by itself (null when a signal ended it). */
+  exited: Promise<number | null>;
 }
 
 export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string }): Running {
@@ -65,6 +67,7 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?
   const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
   return {
     child,
+    exited,
     stdout: () => out,
     stderr: () => err,
     async waitFor(pattern, timeoutMs = 15_000) {
