@@ -138,20 +138,18 @@ export interface TrainOptions {
   l2?: number;
 }
 
+/** README chunks count a fifth each: thousands of them would otherwise drown the hard benign cases. */
+const README_WEIGHT = 0.2;
+
 /**
  * Logistic regression by SGD on binary, L2-normalised hashed n-gram features; classes weighted to
  * balance; examples visited in an order fixed by their hash, so training is deterministic.
  */
-/** README chunks count a fifth each: thousands of them would otherwise drown the hard benign cases. */
-function readmeWeightOf(): number {
-  return Number(process.env.RW ?? 0.2);
-}
-
 export function train(examples: readonly Example[], options: TrainOptions = {}): { bias: number; weights: Float64Array } {
-  const epochs = options.epochs ?? Number(process.env.EPOCHS ?? 30);
-  const l2 = options.l2 ?? Number(process.env.L2 ?? 1e-6);
+  const epochs = options.epochs ?? 30;
+  const l2 = options.l2 ?? 1e-6;
   const data = examples
-    .map((e) => ({ x: featuresOf(modelText(e.text)), y: e.attack ? 1 : 0, key: fnv(e.text), r: e.set === 'readme' ? readmeWeightOf() : e.set === 'sentence' ? SENTENCE_WEIGHT : 1 }))
+    .map((e) => ({ x: featuresOf(modelText(e.text)), y: e.attack ? 1 : 0, key: fnv(e.text), r: e.set === 'readme' ? README_WEIGHT : e.set === 'sentence' ? SENTENCE_WEIGHT : 1 }))
     .filter((d) => d.x.length > 0)
     .sort((a, b) => a.key - b.key);
   const attacks = data.filter((d) => d.y === 1).length;

@@ -141,11 +141,6 @@ export function score(model: LearnedModel, text: string): { probability: number;
   return { probability: 1 / (1 + Math.exp(-z)), distinct };
 }
 
-/** Probability that `text` (model form) is an injection. */
-export function probability(model: LearnedModel, text: string): number {
-  return score(model, text).probability;
-}
-
 export interface Chunk {
   /** Offset of the chunk in the scanned text. */
   index: number;
