@@ -27,6 +27,21 @@ export interface DoorStatus {
   instance: string;
 }
 
+/** `work`, or what `late()` returns (or throws) once `ms` have passed without it settling. */
+function within<T>(work: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(late());
+      } catch (error) {
+        reject(error);
+      }
+    }, ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 export const doorLease = (platform: PlatformId): string => `door:${platform}`;
 
 /** Each door's own log lines while the doors open together (see DoorKeeper.open). */
@@ -120,14 +135,10 @@ export class DoorKeeper {
   /** `adapter.start(handler)`, failing with one line when the door has not connected in time. */
   private startWithin(adapter: Adapter, handler: InboundHandler): Promise<void> {
     const ms = this.deps.openTimeoutMs ?? DOOR_OPEN_TIMEOUT_MS;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const setting = ENDPOINT_SETTING[adapter.platform];
-        reject(new Error(`${adapter.platform}: no answer after ${Math.round(ms / 1000)} s while connecting${setting ? ` (check ${setting} and the network)` : ''}`));
-      }, ms);
+    return within(adapter.start(handler), ms, () => {
+      const setting = ENDPOINT_SETTING[adapter.platform];
+      throw new Error(`${adapter.platform}: no answer after ${Math.round(ms / 1000)} s while connecting${setting ? ` (check ${setting} and the network)` : ''}`);
     });
-    return Promise.race([adapter.start(handler), timeout]).finally(() => clearTimeout(timer));
   }
 
   private async openDoor(door: Door, handler: InboundHandler, note: (line: string) => void): Promise<void> {
@@ -171,11 +182,7 @@ export class DoorKeeper {
     this.unsubscribe.splice(0).forEach((f) => f());
     // A door still connecting (its start never answered) is not waited for past DOOR_STOP_WAIT_MS.
     await Promise.allSettled(
-      [...this.doors.values()].map((door) => {
-        let timer: NodeJS.Timeout | undefined;
-        const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, DOOR_STOP_WAIT_MS)));
-        return Promise.race([this.transition(door, () => this.stopDoor(door)), waited]).finally(() => clearTimeout(timer));
-      }),
+      [...this.doors.values()].map((door) => within(this.transition(door, () => this.stopDoor(door)), DOOR_STOP_WAIT_MS, () => undefined)),
     );
   }
 
