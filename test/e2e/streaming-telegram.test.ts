@@ -178,6 +178,23 @@ describe('streaming on Telegram', () => {
     expect(tg.callsOf('editMessageText').filter((c) => c.status === 429).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('a 429 on a draft is waited out: the finished answer is sent once, only after the retry_after Telegram gave', async () => {
+    const expected = await offDelivery('the plan, rate limited', 1);
+    const since = lastId();
+    tg.failNext('sendMessageDraft', { kind: 'rate_limit', retryAfter: 4 });
+    const draftsBefore = tg.callsOf('sendMessageDraft').length;
+    tg.pushText({ text: 'the plan, rate limited', userId: 1001 });
+    await until(() => messagesOf(1001, since).length >= 1, 20_000, 'the finished answer', gw);
+    await sleep(300);
+    const refused = tg.callsOf('sendMessageDraft').slice(draftsBefore).find((c) => c.status === 429);
+    expect(refused).toBeDefined();
+    const sends = tg.callsOf('sendMessage').filter((c) => c.at > refused!.at);
+    // the model finished well within the 4 s: only waiting for Telegram's retry_after keeps the answer back
+    expect(sends.map((c) => c.status)).toEqual([200]);
+    expect(sends[0].at - refused!.at).toBeGreaterThanOrEqual(3990);
+    expect(messagesOf(1001, since).map((m) => m.text)).toEqual(expected);
+  });
+
   it('a turn that calls a tool streams on after it, shows a status line meanwhile, and ends with only the final answer', async () => {
     const since = lastId();
     const start = Date.now();

@@ -6,8 +6,16 @@ import type { Address } from '../../platform/address.js';
 /** Markdown → what a platform shows (src/render), injected so core depends on no render details. */
 export type Renderer = (platform: PlatformId, markdown: string) => OutboundMessage;
 
+/**
+ * What a reply may carry besides its text: an e-mail subject, and a time (epoch ms) before which it
+ * must not be sent (the chat's platform asked for quiet with a 429 while the answer streamed).
+ */
+export interface ReplyExtra extends Pick<OutboundMessage, 'subject'> {
+  notBefore?: number;
+}
+
 /** Puts one reply into the outbox of the open transaction; null when it renders to nothing. */
-export type Reply = (target: DeliveryTarget, markdown: string, extra?: Pick<OutboundMessage, 'subject'>) => Promise<number | null>;
+export type Reply = (target: DeliveryTarget, markdown: string, extra?: ReplyExtra) => Promise<number | null>;
 
 export interface RepliesDeps {
   store: Store;
@@ -32,17 +40,22 @@ export class Replies {
 
   /** Runs `fn` in one transaction; the replies it makes are delivered once it has committed. */
   async commit<T>(sessionKey: string | null, fn: (tx: Repositories, reply: Reply) => Promise<T>): Promise<T> {
-    const queued: Address[] = [];
+    const queued: Array<{ chat: Address; notBefore: number }> = [];
     const value = await this.deps.store.transaction((tx) =>
-      fn(tx, async (target, markdown, extra) => {
+      fn(tx, async (target, markdown, { notBefore, ...extra } = {}) => {
         const message = this.deps.render(target.platform, markdown);
         if (!message.chunks.length) return null;
-        const id = await tx.outbox.enqueue(target, { ...message, ...extra }, this.deps.now().getTime(), sessionKey);
-        queued.push(target);
+        const at = this.deps.now().getTime();
+        const id = await tx.outbox.enqueue(target, { ...message, ...extra }, at, sessionKey, notBefore);
+        queued.push({ chat: target, notBefore: notBefore ?? at });
         return id;
       }),
     );
-    for (const chat of queued) this.deps.kick(chat);
+    const now = this.deps.now().getTime();
+    for (const { chat, notBefore } of queued) {
+      if (notBefore <= now) this.deps.kick(chat);
+      else setTimeout(() => this.deps.kick(chat), notBefore - now + 5).unref();
+    }
     return value;
   }
 

@@ -207,6 +207,7 @@ export class TurnRunner {
       resume,
       persist: (ids) => store.streams.save(sessionKey, ids, this.deps.now().getTime()),
       logger,
+      now: () => this.deps.now().getTime(),
     });
   }
 
@@ -232,6 +233,8 @@ export class TurnRunner {
       const ids = live ? await live.finish() : [];
       return ids.length ? { ...last.replyTarget, streamedMessageIds: ids } : last.replyTarget;
     };
+    // A 429 met while streaming: the finished reply waits as long as the platform asked.
+    const quiet = () => (live?.quietUntil ? { notBefore: live.quietUntil } : {});
     const markDone = async (tx: Parameters<Parameters<Replies['commit']>[1]>[0]) => {
       for (const m of batch) if (!(await tx.inbound.mark(m.platform, m.updateId, 'done'))) throw new AnsweredElsewhere(m.updateId);
       if (live) await tx.streams.clear(ctx.sessionKey);
@@ -244,7 +247,7 @@ export class TurnRunner {
       const at = this.deps.now().getTime();
       await replies.commit(ctx.sessionKey, async (tx, reply) => {
         await agent.commit(tx, result, ctx.person, at);
-        await reply(target, answer);
+        await reply(target, answer, quiet());
         await markDone(tx);
       });
     } catch (error) {
@@ -262,7 +265,7 @@ export class TurnRunner {
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
       await replies.commit(ctx.sessionKey, async (tx, reply) => {
-        await reply(target, text);
+        await reply(target, text, quiet());
         await markDone(tx);
       });
     } finally {

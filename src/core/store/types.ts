@@ -163,7 +163,8 @@ export interface OutboxItem {
 }
 
 export interface OutboxRepo {
-  enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey?: string | null): Promise<number>;
+  /** Stores a reply made at `at`; its first attempt is not before `notBefore` (default `at`). */
+  enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey?: string | null, notBefore?: number): Promise<number>;
   get(id: number): Promise<OutboxItem | undefined>;
   /** The oldest pending item of each chat (replies to one chat go strictly in order). */
   heads(): Promise<OutboxItem[]>;

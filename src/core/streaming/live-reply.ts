@@ -108,6 +108,14 @@ export class LiveReply {
     this.schedule();
   }
 
+  /**
+   * Until when the platform asked for quiet (a 429's retry_after on an update), epoch ms; 0 when it
+   * did not. The final delivery waits until then rather than meet the same 429 again.
+   */
+  get quietUntil(): number {
+    return this.blockedUntil;
+  }
+
   /** Ends the stream: no update after this. Resolves to the messages posted (edit mode; in draft mode the finished ones), for the final delivery. */
   async finish(): Promise<string[]> {
     this.closed = true;

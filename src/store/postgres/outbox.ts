@@ -10,12 +10,12 @@ import { outboxFromRow, type OutboxRow } from '../rows.js';
 export class PgOutboxRepo implements OutboxRepo {
   constructor(private readonly run: Runner) {}
 
-  async enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null): Promise<number> {
+  async enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null, notBefore = at): Promise<number> {
     const { platform, chatId, threadId, ...details } = target;
     const [r] = await this.run.rows<{ id: number }>(
       `INSERT INTO outbox (session_key, chat_key, platform, chat_id, thread_id, target, message, created_at, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`,
-      [sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+      [sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at, Math.max(at, notBefore)],
     );
     return r.id;
   }

@@ -14,14 +14,14 @@ export class SqliteOutboxRepo implements OutboxRepo {
     return this.run.db;
   }
 
-  async enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null): Promise<number> {
+  async enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null, notBefore = at): Promise<number> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const { platform, chatId, threadId, ...details } = target;
     const r = prepare(
       this.db,
       `INSERT INTO outbox (session_key, chat_key, platform, chat_id, thread_id, target, message, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at, at);
+    ).run(sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at, Math.max(at, notBefore));
     return Number(r.lastInsertRowid);
   }
 

@@ -135,6 +135,14 @@ for (const engine of ENGINES) {
         expect((await store.outbox.heads()).map((i) => i.id)).toEqual([first]);
       });
 
+      it('holds a reply back until its not-before time (a 429 met while streaming), not earlier', async () => {
+        const chat = { platform: 'telegram' as const, chatId: '555' };
+        const id = await store.outbox.enqueue(chat, { chunks: ['later'] }, T0, null, T0 + 4000);
+        expect((await store.outbox.get(id))?.nextAttemptAt).toBe(T0 + 4000);
+        const plain = await store.outbox.enqueue({ platform: 'telegram', chatId: '556' }, { chunks: ['now'] }, T0, null, T0 - 10);
+        expect((await store.outbox.get(plain))?.nextAttemptAt).toBe(T0);
+      });
+
       it('claims an inbound update once', async () => {
         expect(await store.inbound.claim(inbound('u1'), null)).toBe(true);
         expect(await store.inbound.claim(inbound('u1'), null)).toBe(false);
