@@ -1,4 +1,5 @@
-import { LogLevel, type Logger as BoltLogger, webApi } from '@slack/bolt';
+import { LogLevel, type Logger as BoltLogger } from '@slack/logger';
+import { type RetryOptions, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from '../../core/logger.js';
 
 /** The public Web API base; `SLACK_API_URL` replaces it (with or without a trailing slash). */
@@ -13,7 +14,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
  * Rate limits are not retried here (`rejectRateLimitedCalls`): the sender waits out `Retry-After`
  * itself so that a 429 is reported with its delay and the chunk is sent exactly once afterwards.
  */
-export const RETRY_POLICY: webApi.RetryOptions = { retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000, randomize: false };
+export const RETRY_POLICY: RetryOptions = { retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000, randomize: false };
 
 /** Web API base as the SDK wants it: always with one trailing slash (`…/api/`). */
 export function slackApiBase(apiUrl: string | undefined): string {
@@ -28,7 +29,7 @@ export interface SlackClientOptions {
 }
 
 /** WebClient options shared by the sending client and Bolt's own clients (Socket Mode's apps.connections.open too). */
-export function webClientOptions(opts: SlackClientOptions): webApi.WebClientOptions {
+export function webClientOptions(opts: SlackClientOptions): WebClientOptions {
   return {
     slackApiUrl: slackApiBase(opts.apiUrl),
     logger: boltLogger(opts.logger),
@@ -38,8 +39,8 @@ export function webClientOptions(opts: SlackClientOptions): webApi.WebClientOpti
   };
 }
 
-export function createWebClient(token: string, opts: SlackClientOptions): webApi.WebClient {
-  return new webApi.WebClient(token, webClientOptions(opts));
+export function createWebClient(token: string, opts: SlackClientOptions): WebClient {
+  return new WebClient(token, webClientOptions(opts));
 }
 
 function describe(part: unknown): string {

@@ -1,4 +1,4 @@
-import { webApi } from '@slack/bolt';
+import { WebAPIHTTPError, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIRequestError } from '@slack/web-api';
 import { CredentialsError, PlatformApiError } from '../../core/errors.js';
 
 /** Web API error codes that mean the token itself is bad: retrying cannot help, the operator must act. */
@@ -21,7 +21,7 @@ const RETRYABLE_PLATFORM_ERRORS: ReadonlySet<string> = new Set([
 
 /** The Web API's error code (`channel_not_found`…) when the error is an `ok: false` answer. */
 export function slackErrorCode(error: unknown): string | undefined {
-  return error instanceof webApi.WebAPIPlatformError ? String(error.data.error) : undefined;
+  return error instanceof WebAPIPlatformError ? String(error.data.error) : undefined;
 }
 
 /**
@@ -30,11 +30,11 @@ export function slackErrorCode(error: unknown): string | undefined {
  */
 export function toPlatformError(method: string, error: unknown): PlatformApiError {
   if (error instanceof PlatformApiError) return error;
-  if (error instanceof webApi.WebAPIPlatformError) {
+  if (error instanceof WebAPIPlatformError) {
     const code = String(error.data.error);
     return new PlatformApiError({ platform: 'slack', method, message: code, status: 200, retryable: RETRYABLE_PLATFORM_ERRORS.has(code), cause: error });
   }
-  if (error instanceof webApi.WebAPIRateLimitedError) {
+  if (error instanceof WebAPIRateLimitedError) {
     return new PlatformApiError({
       platform: 'slack',
       method,
@@ -45,7 +45,7 @@ export function toPlatformError(method: string, error: unknown): PlatformApiErro
       cause: error,
     });
   }
-  if (error instanceof webApi.WebAPIHTTPError) {
+  if (error instanceof WebAPIHTTPError) {
     return new PlatformApiError({
       platform: 'slack',
       method,
@@ -55,7 +55,7 @@ export function toPlatformError(method: string, error: unknown): PlatformApiErro
       cause: error,
     });
   }
-  if (error instanceof webApi.WebAPIRequestError) {
+  if (error instanceof WebAPIRequestError) {
     return new PlatformApiError({ platform: 'slack', method, message: `network error: ${error.original.message.split('\n')[0]}`, retryable: true, cause: error });
   }
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from '@slack/bolt';
+import { App, HTTPReceiver } from './bolt.js';
 import { refuseFutureTimestamps } from './timestamp.js';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
