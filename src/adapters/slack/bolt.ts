@@ -1,8 +1,9 @@
 /**
- * Bolt's App and HTTPReceiver from their own modules. `@slack/bolt`'s index also loads the Express,
- * AWS Lambda and OAuth receivers, which Switchboard never uses: about 230 ms and 6 MiB more at every
- * start with Slack configured (issue #14). Bolt 5 has no package "exports" map, so these files are
- * importable; the types still come from the index, with `import type` (erased at build).
+ * Bolt's App and HTTPReceiver from their own files. `@slack/bolt`'s index also loads the Express
+ * receiver (Express and its ~100 modules) and the AWS Lambda receiver, which Switchboard never uses
+ * (issue #14). Bolt 5 has no package "exports" map, so these files are importable; the types still
+ * come from the index, with `import type` (erased at build). What App.js itself needs stays: both
+ * receivers it may build (HTTP, Socket Mode) and, through them, @slack/oauth.
  */
 import appModule from '@slack/bolt/dist/App.js';
 import receiverModule from '@slack/bolt/dist/receivers/HTTPReceiver.js';
