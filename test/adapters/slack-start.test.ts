@@ -127,7 +127,7 @@ describe('Slack doctor checks', () => {
     const problems = (await makeAdapter({ apiUrl: gone.apiUrl }).diagnose?.()) ?? [];
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(`${gone.apiUrl}/`);
-    expect(problems[0]).toMatch(/did not answer auth\.test/);
+    expect(problems[0]).toMatch(/auth\.test: cannot reach the Slack Web API at .* \(connection refused\); check SLACK_API_URL/);
   });
 
   it('does not need a signing secret in Socket Mode', async () => {

@@ -4,25 +4,33 @@
  * SMTP client and no web server — each is imported when its door, provider, engine, first mail or
  * console port is in use (README: Development).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startSlackFake } from '../fakes/slack.js';
+import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli, type Running } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Packages reached from `file` by static, non-type imports (what loading the module loads). */
-function staticPackages(file: string, seen = new Set<string>()): Set<string> {
+/** Specifiers of packages (and package files) reached from `file` by static, non-type imports (what loading the module loads). */
+function staticSpecifiers(file: string, seen = new Set<string>()): Set<string> {
   const out = new Set<string>();
   if (seen.has(file)) return out;
   seen.add(file);
   const text = readFileSync(file, 'utf8').replace(/^\s*\/\*[\s\S]*?\*\//gm, '').replace(/^\s*\/\/.*$/gm, '');
   for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)) {
     const spec = m[1] ?? m[2];
-    if (spec.startsWith('.')) for (const p of staticPackages(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), seen)) out.add(p);
-    else out.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+    if (spec.startsWith('.')) for (const p of staticSpecifiers(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), seen)) out.add(p);
+    else out.add(spec);
   }
   return out;
+}
+
+/** Packages reached from `file` by static, non-type imports. */
+function staticPackages(file: string): Set<string> {
+  return new Set([...staticSpecifiers(file)].map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0])));
 }
 
 const OPTIONAL = ['grammy', '@grammyjs/auto-retry', '@slack/bolt', 'discord.js', 'nodemailer', 'imapflow', 'mailparser', 'pg', 'openai', '@anthropic-ai/sdk', 'hono', '@hono/node-server'];
@@ -43,4 +51,46 @@ describe('start-up imports', () => {
     expect(reach('src/adapters/telegram/index.ts').has('grammy')).toBe(true);
     expect(reach('src/console/index.ts').has('hono')).toBe(true);
   });
+});
+
+/**
+ * `@slack/bolt`'s index also loads the Express, AWS Lambda and OAuth receivers (Express alone is
+ * ~100 modules); the Slack door takes Bolt's App and HTTPReceiver from their own files (issue #14).
+ */
+describe('start-up imports with Slack configured', () => {
+  it("the Slack door imports Bolt's App and HTTPReceiver by file, never @slack/bolt's index", () => {
+    const specs = staticSpecifiers(join(root, 'src/adapters/slack/index.ts'));
+    expect(specs.has('@slack/bolt/dist/App.js')).toBe(true);
+    expect(specs.has('@slack/bolt/dist/receivers/HTTPReceiver.js')).toBe(true);
+    expect([...specs].filter((s) => s === '@slack/bolt' || s.startsWith('express'))).toEqual([]);
+  });
+
+  it('`start` with Slack in Socket Mode loads neither Express nor @slack/bolt\'s index', async () => {
+    const slack = await startSlackFake();
+    const home = mkdtempSync(join(tmpdir(), 'sb-imports-'));
+    const loadedFile = join(home, 'loaded-modules.txt');
+    let gw: Running | undefined;
+    try {
+      gw = startCli(['start'], {
+        env: cleanEnv({
+          SWITCHBOARD_HOME: home,
+          SLACK_BOT_TOKEN: slack.token,
+          SLACK_APP_TOKEN: slack.appToken,
+          SLACK_API_URL: slack.apiUrl,
+          SLACK_ALLOWED_USERS: '*',
+          NODE_OPTIONS: `--import=${pathToFileURL(join(root, 'test/helpers/loaded-modules.mjs')).href}`,
+          SWITCHBOARD_LOADED_MODULES: loadedFile,
+        }),
+      });
+      await gw.waitFor(/ready \(slack/, 20_000);
+      expect(await gw.stop('SIGTERM')).toBe(0);
+      const loaded = readFileSync(loadedFile, 'utf8').split('\n');
+      // The trace sees the door's real modules (else it would pass on an empty list).
+      expect(loaded.some((f) => f.endsWith('/@slack/bolt/dist/App.js'))).toBe(true);
+      expect(loaded.some((f) => f.includes('/@slack/socket-mode/'))).toBe(true);
+      expect(loaded.filter((f) => /\/node_modules\/express\/|\/@slack\/bolt\/dist\/index\.js$|\/@slack\/bolt\/dist\/receivers\/(ExpressReceiver|AwsLambdaReceiver)\.js$/.test(f))).toEqual([]);
+    } finally {
+      await cleanUp(() => killIfRunning(gw), () => slack.close(), () => removeDir(home));
+    }
+  }, 30_000);
 });

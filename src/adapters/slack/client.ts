@@ -1,4 +1,5 @@
-import { LogLevel, type Logger as BoltLogger, webApi } from '@slack/bolt';
+import { LogLevel, type Logger as BoltLogger } from '@slack/logger';
+import { type RetryOptions, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from '../../core/logger.js';
 
 /** The public Web API base; `SLACK_API_URL` replaces it (with or without a trailing slash). */
@@ -13,7 +14,7 @@ export const REQUEST_TIMEOUT_MS = 10_000;
  * Rate limits are not retried here (`rejectRateLimitedCalls`): the sender waits out `Retry-After`
  * itself so that a 429 is reported with its delay and the chunk is sent exactly once afterwards.
  */
-export const RETRY_POLICY: webApi.RetryOptions = { retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000, randomize: false };
+export const RETRY_POLICY: RetryOptions = { retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2_000, randomize: false };
 
 /** Web API base as the SDK wants it: always with one trailing slash (`…/api/`). */
 export function slackApiBase(apiUrl: string | undefined): string {
@@ -28,18 +29,20 @@ export interface SlackClientOptions {
 }
 
 /** WebClient options shared by the sending client and Bolt's own clients (Socket Mode's apps.connections.open too). */
-export function webClientOptions(opts: SlackClientOptions): webApi.WebClientOptions {
+export function webClientOptions(opts: SlackClientOptions): WebClientOptions {
   return {
     slackApiUrl: slackApiBase(opts.apiUrl),
-    logger: boltLogger(opts.logger),
+    // The client warns about one try ("http request failed" before its retry); whoever called it
+    // reports the outcome in one line (the outbox, start), so the tries go to debug.
+    logger: boltLogger(opts.logger, 'slack', { held: () => true }),
     retryConfig: { ...RETRY_POLICY, retries: opts.retries ?? RETRY_POLICY.retries },
     timeout: opts.timeoutMs ?? REQUEST_TIMEOUT_MS,
     rejectRateLimitedCalls: true,
   };
 }
 
-export function createWebClient(token: string, opts: SlackClientOptions): webApi.WebClient {
-  return new webApi.WebClient(token, webClientOptions(opts));
+export function createWebClient(token: string, opts: SlackClientOptions): WebClient {
+  return new WebClient(token, webClientOptions(opts));
 }
 
 function describe(part: unknown): string {
@@ -53,17 +56,33 @@ function describe(part: unknown): string {
 }
 
 /**
+ * While `held()` is true, warnings and errors go to debug, the last one kept in `last`: what Bolt
+ * says while start() waits (Socket Mode's "Failed to retrieve a new WSS URL …") is the story of
+ * the attempt, and start() reports its outcome itself, in one line naming the setting.
+ */
+export interface LogHold {
+  held(): boolean;
+  last?: string;
+}
+
+/**
  * Bolt and the Web API client log through this bridge into Switchboard's logger (which redacts
  * secrets). Their `info` lines are chatty internals, so they go to debug.
  */
-export function boltLogger(logger: Logger, scope = 'slack'): BoltLogger {
+export function boltLogger(logger: Logger, scope = 'slack', hold?: LogHold): BoltLogger {
   let level: LogLevel = LogLevel.DEBUG;
   const line = (parts: unknown[]): string => parts.map(describe).join(' ');
+  const loud = (log: (scope: string, text: string) => void) => (...msg: unknown[]) => {
+    const text = line(msg);
+    if (!hold?.held()) return log(scope, text);
+    hold.last = text;
+    logger.debug(scope, text);
+  };
   return {
     debug: (...msg: unknown[]) => logger.debug(scope, line(msg)),
     info: (...msg: unknown[]) => logger.debug(scope, line(msg)),
-    warn: (...msg: unknown[]) => logger.warn(scope, line(msg)),
-    error: (...msg: unknown[]) => logger.error(scope, line(msg)),
+    warn: loud((s, t) => logger.warn(s, t)),
+    error: loud((s, t) => logger.error(s, t)),
     setLevel: (l: LogLevel) => {
       level = l;
     },

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from '@slack/bolt';
+import { App, HTTPReceiver } from './bolt.js';
 import { refuseFutureTimestamps } from './timestamp.js';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
@@ -14,8 +14,8 @@ import type { SlackSettings } from '../../core/settings.js';
 import type { Adapter, InboundHandler, InboundMessage, InboundVerdict } from '../../core/types.js';
 import type { AdapterDeps } from '../deps.js';
 import { slackStreaming } from './stream.js';
-import { boltLogger, createWebClient, slackApiBase, webClientOptions } from './client.js';
-import { AUTH_ERRORS, credentialsError, slackErrorCode, toPlatformError } from './errors.js';
+import { boltLogger, createWebClient, type LogHold, slackApiBase, webClientOptions } from './client.js';
+import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, startCallFailure } from './errors.js';
 import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
 import { createSender } from './send.js';
 import { createDisplayNames } from './users.js';
@@ -63,6 +63,9 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   let app: App | undefined;
   let server: Server | undefined;
   let identity: BotIdentity = {};
+  // Bolt's warnings and errors while start() waits go to debug: start() reports the outcome itself.
+  let starting = false;
+  const startHold: LogHold = { held: () => starting };
   const inFlight = new Set<Promise<unknown>>();
 
   function boundPort(): number | undefined {
@@ -77,7 +80,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     } catch (error) {
       const code = slackErrorCode(error);
       if (code && AUTH_ERRORS.has(code)) throw credentialsError('SLACK_BOT_TOKEN', code);
-      throw toPlatformError('auth.test', error);
+      throw startCallFailure('auth.test', error, slackApiBase(settings.apiUrl));
     }
   }
 
@@ -103,7 +106,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   }
 
   function buildApp(handler: InboundHandler): App {
-    const bolt = boltLogger(logger);
+    const bolt = boltLogger(logger, 'slack', startHold);
     const options = webClientOptions(clientOpts);
     // A fixed authorize instead of `token`: Bolt then never repeats auth.test (start did it once).
     const authorize = async () => ({ botToken: settings.botToken, botId: identity.botId, botUserId: identity.botUserId, teamId: identity.teamId });
@@ -199,7 +202,10 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new PlatformApiError({ platform: 'slack', method: 'apps.connections.open', message: `no Socket Mode connection within ${SOCKET_CONNECT_TIMEOUT_MS / 1000} s`, retryable: true })),
+        () => {
+          const last = startHold.last ? ` (last: ${startHold.last})` : '';
+          reject(new PlatformApiError({ platform: 'slack', method: 'apps.connections.open', message: `no Socket Mode connection within ${SOCKET_CONNECT_TIMEOUT_MS / 1000} s${last}`, retryable: true }));
+        },
         SOCKET_CONNECT_TIMEOUT_MS,
       );
     });
@@ -209,7 +215,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       await instance.stop().catch(() => undefined);
       const code = slackErrorCode(error);
       if (code && AUTH_ERRORS.has(code)) throw credentialsError('SLACK_APP_TOKEN', code);
-      throw toPlatformError('apps.connections.open', error);
+      throw startCallFailure('apps.connections.open', error, slackApiBase(settings.apiUrl));
     } finally {
       clearTimeout(timer);
     }
@@ -263,8 +269,14 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       }
       identity = await authTest();
       const instance = buildApp(handler);
-      if (mode === 'http') await startHttp(instance);
-      else await startSocket(instance);
+      starting = true;
+      startHold.last = undefined;
+      try {
+        if (mode === 'http') await startHttp(instance);
+        else await startSocket(instance);
+      } finally {
+        starting = false;
+      }
       app = instance;
       logger.info('slack', mode === 'http' ? `listening on port ${boundPort()} (${SLACK_EVENTS_PATH})` : 'connected in Socket Mode');
     },
@@ -293,6 +305,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       } catch (error) {
         if (error instanceof CredentialsError) {
           problems.push(`${error.message.replace(/; check.*$/, '')}: use the Bot User OAuth Token (xoxb-…) from OAuth & Permissions`);
+        } else if (isEndpointFailure(error)) {
+          problems.push(oneLine(error));
         } else {
           problems.push(`Slack Web API at ${slackApiBase(settings.apiUrl)} did not answer auth.test (${oneLine(error)}); check SLACK_API_URL and the network`);
         }

@@ -3,7 +3,7 @@
  * `response_url` (Slack allows 5 posts within 30 minutes) and fall back to the Web API beyond that;
  * everything else uses chat.postMessage (in the thread) or chat.postEphemeral.
  */
-import { webApi } from '@slack/bolt';
+import { type WebClient, WebAPIRateLimitedError } from '@slack/web-api';
 import { PlatformApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
@@ -19,7 +19,7 @@ const MAX_RATE_LIMIT_WAITS = 3;
 const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
 export interface SenderDeps {
-  client: webApi.WebClient;
+  client: WebClient;
   logger: Logger;
   now: () => Date;
   /** Replaceable in tests; waits out a Retry-After. */
@@ -86,7 +86,7 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
         await call();
         return;
       } catch (error) {
-        if (error instanceof webApi.WebAPIRateLimitedError) {
+        if (error instanceof WebAPIRateLimitedError) {
           const waitMs = Math.max(0, error.retryAfter * 1000);
           if (waits < MAX_RATE_LIMIT_WAITS && waitMs <= MAX_INLINE_RATE_LIMIT_WAIT_MS) {
             deps.logger.info('slack', `${method} rate limited; waiting ${error.retryAfter} s as Slack asks`);

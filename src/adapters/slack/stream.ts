@@ -10,7 +10,7 @@
  * updates). Answers through a response_url and ephemeral ones are not streamed: Slack cannot update
  * those by ts.
  */
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { DeliveryTarget, LiveMode, StreamingCapability } from '../../core/types.js';
 import type { StreamingMode } from '../../core/config.js';
 import { toPlatformError } from './errors.js';
@@ -37,7 +37,7 @@ async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
 }
 
 /** `teamId`: the workspace of the bot (auth.test), the recipients' team. */
-export function slackStreaming(client: webApi.WebClient, teamId: () => string | undefined): StreamingCapability {
+export function slackStreaming(client: WebClient, teamId: () => string | undefined): StreamingCapability {
   return {
     resolve: (target, mode) => resolveSlackMode(target, mode, teamId()),
     async post(target, chunk) {

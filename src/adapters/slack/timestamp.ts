@@ -5,7 +5,7 @@
  * either direction; this wrapper adds the future side in front of Bolt's listener.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HTTPReceiver } from '@slack/bolt';
+import type { HTTPReceiver } from './bolt.js';
 
 /** Slack's allowed clock difference, both ways. */
 export const SLACK_MAX_SKEW_S = 5 * 60;

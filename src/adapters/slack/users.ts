@@ -3,7 +3,7 @@
  * in a shared thread. Best effort: a missing `users:read` scope or a slow API leaves the name unset
  * rather than delaying or failing the message.
  */
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.js';
 
@@ -24,7 +24,7 @@ const userInfoSchema = z.object({
 
 export type DisplayNameLookup = (userId: string) => Promise<string | undefined>;
 
-export function createDisplayNames(client: webApi.WebClient, logger: Logger, now: () => Date): DisplayNameLookup {
+export function createDisplayNames(client: WebClient, logger: Logger, now: () => Date): DisplayNameLookup {
   const cache = new Map<string, { name?: string; until: number }>();
 
   async function fetchName(userId: string): Promise<string | undefined> {
