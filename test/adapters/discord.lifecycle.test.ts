@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
-import { CredentialsError, PlatformApiError } from '../../src/core/errors.js';
+import { ConfigError, CredentialsError, PlatformApiError } from '../../src/core/errors.js';
 import type { Adapter } from '../../src/core/types.js';
 import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
 import { delivery, depsWith, inbox, settingsFor, sleep } from './discord.helpers.js';
@@ -60,7 +60,17 @@ describe('discord adapter: unreachable endpoints', () => {
     const adapter = make(settingsFor(fake, { apiUrl: 'http://127.0.0.1:9/api' }), depsWith());
     const error = await adapter.start(async () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
-    expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (ECONNREFUSED)');
+    expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (DISCORD_API_URL): ECONNREFUSED');
+  });
+
+  it('rejects start() with one line naming DISCORD_API_URL when GET /gateway/bot answers 404 (not the REST base)', async () => {
+    const wrong = fake.apiUrl.replace(/\/api$/, '/not-the-api');
+    const adapter = make(settingsFor(fake, { apiUrl: wrong }), depsWith());
+    const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      `DISCORD_API_URL ${wrong} answered 404 to GET /gateway/bot: it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`,
+    );
   });
 
   it('rejects start() instead of hanging when the gateway drops every connection, and stops reconnecting', async () => {
@@ -82,7 +92,7 @@ describe('discord adapter: unreachable endpoints', () => {
       expect((error as Error).message).toBe(`discord connect: no READY from the gateway at ${url} within 2 s`);
       expect(attempts).toBeGreaterThanOrEqual(1);
       const after = attempts;
-      await sleep(1200); // discord.js retries every ~500 ms; a leaked client would show up here
+      await sleep(1200); // @discordjs/ws retries every ~500 ms; a leaked client would show up here
       expect(attempts).toBe(after);
     } finally {
       await new Promise<void>((r) => dropper.close(() => r()));

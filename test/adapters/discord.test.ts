@@ -1,9 +1,9 @@
 /**
- * The Discord adapter through the real discord.js client against the loopback REST + gateway fake.
+ * The Discord adapter through the real @discordjs/ws and @discordjs/rest clients against the loopback REST + gateway fake.
  * Reads like a conversation: a user writes, the adapter hands the gateway what it should, answers arrive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayIntentBits } from 'discord.js';
+import { GatewayIntentBits } from 'discord-api-types/v10';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
 import type { Adapter } from '../../src/core/types.js';
 import { attachment, startDiscordFake, type DiscordFake } from '../fakes/discord.js';

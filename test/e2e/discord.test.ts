@@ -1,5 +1,5 @@
 /**
- * `switchboard start` with Discord: the real command as a child process, the real discord.js client against
+ * `switchboard start` with Discord: the real command as a child process, the real @discordjs/ws gateway client and @discordjs/rest against
  * the loopback REST + gateway fake (found through GET /gateway/bot, or given as DISCORD_GATEWAY_URL), the
  * model fake answering.
  */
