@@ -55,6 +55,18 @@ describe('discord adapter: credentials', () => {
   });
 });
 
+describe('discord adapter: token as pasted', () => {
+  it('takes DISCORD_BOT_TOKEN with the "Bot " prefix of the header as well', async () => {
+    const box = inbox();
+    const adapter = make(settingsFor(fake, { token: `Bot ${fake.token}` }), depsWith('discord: { slash_command: false }'));
+    await adapter.start(box.handler);
+    const id = fake.sendDM({ userId: '400000000000000009', content: 'prefixed token' });
+    await box.waitFor((m) => m.messageId === id);
+    await adapter.deliver(delivery({ platform: 'discord', chatId: fake.channelId }, ['sent with the prefixed token']));
+    expect(fake.messages.at(-1)?.content).toBe('sent with the prefixed token');
+  });
+});
+
 describe('discord adapter: unreachable endpoints', () => {
   it('rejects start() with one line when DISCORD_API_URL does not answer', async () => {
     const adapter = make(settingsFor(fake, { apiUrl: 'http://127.0.0.1:9/api' }), depsWith());
