@@ -69,6 +69,10 @@ export function createConnection(token: string, settings: { gatewayUrl?: string 
   let strategy: SimpleShardingStrategy | undefined;
   let info: APIGatewayBotInfo | undefined;
   let ready: GatewayReadyDispatchData | undefined;
+  // close() while connect() waits (a gateway that never answers) ends that wait too, so no timer of start() lingers.
+  let cancel: (error: Error) => void = () => undefined;
+  const cancelled = new Promise<never>((_, reject) => (cancel = reject));
+  cancelled.catch(() => undefined);
 
   const manager = new WebSocketManager({
     token,
@@ -106,7 +110,7 @@ export function createConnection(token: string, settings: { gatewayUrl?: string 
 
   return {
     async connect() {
-      await manager.connect();
+      await Promise.race([manager.connect(), cancelled]);
       if (!ready) throw new Error('Discord READY carried no bot user');
       return ready;
     },
@@ -114,6 +118,7 @@ export function createConnection(token: string, settings: { gatewayUrl?: string 
       if (closed) return;
       closed = true;
       abort.abort();
+      cancel(new Error('the Discord gateway connection was closed'));
       const open = shards();
       // @discordjs/ws 1.2 ignores destroy() while a shard sits in its 500 ms reconnect back-off (it is
       // "Idle" then) and reconnects forever afterwards — e.g. after start() gave up on an unreachable
