@@ -112,6 +112,36 @@ describe('discord adapter: unreachable endpoints', () => {
   });
 });
 
+describe('discord adapter: stop while connecting', () => {
+  it('a close() while the gateway has not said HELLO ends start() at once and leaves no socket open', async () => {
+    // A gateway that takes the socket and never speaks.
+    const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((r) => silent.once('listening', () => r()));
+    let open = 0;
+    silent.on('connection', (socket) => {
+      open++;
+      socket.on('close', () => open--);
+    });
+    try {
+      const adapter = make(settingsFor(fake, { gatewayUrl: `ws://127.0.0.1:${(silent.address() as AddressInfo).port}` }), depsWith());
+      const started = adapter.start(async () => {}).then(
+        () => 'started',
+        () => 'rejected',
+      );
+      for (let i = 0; i < 40 && open === 0; i++) await sleep(25);
+      expect(open).toBe(1);
+      const closing = Date.now();
+      await adapter.close();
+      expect(await started).toBe('rejected');
+      expect(Date.now() - closing).toBeLessThan(1000);
+      for (let i = 0; i < 40 && open > 0; i++) await sleep(25);
+      expect(open).toBe(0);
+    } finally {
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+});
+
 describe('discord adapter: fixed gateway URL, stop, restart', () => {
   it('connects straight to DISCORD_GATEWAY_URL without asking GET /gateway/bot, and stops cleanly', async () => {
     const gatewayBotCalls = () => fake.requests.filter((r) => r.path === '/gateway/bot').length;

@@ -28,6 +28,9 @@ export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([
   GatewayCloseCodes.DisallowedIntents,
 ]);
 
+/** How long close() lets @discordjs/ws close the socket cleanly (code 1000) before cutting it. */
+export const CLOSE_WAIT_MS = 1000;
+
 /** @discordjs/ws appends `?v=10&encoding=json` itself, so a query already on the URL would be doubled. */
 export function gatewayBase(url: string): string {
   return url.replace(/[?#].*$/, '');
@@ -59,7 +62,7 @@ export interface GatewayConnection {
 /** The runtime shapes read in close(): the strategy's shard map and a shard's socket (`ws`). */
 interface ShardInternals {
   internalConnect?: () => Promise<void>;
-  connection?: { readyState?: number; on?: (event: 'error', listener: () => void) => void; terminate?: () => void } | null;
+  connection?: { readyState?: number; on?: (event: 'error' | 'close', listener: () => void) => void; terminate?: () => void } | null;
 }
 
 export function createConnection(token: string, settings: { gatewayUrl?: string }, rest: REST, handlers: GatewayHandlers): GatewayConnection {
@@ -125,15 +128,25 @@ export function createConnection(token: string, settings: { gatewayUrl?: string 
       // gateway. Disarm each shard's reconnect before destroying so nothing outlives stop().
       for (const shard of open) shard.internalConnect = async () => undefined;
       const sockets = open.map((s) => s.connection).filter((c) => c != null);
-      await manager.destroy({ reason: 'Switchboard stopped' });
-      // destroy() closes open sockets only; one still in its handshake (a gateway that never answers) is cut here.
-      for (const socket of sockets) {
-        if (socket.readyState === 0 /* CONNECTING */) {
-          socket.on?.('error', () => undefined);
-          socket.terminate?.();
-        }
-      }
+      const cut = (c: (typeof sockets)[number]): void => {
+        c.on?.('error', () => undefined);
+        c.terminate?.();
+      };
+      // destroy() closes an open socket with 1000 and waits for the gateway's answer. That wait can last
+      // forever when it meets a shard still waiting for HELLO or READY (the aborted wait starts a second
+      // destroy that takes over the socket's close handler), and a socket still in its handshake is left
+      // alone. So: a socket in its handshake is cut now, and close() waits until every socket has closed,
+      // at most CLOSE_WAIT_MS; a socket still not closed then is cut.
+      const allClosed = Promise.all(sockets.map((c) => (c.readyState === 3 ? undefined : new Promise<void>((resolve) => c.on?.('close', () => resolve())))));
+      void Promise.resolve(manager.destroy({ reason: 'Switchboard stopped' })).catch(() => undefined);
+      for (const c of sockets) if (c.readyState === 0 /* CONNECTING */) cut(c);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([allClosed, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+      for (const c of sockets) if (c.readyState !== 3 /* CLOSED */) cut(c);
       manager.removeAllListeners();
+      // A late socket error (of a socket cut above) must still find a listener, or it would be thrown.
+      manager.on(WebSocketShardEvents.Error, () => undefined);
       sessions.clear();
     },
   };
