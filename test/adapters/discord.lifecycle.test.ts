@@ -1,6 +1,7 @@
 /**
  * Discord adapter lifecycle against the fake: bad tokens, a fixed gateway URL, clean stop, and `/ask`.
  */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
@@ -52,6 +53,25 @@ describe('discord adapter: credentials', () => {
     const conns = fake.connections.slice(before);
     for (let i = 0; i < 20 && conns[0]?.closedWith === undefined; i++) await sleep(25);
     expect(conns.map((c) => c.closedWith)).toEqual([4004]);
+  });
+});
+
+describe('discord adapter: a DISCORD_API_URL that is not Discord', () => {
+  it('rejects start() with one line naming DISCORD_API_URL when GET /gateway/bot answers 200 without a gateway', async () => {
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/api`;
+    try {
+      const adapter = make(settingsFor(fake, { apiUrl: url }), depsWith());
+      const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        `DISCORD_API_URL ${url}: GET /gateway/bot gave no gateway (url Invalid input: expected string, received undefined): it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`,
+      );
+    } finally {
+      other.closeAllConnections();
+      await new Promise<void>((r) => other.close(() => r()));
+    }
   });
 });
 

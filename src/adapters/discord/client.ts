@@ -15,6 +15,7 @@
 import type { REST } from '@discordjs/rest';
 import { SimpleShardingStrategy, WebSocketManager, WebSocketShardEvents, type SessionInfo, type WebSocketShard } from '@discordjs/ws';
 import { GatewayCloseCodes, GatewayIntentBits, Routes, type APIGatewayBotInfo, type GatewayReadyDispatchData } from 'discord-api-types/v10';
+import { z } from 'zod';
 
 export const INTENTS = GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.DirectMessages | GatewayIntentBits.MessageContent;
 
@@ -39,6 +40,23 @@ export function gatewayBase(url: string): string {
 /** What GET /gateway/bot would say, for a fixed gateway URL (one shard, no identify throttling). */
 export function fixedGatewayInfo(url: string): APIGatewayBotInfo {
   return { url: gatewayBase(url), shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } };
+}
+
+const gatewayBotSchema = z
+  .object({
+    url: z.string().regex(/^wss?:\/\//),
+    shards: z.number().int().positive(),
+    session_start_limit: z.object({ total: z.number(), remaining: z.number(), reset_after: z.number(), max_concurrency: z.number().int().positive() }).loose(),
+  })
+  .loose();
+
+/** The answer to GET /gateway/bot, checked: something else answering 200 there is not a gateway. */
+export class GatewayInfoError extends Error {}
+
+export function parseGatewayBot(body: unknown): APIGatewayBotInfo {
+  const parsed = gatewayBotSchema.safeParse(body);
+  if (!parsed.success) throw new GatewayInfoError(`GET /gateway/bot gave no gateway (${parsed.error.issues[0]?.path.join('.') || 'body'} ${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  return parsed.data as APIGatewayBotInfo;
 }
 
 export interface GatewayHandlers {
@@ -91,7 +109,7 @@ export function createConnection(token: string, settings: { gatewayUrl?: string 
   // The manager asks for this several times while connecting: one request, and none once closed.
   manager.fetchGatewayInformation = async () => {
     if (closed) throw new Error('the Discord gateway connection was closed');
-    info ??= settings.gatewayUrl ? fixedGatewayInfo(settings.gatewayUrl) : ((await rest.get(Routes.gatewayBot(), { signal: abort.signal })) as APIGatewayBotInfo);
+    info ??= settings.gatewayUrl ? fixedGatewayInfo(settings.gatewayUrl) : parseGatewayBot(await rest.get(Routes.gatewayBot(), { signal: abort.signal }));
     return info;
   };
 

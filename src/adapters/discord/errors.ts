@@ -4,6 +4,7 @@
  */
 import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
 import { ConfigError, CredentialsError, PlatformApiError, SwitchboardError } from '../../core/errors.js';
+import { GatewayInfoError } from './client.js';
 
 const PLATFORM = 'discord';
 
@@ -86,6 +87,9 @@ export function toStartError(error: unknown, apiUrl: string, request = 'GET /gat
     return new ConfigError(
       `${API_SETTING} ${apiUrl} answered ${status} to ${request}: it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`,
     );
+  }
+  if (error instanceof GatewayInfoError) {
+    return new ConfigError(`${API_SETTING} ${apiUrl}: ${error.message}: it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`);
   }
   if (status !== undefined) {
     return new PlatformApiError({ platform: PLATFORM, method: 'connect', status, retryable: true, message: `the Discord API at ${apiUrl} (${API_SETTING}) answered ${status} to ${request}`, cause: error });
