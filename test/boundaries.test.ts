@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const SDKS = ['grammy', '@grammyjs/', '@slack/', 'discord.js', '@discordjs/', 'nodemailer', 'node-cron'];
+const SDKS = ['grammy', '@grammyjs/', '@slack/', 'discord.js', '@discordjs/', 'discord-api-types', 'nodemailer', 'node-cron'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

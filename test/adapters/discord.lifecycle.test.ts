@@ -1,11 +1,12 @@
 /**
  * Discord adapter lifecycle against the fake: bad tokens, a fixed gateway URL, clean stop, and `/ask`.
  */
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
-import { CredentialsError, PlatformApiError } from '../../src/core/errors.js';
+import { ConfigError, CredentialsError, PlatformApiError } from '../../src/core/errors.js';
 import type { Adapter } from '../../src/core/types.js';
 import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
 import { delivery, depsWith, inbox, settingsFor, sleep } from './discord.helpers.js';
@@ -55,12 +56,53 @@ describe('discord adapter: credentials', () => {
   });
 });
 
+describe('discord adapter: a DISCORD_API_URL that is not Discord', () => {
+  it('rejects start() with one line naming DISCORD_API_URL when GET /gateway/bot answers 200 without a gateway', async () => {
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/api`;
+    try {
+      const adapter = make(settingsFor(fake, { apiUrl: url }), depsWith());
+      const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        `DISCORD_API_URL ${url}: GET /gateway/bot gave no gateway (url Invalid input: expected string, received undefined): it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`,
+      );
+    } finally {
+      other.closeAllConnections();
+      await new Promise<void>((r) => other.close(() => r()));
+    }
+  });
+});
+
+describe('discord adapter: token as pasted', () => {
+  it('takes DISCORD_BOT_TOKEN with the "Bot " prefix of the header as well', async () => {
+    const box = inbox();
+    const adapter = make(settingsFor(fake, { token: `Bot ${fake.token}` }), depsWith('discord: { slash_command: false }'));
+    await adapter.start(box.handler);
+    const id = fake.sendDM({ userId: '400000000000000009', content: 'prefixed token' });
+    await box.waitFor((m) => m.messageId === id);
+    await adapter.deliver(delivery({ platform: 'discord', chatId: fake.channelId }, ['sent with the prefixed token']));
+    expect(fake.messages.at(-1)?.content).toBe('sent with the prefixed token');
+  });
+});
+
 describe('discord adapter: unreachable endpoints', () => {
   it('rejects start() with one line when DISCORD_API_URL does not answer', async () => {
     const adapter = make(settingsFor(fake, { apiUrl: 'http://127.0.0.1:9/api' }), depsWith());
     const error = await adapter.start(async () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
-    expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (ECONNREFUSED)');
+    expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (DISCORD_API_URL): ECONNREFUSED');
+  });
+
+  it('rejects start() with one line naming DISCORD_API_URL when GET /gateway/bot answers 404 (not the REST base)', async () => {
+    const wrong = fake.apiUrl.replace(/\/api$/, '/not-the-api');
+    const adapter = make(settingsFor(fake, { apiUrl: wrong }), depsWith());
+    const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      `DISCORD_API_URL ${wrong} answered 404 to GET /gateway/bot: it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`,
+    );
   });
 
   it('rejects start() instead of hanging when the gateway drops every connection, and stops reconnecting', async () => {
@@ -82,10 +124,40 @@ describe('discord adapter: unreachable endpoints', () => {
       expect((error as Error).message).toBe(`discord connect: no READY from the gateway at ${url} within 2 s`);
       expect(attempts).toBeGreaterThanOrEqual(1);
       const after = attempts;
-      await sleep(1200); // discord.js retries every ~500 ms; a leaked client would show up here
+      await sleep(1200); // @discordjs/ws retries every ~500 ms; a leaked client would show up here
       expect(attempts).toBe(after);
     } finally {
       await new Promise<void>((r) => dropper.close(() => r()));
+    }
+  });
+});
+
+describe('discord adapter: stop while connecting', () => {
+  it('a close() while the gateway has not said HELLO ends start() at once and leaves no socket open', async () => {
+    // A gateway that takes the socket and never speaks.
+    const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((r) => silent.once('listening', () => r()));
+    let open = 0;
+    silent.on('connection', (socket) => {
+      open++;
+      socket.on('close', () => open--);
+    });
+    try {
+      const adapter = make(settingsFor(fake, { gatewayUrl: `ws://127.0.0.1:${(silent.address() as AddressInfo).port}` }), depsWith());
+      const started = adapter.start(async () => {}).then(
+        () => 'started',
+        () => 'rejected',
+      );
+      for (let i = 0; i < 40 && open === 0; i++) await sleep(25);
+      expect(open).toBe(1);
+      const closing = Date.now();
+      await adapter.close();
+      expect(await started).toBe('rejected');
+      expect(Date.now() - closing).toBeLessThan(1000);
+      for (let i = 0; i < 40 && open > 0; i++) await sleep(25);
+      expect(open).toBe(0);
+    } finally {
+      await new Promise<void>((r) => silent.close(() => r()));
     }
   });
 });

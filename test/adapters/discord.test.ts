@@ -1,9 +1,9 @@
 /**
- * The Discord adapter through the real discord.js client against the loopback REST + gateway fake.
+ * The Discord adapter through the real @discordjs/ws and @discordjs/rest clients against the loopback REST + gateway fake.
  * Reads like a conversation: a user writes, the adapter hands the gateway what it should, answers arrive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayIntentBits } from 'discord.js';
+import { GatewayIntentBits } from 'discord-api-types/v10';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
 import type { Adapter } from '../../src/core/types.js';
 import { attachment, startDiscordFake, type DiscordFake } from '../fakes/discord.js';
@@ -131,6 +131,39 @@ describe('discord adapter: inbound', () => {
     const before = fake.messages.length;
     await adapter.deliver(delivery(m.replyTarget, ['thread answer']));
     expect(fake.messages[before]).toMatchObject({ channelId: fake.threadId, content: 'thread answer', replyTo: id });
+  });
+
+  it('learns a thread created after start (THREAD_CREATE): its messages go to the parent chat, and <#channel> reads as #name', async () => {
+    const thread = '300000000000000555';
+    fake.dispatchRaw('THREAD_CREATE', { id: thread, type: 11, guild_id: fake.guildId, parent_id: fake.channelId, name: 'late-thread' });
+    const id = '300000000000000556';
+    fake.dispatchRaw('MESSAGE_CREATE', {
+      id,
+      channel_id: thread,
+      guild_id: fake.guildId,
+      author: { id: ALICE, username: 'alice' },
+      content: `<@${fake.botUserId}> see <#${fake.channelId}>`,
+      mentions: [{ id: fake.botUserId, username: 'switchboard' }],
+    });
+    const m = await box.waitFor((x) => x.messageId === id);
+    expect(m).toMatchObject({ chatId: fake.channelId, threadId: thread, chatTitle: '#general › late-thread', text: 'see #general', mentionsBot: true });
+    expect(m.replyTarget.extra?.channelId).toBe(thread);
+  });
+
+  it('drops group DMs and system messages (a member joined), even when they mention it', async () => {
+    fake.dispatchRaw('MESSAGE_CREATE', { id: '300000000000000601', channel_id: '300000000000000602', channel_type: 3, author: { id: ALICE, username: 'alice' }, content: 'group dm' });
+    fake.dispatchRaw('MESSAGE_CREATE', {
+      id: '300000000000000603',
+      channel_id: fake.channelId,
+      guild_id: fake.guildId,
+      type: 7,
+      author: { id: ALICE, username: 'alice' },
+      content: `<@${fake.botUserId}>`,
+      mentions: [{ id: fake.botUserId, username: 'switchboard' }],
+    });
+    const marker = fake.sendDM({ userId: ALICE, content: 'marker after the dropped ones' });
+    await box.waitFor((x) => x.messageId === marker);
+    expect(box.received.some((x) => x.messageId === '300000000000000601' || x.messageId === '300000000000000603')).toBe(false);
   });
 
   it('survives malformed dispatches and keeps working', async () => {

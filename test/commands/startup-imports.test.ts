@@ -4,9 +4,9 @@
  * SMTP client and no web server — each is imported when its door, provider, engine, first mail or
  * console port is in use (README: Development).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startSlackFake } from '../fakes/slack.js';
@@ -33,7 +33,15 @@ function staticPackages(file: string): Set<string> {
   return new Set([...staticSpecifiers(file)].map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0])));
 }
 
-const OPTIONAL = ['grammy', '@grammyjs/auto-retry', '@slack/bolt', 'discord.js', 'nodemailer', 'imapflow', 'mailparser', 'pg', 'openai', '@anthropic-ai/sdk', 'hono', '@hono/node-server'];
+/** Every .ts file under `dir`. */
+function srcFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? srcFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+const OPTIONAL = ['grammy', '@grammyjs/auto-retry', '@slack/bolt', '@discordjs/ws', '@discordjs/rest', 'discord-api-types', 'nodemailer', 'imapflow', 'mailparser', 'pg', 'openai', '@anthropic-ai/sdk', 'hono', '@hono/node-server'];
 
 describe('start-up imports', () => {
   it('`start` statically loads none of the optional SDKs, drivers and servers', () => {
@@ -46,10 +54,19 @@ describe('start-up imports', () => {
   it('each optional package is still reached by its own module', () => {
     const reach = (file: string) => staticPackages(join(root, file));
     expect(reach('src/store/postgres/index.ts').has('pg')).toBe(true);
-    expect(reach('src/adapters/discord/index.ts').has('discord.js')).toBe(true);
+    expect(reach('src/adapters/discord/index.ts').has('@discordjs/ws')).toBe(true);
+    expect(reach('src/adapters/discord/index.ts').has('@discordjs/rest')).toBe(true);
     expect(reach('src/adapters/slack/index.ts').has('@slack/bolt')).toBe(true);
     expect(reach('src/adapters/telegram/index.ts').has('grammy')).toBe(true);
     expect(reach('src/console/index.ts').has('hono')).toBe(true);
+  });
+
+  it('the Discord door runs on @discordjs/ws and @discordjs/rest: nothing in src loads the whole of discord.js', () => {
+    // The discord.js client costs ~380 ms and ~44 MiB at start for caches and structures the door does not use.
+    const offenders = srcFiles(join(root, 'src')).filter((f) => staticPackages(f).has('discord.js') || /\bimport\s*\(\s*['"]discord\.js['"]/.test(readFileSync(f, 'utf8')));
+    expect(offenders.map((f) => relative(root, f))).toEqual([]);
+    // The walk does see the door's own packages (else it would pass on an empty graph).
+    expect(staticPackages(join(root, 'src/adapters/discord/index.ts')).has('discord-api-types')).toBe(true);
   });
 });
 

@@ -1,10 +1,12 @@
 /**
- * `switchboard start` with Discord: the real command as a child process, the real discord.js client against
+ * `switchboard start` with Discord: the real command as a child process, the real @discordjs/ws gateway client and @discordjs/rest against
  * the loopback REST + gateway fake (found through GET /gateway/bot, or given as DISCORD_GATEWAY_URL), the
  * model fake answering.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
@@ -268,6 +270,37 @@ describe('switchboard start with a bad DISCORD_BOT_TOKEN', () => {
       expect(lines[0]).toMatch(/^switchboard: .*DISCORD_BOT_TOKEN/);
       expect(res.stderr).not.toMatch(/\n\s+at /);
       expect(res.stderr).not.toContain('MTIz.bad.token');
+    });
+  }
+});
+
+describe('switchboard start with a wrong DISCORD_API_URL', () => {
+  // Some other web server: 404 with an HTML page for every path.
+  let html: Server;
+  let htmlUrl = '';
+  beforeAll(async () => {
+    html = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}/api`;
+  });
+  afterAll(() => new Promise<void>((resolve) => html.close(() => resolve())));
+  const cases: Array<[string, () => string]> = [
+    // The loopback fake answers 404 to anything outside /api/v10/ (a base with the wrong path).
+    ['answers 404 (not the REST base)', () => discord.apiUrl.replace(/\/api$/, '/wrong')],
+    ['answers 404 with an HTML page (some other web server)', () => htmlUrl],
+    ['cannot be reached', () => 'http://127.0.0.1:9/api'],
+  ];
+  for (const [what, url] of cases) {
+    it(`exits non-zero with exactly one line naming DISCORD_API_URL when it ${what}, no stack trace`, async () => {
+      const res = await runCli(['start'], { env: env({ DISCORD_API_URL: url() }), timeoutMs: 20_000 });
+      expect(res.code).not.toBe(0);
+      expect(res.code).not.toBeNull();
+      const lines = res.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^switchboard: .*DISCORD_API_URL/);
+      expect(lines[0]).toContain(url());
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+      expect(res.stderr).not.toContain(discord.token);
     });
   }
 });

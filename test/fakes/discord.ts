@@ -1,6 +1,6 @@
 /**
- * A loopback Discord: REST (`/api/v10/…`) plus a gateway WebSocket, so the real discord.js client connects to
- * it unmodified. Point an adapter at it with `apiUrl` (unversioned, like DISCORD_API_URL) — discord.js finds the
+ * A loopback Discord: REST (`/api/v10/…`) plus a gateway WebSocket, so the real @discordjs/ws gateway client and
+ * @discordjs/rest connect to it unmodified. Point an adapter at it with `apiUrl` (unversioned, like DISCORD_API_URL) — the adapter finds the
  * gateway through GET /gateway/bot — or pass `gatewayUrl` as DISCORD_GATEWAY_URL.
  *
  * Like Discord it echoes the bot's own posts back as MESSAGE_CREATE, withholds message content from guild
@@ -8,8 +8,8 @@
  * guild messages to sessions that asked for those intents.
  */
 import type { AddressInfo } from 'node:net';
-import type { APIAttachment, APIMessage, APIUser } from 'discord.js';
-import { ChannelType, GatewayIntentBits } from 'discord.js';
+import type { APIAttachment, APIMessage, APIUser } from 'discord-api-types/v10';
+import { ChannelType, GatewayIntentBits } from 'discord-api-types/v10';
 import { startGateway, type GatewayConnection } from './discord/gateway.js';
 import { attachment, messageCreate, snowflake, user } from './discord/payloads.js';
 import { createRestServer, type InteractionRecord } from './discord/rest.js';
@@ -35,7 +35,7 @@ export interface SenderOptions {
 }
 
 export interface DiscordFake {
-  /** Unversioned REST base, e.g. http://127.0.0.1:P/api (discord.js appends /v10). */
+  /** Unversioned REST base, e.g. http://127.0.0.1:P/api (@discordjs/rest appends /v10). */
   apiUrl: string;
   gatewayUrl: string;
   token: string;

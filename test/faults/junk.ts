@@ -121,7 +121,7 @@ export function slackBody(r: Rand, n: number): { body: string; kind: 'event' | '
 
 // ——— Discord —————————————————————————————————————————————————————————————————
 
-/** A gateway dispatch (type and data) that breaks the shape discord.js relies on. */
+/** A gateway dispatch (type and data) that breaks the shape the Discord adapter reads. */
 export function discordDispatch(r: Rand, channelId: string): { t: string; d: unknown } {
   const x = r();
   if (x < 0.6) {

@@ -1,19 +1,36 @@
 /**
- * Transport: the discord.js gateway client.
+ * Transport: the gateway connection, on @discordjs/ws (discord.js's own gateway layer, without the
+ * discord.js client, its caches and structures).
  *
- * - `DISCORD_API_URL` is the unversioned REST base (discord.js appends /v10).
- * - The gateway URL comes from GET /gateway/bot there unless `DISCORD_GATEWAY_URL` is set; then the
- *   @discordjs/ws manager (handed to `ws.buildStrategy` before discord.js asks it anything) answers
- *   `fetchGatewayInformation` with that URL instead — it is the one place the URL is read from.
- * - JSON encoding, no compression: zlib-sync is not installed and @discordjs/ws defaults to `encoding=json`.
- * - Raw dispatches pass the guard in guard.ts before discord.js sees them.
+ * - Intents GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT. DMs need no channel cache: each
+ *   dispatch is read raw, and a MESSAGE_CREATE without `guild_id` is a DM.
+ * - The gateway URL comes from GET /gateway/bot at `DISCORD_API_URL` (the unversioned REST base;
+ *   @discordjs/rest appends /v10) unless `DISCORD_GATEWAY_URL` is set. This file makes that one request
+ *   itself (abortable, so a stop during a hung request ends it).
+ * - JSON encoding, no compression (@discordjs/ws's defaults; zlib-sync is not installed).
+ * - Heartbeats, resumes and reconnects are @discordjs/ws's; sessions are kept per connection (its
+ *   default store is shared by the whole process).
+ * - Every dispatch goes to `onDispatch`; a listener that throws is reported, never crashes the socket.
  */
-import { Client, GatewayIntentBits, Options, Partials, SimpleShardingStrategy, type APIGatewayBotInfo, type ClientOptions } from 'discord.js';
-import type { DiscordSettings } from '../../core/settings.js';
-import { guardDispatches } from './guard.js';
-import { restOptions } from './send.js';
+import type { REST } from '@discordjs/rest';
+import { SimpleShardingStrategy, WebSocketManager, WebSocketShardEvents, type SessionInfo, type WebSocketShard } from '@discordjs/ws';
+import { GatewayCloseCodes, GatewayIntentBits, Routes, type APIGatewayBotInfo, type GatewayReadyDispatchData } from 'discord-api-types/v10';
+import { z } from 'zod';
 
-export const INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, GatewayIntentBits.MessageContent];
+export const INTENTS = GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.DirectMessages | GatewayIntentBits.MessageContent;
+
+/** Close codes after which @discordjs/ws does not reconnect (the door is then down until restarted). */
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  GatewayCloseCodes.AuthenticationFailed,
+  GatewayCloseCodes.InvalidShard,
+  GatewayCloseCodes.ShardingRequired,
+  GatewayCloseCodes.InvalidAPIVersion,
+  GatewayCloseCodes.InvalidIntents,
+  GatewayCloseCodes.DisallowedIntents,
+]);
+
+/** How long close() lets @discordjs/ws close the socket cleanly (code 1000) before cutting it. */
+export const CLOSE_WAIT_MS = 1000;
 
 /** @discordjs/ws appends `?v=10&encoding=json` itself, so a query already on the URL would be doubled. */
 export function gatewayBase(url: string): string {
@@ -25,65 +42,130 @@ export function fixedGatewayInfo(url: string): APIGatewayBotInfo {
   return { url: gatewayBase(url), shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } };
 }
 
-/** A discord.js client plus a close() that really ends it. */
+const gatewayBotSchema = z
+  .object({
+    url: z.string().regex(/^wss?:\/\//),
+    shards: z.number().int().positive(),
+    session_start_limit: z.object({ total: z.number(), remaining: z.number(), reset_after: z.number(), max_concurrency: z.number().int().positive() }).loose(),
+  })
+  .loose();
+
+/** The answer to GET /gateway/bot, checked: something else answering 200 there is not a gateway. */
+export class GatewayInfoError extends Error {}
+
+export function parseGatewayBot(body: unknown): APIGatewayBotInfo {
+  const parsed = gatewayBotSchema.safeParse(body);
+  if (!parsed.success) throw new GatewayInfoError(`GET /gateway/bot gave no gateway (${parsed.error.issues[0]?.path.join('.') || 'body'} ${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  return parsed.data as APIGatewayBotInfo;
+}
+
+export interface GatewayHandlers {
+  /** Every dispatch (`t`, `d`), in order. */
+  onDispatch(t: string, d: unknown): void;
+  /** A listener failed on a dispatch (logged; the connection stays up). */
+  onListenerError(t: string, error: unknown): void;
+  /** An error @discordjs/ws reported (an unrecoverable close, a socket error). */
+  onError(error: Error): void;
+  /** The socket closed (reconnecting unless `code` is in FATAL_CLOSE_CODES), or reopened. */
+  onClosed(code: number, shardId: number): void;
+}
+
 export interface GatewayConnection {
-  client: Client;
+  /** Connects and resolves with READY (rejects on a refused token, a failed GET /gateway/bot…). */
+  connect(): Promise<GatewayReadyDispatchData>;
+  /** Ends the connection for good: no reconnect, no request left behind. Idempotent. */
   close(): Promise<void>;
 }
 
-/** The runtime shape of SimpleShardingStrategy's private shard map (see close() below). */
-interface ShardsHolder {
-  shards?: Map<number, { internalConnect?: () => Promise<void> }>;
+/** The runtime shapes read in close(): the strategy's shard map and a shard's socket (`ws`). */
+interface ShardInternals {
+  internalConnect?: () => Promise<void>;
+  connection?: { readyState?: number; on?: (event: 'error' | 'close', listener: () => void) => void; terminate?: () => void } | null;
 }
 
-function baseOptions(settings: Pick<DiscordSettings, 'apiUrl'>): ClientOptions {
-  return {
-    intents: INTENTS,
-    // DM channels are not cached until a message arrives; without Partials.Channel discord.js drops DMs.
-    partials: [Partials.Channel],
-    rest: restOptions(settings.apiUrl),
-    // Only recent messages matter (reply detection); keep memory flat on busy servers.
-    makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 50 }),
-    // READY may list guilds whose GUILD_CREATE comes late (or never, from a minimal gateway): do not hold
-    // start for discord.js's default 15 s; messages of a guild not yet seen are handled from the raw payload.
-    waitGuildTimeout: 3000,
-  };
-}
-
-/**
- * Builds the client. `onDrop` hears about gateway packets refused at the edge.
- */
-export function createConnection(
-  settings: Pick<DiscordSettings, 'apiUrl' | 'gatewayUrl'>,
-  onDrop: (reason: string) => void = () => undefined,
-  onRawMessage?: (d: Record<string, unknown>, client: Client) => void,
-): GatewayConnection {
-  const gatewayUrl = settings.gatewayUrl;
+export function createConnection(token: string, settings: { gatewayUrl?: string }, rest: REST, handlers: GatewayHandlers): GatewayConnection {
+  const sessions = new Map<number, SessionInfo>();
+  const abort = new AbortController();
+  let closed = false;
   let strategy: SimpleShardingStrategy | undefined;
-  const client = new Client({
-    ...baseOptions(settings),
-    ws: {
-      buildStrategy: (manager) => {
-        if (gatewayUrl) {
-          const info = fixedGatewayInfo(gatewayUrl);
-          manager.fetchGatewayInformation = async () => info;
-        }
-        guardDispatches(manager, onDrop, onRawMessage && ((d) => onRawMessage(d, client)));
-        strategy = new SimpleShardingStrategy(manager);
-        return strategy;
-      },
+  let info: APIGatewayBotInfo | undefined;
+  let ready: GatewayReadyDispatchData | undefined;
+  // close() while connect() waits (a gateway that never answers) ends that wait too, so no timer of start() lingers.
+  let cancel: (error: Error) => void = () => undefined;
+  const cancelled = new Promise<never>((_, reject) => (cancel = reject));
+  cancelled.catch(() => undefined);
+
+  const manager = new WebSocketManager({
+    token,
+    intents: INTENTS,
+    rest,
+    retrieveSessionInfo: (shardId) => sessions.get(shardId) ?? null,
+    updateSessionInfo: (shardId, session) => {
+      if (session) sessions.set(shardId, session);
+      else sessions.delete(shardId);
     },
+    buildStrategy: (m) => (strategy = new SimpleShardingStrategy(m)),
   });
+  // The manager asks for this several times while connecting: one request, and none once closed.
+  manager.fetchGatewayInformation = async () => {
+    if (closed) throw new Error('the Discord gateway connection was closed');
+    info ??= settings.gatewayUrl ? fixedGatewayInfo(settings.gatewayUrl) : parseGatewayBot(await rest.get(Routes.gatewayBot(), { signal: abort.signal }));
+    return info;
+  };
+
+  manager.on(WebSocketShardEvents.Ready, ({ data }) => {
+    ready = data;
+  });
+  manager.on(WebSocketShardEvents.Dispatch, ({ data }) => {
+    try {
+      handlers.onDispatch(data.t, data.d);
+    } catch (error) {
+      handlers.onListenerError(data.t, error);
+    }
+  });
+  // Without a listener an 'error' would be thrown out of the socket's handler.
+  manager.on(WebSocketShardEvents.Error, ({ error }) => handlers.onError(error));
+  manager.on(WebSocketShardEvents.Closed, ({ code, shardId }) => handlers.onClosed(code, shardId));
+
+  const shards = (): ShardInternals[] => [...((strategy as unknown as { shards?: Map<number, WebSocketShard> } | undefined)?.shards?.values() ?? [])] as unknown as ShardInternals[];
 
   return {
-    client,
+    async connect() {
+      await Promise.race([manager.connect(), cancelled]);
+      if (!ready) throw new Error('Discord READY carried no bot user');
+      return ready;
+    },
     async close() {
+      if (closed) return;
+      closed = true;
+      abort.abort();
+      cancel(new Error('the Discord gateway connection was closed'));
+      const open = shards();
       // @discordjs/ws 1.2 ignores destroy() while a shard sits in its 500 ms reconnect back-off (it is
       // "Idle" then) and reconnects forever afterwards — e.g. after start() gave up on an unreachable
       // gateway. Disarm each shard's reconnect before destroying so nothing outlives stop().
-      const shards = (strategy as unknown as ShardsHolder | undefined)?.shards;
-      for (const shard of shards?.values() ?? []) shard.internalConnect = async () => undefined;
-      await client.destroy();
+      for (const shard of open) shard.internalConnect = async () => undefined;
+      const sockets = open.map((s) => s.connection).filter((c) => c != null);
+      const cut = (c: (typeof sockets)[number]): void => {
+        c.on?.('error', () => undefined);
+        c.terminate?.();
+      };
+      // destroy() closes an open socket with 1000 and waits for the gateway's answer. That wait can last
+      // forever when it meets a shard still waiting for HELLO or READY (the aborted wait starts a second
+      // destroy that takes over the socket's close handler), and a socket still in its handshake is left
+      // alone. So: a socket in its handshake is cut now, and close() waits until every socket has closed,
+      // at most CLOSE_WAIT_MS; a socket still not closed then is cut.
+      const allClosed = Promise.all(sockets.map((c) => (c.readyState === 3 ? undefined : new Promise<void>((resolve) => c.on?.('close', () => resolve())))));
+      void Promise.resolve(manager.destroy({ reason: 'Switchboard stopped' })).catch(() => undefined);
+      for (const c of sockets) if (c.readyState === 0 /* CONNECTING */) cut(c);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([allClosed, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+      for (const c of sockets) if (c.readyState !== 3 /* CLOSED */) cut(c);
+      manager.removeAllListeners();
+      // A late socket error (of a socket cut above) must still find a listener, or it would be thrown.
+      manager.on(WebSocketShardEvents.Error, () => undefined);
+      sessions.clear();
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
- * Translation of discord.js / @discordjs/rest failures into Switchboard's coded errors, at the adapter edge.
+ * Translation of @discordjs/rest and @discordjs/ws failures into Switchboard's coded errors, at the adapter edge.
  * Messages never include request URLs: interaction webhook URLs carry a token.
  */
-import { DiscordAPIError, DiscordjsErrorCodes, HTTPError, RateLimitError } from 'discord.js';
+import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
 import { ConfigError, CredentialsError, PlatformApiError, SwitchboardError } from '../../core/errors.js';
+import { GatewayInfoError } from './client.js';
 
 const PLATFORM = 'discord';
 
@@ -56,25 +57,49 @@ export function toPlatformError(error: unknown, method: string): PlatformApiErro
   return new PlatformApiError({ platform: PLATFORM, method, retryable: true, message, cause: error });
 }
 
-/** A failure of login/connect as the one line `switchboard start` prints. */
-export function toStartError(error: unknown, apiUrl: string): SwitchboardError {
+/** The setting a failure of the REST base names (the start line says where to look). */
+const API_SETTING = 'DISCORD_API_URL';
+
+/** The HTTP status of a REST failure, when it was one. */
+function httpStatus(error: unknown): number | undefined {
+  return error instanceof DiscordAPIError || error instanceof HTTPError ? error.status : undefined;
+}
+
+/**
+ * A failure of connect (GET /gateway/bot on DISCORD_API_URL, then the gateway) as the one line
+ * `switchboard start` prints.
+ */
+export function toStartError(error: unknown, apiUrl: string, request = 'GET /gateway/bot'): SwitchboardError {
   if (error instanceof SwitchboardError) return error;
   const code = errorCode(error);
+  const status = httpStatus(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    code === DiscordjsErrorCodes.TokenInvalid ||
-    (error instanceof DiscordAPIError && error.status === 401) ||
-    /authentication failed/i.test(message)
-  ) {
+  // 401 from REST, or close code 4004 from the gateway (@discordjs/ws: "Authentication failed").
+  if (status === 401 || /authentication failed/i.test(message)) {
     return new CredentialsError('Discord rejected DISCORD_BOT_TOKEN (401 Unauthorized): copy the bot token again from the Developer Portal (Bot → Reset Token)');
   }
-  if (code === DiscordjsErrorCodes.DisallowedIntents || /disallowed intents/i.test(message)) {
+  if (/disallowed intents/i.test(message)) {
     return new ConfigError(
       "Discord refused the bot's intents: enable 'Message Content Intent' under Bot → Privileged Gateway Intents in the Developer Portal",
     );
   }
-  if (code && NETWORK_CODES.has(code)) {
-    return new PlatformApiError({ platform: PLATFORM, method: 'connect', retryable: true, message: `cannot reach the Discord API at ${apiUrl} (${code})`, cause: error });
+  if (status === 404 || status === 405) {
+    return new ConfigError(
+      `${API_SETTING} ${apiUrl} answered ${status} to ${request}: it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`,
+    );
+  }
+  if (error instanceof GatewayInfoError) {
+    return new ConfigError(`${API_SETTING} ${apiUrl}: ${error.message}: it must be the unversioned Discord REST base (https://discord.com/api, or a proxy of it)`);
+  }
+  if (status !== undefined) {
+    return new PlatformApiError({ platform: PLATFORM, method: 'connect', status, retryable: true, message: `the Discord API at ${apiUrl} (${API_SETTING}) answered ${status} to ${request}`, cause: error });
+  }
+  if ((code && NETWORK_CODES.has(code)) || (error instanceof TypeError && /fetch failed/i.test(message))) {
+    return new PlatformApiError({ platform: PLATFORM, method: 'connect', retryable: true, message: `cannot reach the Discord API at ${apiUrl} (${API_SETTING})${code ? `: ${code}` : ''}`, cause: error });
+  }
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'AbortError' || name === 'TimeoutError') {
+    return new PlatformApiError({ platform: PLATFORM, method: 'connect', retryable: true, message: `no answer from the Discord API at ${apiUrl} (${API_SETTING})`, cause: error });
   }
   return new PlatformApiError({ platform: PLATFORM, method: 'connect', retryable: true, message: message.split('\n')[0], cause: error });
 }

@@ -1,34 +1,40 @@
 /**
- * The edge of the gateway: raw dispatches are checked before discord.js builds structures from them.
- *
- * discord.js trusts gateway payloads; a malformed one makes its packet handler throw inside an async emit,
- * which surfaces as an unhandled rejection and can take the process down. So the @discordjs/ws manager's
- * `dispatch` events are (1) validated with zod for the events this adapter consumes and (2) run inside a
- * try/catch for everything else; a bad packet is logged and dropped, the connection stays up.
+ * The edge of the gateway: the raw dispatches this adapter reads are checked with zod before anything
+ * uses them. A malformed packet is logged and dropped, the connection stays up; events the adapter does
+ * not read pass unchecked (and unused).
  */
-import { ChannelType, type WebSocketOptions } from 'discord.js';
 import { z } from 'zod';
 
-/** The @discordjs/ws manager discord.js hands to `ws.buildStrategy`. */
-type WSManager = Parameters<NonNullable<WebSocketOptions['buildStrategy']>>[0];
-
 const snowflake = z.string().regex(/^\d{1,20}$/);
-// username and timestamp are always sent by Discord, but discord.js does not need them (hand-written gateways may leave them out).
-const user = z.object({ id: snowflake, username: z.string().optional() }).loose();
 
-/** The parts of MESSAGE_CREATE that discord.js dereferences unconditionally. */
+// username and timestamp are always sent by Discord, but the adapter does not need them (hand-written gateways may leave them out).
+export const rawUserSchema = z
+  .object({ id: snowflake, username: z.string().optional(), global_name: z.string().nullish(), bot: z.boolean().optional(), system: z.boolean().optional() })
+  .loose();
+
+/** A channel as GUILD_CREATE, CHANNEL_* and THREAD_* carry it (only what the adapter reads). */
+export const rawChannelSchema = z.object({ id: snowflake, type: z.number().int(), name: z.string().nullish(), parent_id: snowflake.nullish() }).loose();
+
+/** The parts of MESSAGE_CREATE the adapter reads. */
 export const messageCreateSchema = z
   .object({
     id: snowflake,
     channel_id: snowflake,
     guild_id: snowflake.optional(),
-    author: user,
+    /** Sent for DMs by current gateways; a message without guild_id is a DM either way. */
+    channel_type: z.number().int().optional(),
+    type: z.number().int().optional(),
+    author: rawUserSchema,
     content: z.string(),
+    webhook_id: z.string().nullish(),
     timestamp: z.string().optional(),
-    mentions: z.array(user).optional(),
-    attachments: z.array(z.object({ id: snowflake, filename: z.string(), size: z.number() }).loose()).optional(),
+    mentions: z.array(rawUserSchema).optional(),
+    referenced_message: z.object({ author: rawUserSchema.optional() }).loose().nullish(),
+    attachments: z.array(z.object({ id: snowflake.optional(), filename: z.string(), content_type: z.string().nullish(), size: z.number() }).loose()).optional(),
   })
   .loose();
+
+const commandOption = z.object({ name: z.string(), type: z.number().int(), value: z.unknown().optional() }).loose();
 
 export const interactionCreateSchema = z
   .object({
@@ -36,63 +42,58 @@ export const interactionCreateSchema = z
     application_id: snowflake,
     type: z.number().int(),
     token: z.string().min(1),
+    guild_id: snowflake.optional(),
+    channel_id: snowflake.optional(),
+    channel: rawChannelSchema.partial({ type: true }).optional(),
+    user: rawUserSchema.optional(),
+    member: z.object({ user: rawUserSchema.optional() }).loose().optional(),
+    data: z.object({ name: z.string().optional(), type: z.number().int().optional(), options: z.array(commandOption).optional() }).loose().optional(),
   })
   .loose();
 
-const SCHEMAS: Record<string, z.ZodType> = {
+export const guildCreateSchema = z
+  .object({ id: snowflake, unavailable: z.boolean().optional(), channels: z.array(z.unknown()).optional(), threads: z.array(z.unknown()).optional() })
+  .loose();
+
+const idOnly = z.object({ id: snowflake }).loose();
+const threadListSync = z.object({ guild_id: snowflake, threads: z.array(z.unknown()) }).loose();
+
+export type RawUser = z.infer<typeof rawUserSchema>;
+export type RawChannel = z.infer<typeof rawChannelSchema>;
+export type RawMessage = z.infer<typeof messageCreateSchema>;
+export type RawInteraction = z.infer<typeof interactionCreateSchema>;
+export type RawGuild = z.infer<typeof guildCreateSchema>;
+
+const SCHEMAS = {
   MESSAGE_CREATE: messageCreateSchema,
   INTERACTION_CREATE: interactionCreateSchema,
-};
+  GUILD_CREATE: guildCreateSchema,
+  GUILD_DELETE: idOnly,
+  CHANNEL_CREATE: rawChannelSchema,
+  CHANNEL_UPDATE: rawChannelSchema,
+  CHANNEL_DELETE: idOnly,
+  THREAD_CREATE: rawChannelSchema,
+  THREAD_UPDATE: rawChannelSchema,
+  THREAD_DELETE: idOnly,
+  THREAD_LIST_SYNC: threadListSync,
+} as const;
+
+type Checked = { [T in keyof typeof SCHEMAS]: { t: T; d: z.infer<(typeof SCHEMAS)[T]> } }[keyof typeof SCHEMAS];
+
+/** A dispatch the adapter reads, validated; `ignored` for the others; `refused` with the reason for a malformed one. */
+export type DispatchCheck = { kind: 'ok'; event: Checked } | { kind: 'ignored' } | { kind: 'refused'; reason: string };
+
+export function parseDispatch(t: unknown, d: unknown): DispatchCheck {
+  if (typeof t !== 'string' || !Object.hasOwn(SCHEMAS, t)) return { kind: 'ignored' };
+  const name = t as keyof typeof SCHEMAS;
+  const result = SCHEMAS[name].safeParse(d);
+  if (result.success) return { kind: 'ok', event: { t: name, d: result.data } as Checked };
+  const issue = result.error.issues[0];
+  return { kind: 'refused', reason: `${t}: ${issue?.path.join('.') || 'payload'} ${issue?.message ?? 'invalid'}` };
+}
 
 /** Why a dispatch was refused, or null when it may pass. */
 export function checkDispatch(t: unknown, d: unknown): string | null {
-  if (typeof t !== 'string') return null;
-  const schema = SCHEMAS[t];
-  if (!schema) return null;
-  const result = schema.safeParse(d);
-  if (result.success) return null;
-  const issue = result.error.issues[0];
-  return `${t}: ${issue?.path.join('.') || 'payload'} ${issue?.message ?? 'invalid'}`;
-}
-
-/**
- * discord.js builds the channel of an uncached DM from `channel_type` and silently drops the message
- * without it. A bot is never in a group DM, so a message without `guild_id` is a DM: say so when the
- * payload does not (older gateways and hand-written proxies leave the field out).
- */
-export function markDirectMessage(d: Record<string, unknown>): void {
-  if (d.guild_id === undefined && d.channel_type === undefined) d.channel_type = ChannelType.DM;
-}
-
-/**
- * Wraps the manager's emit so a bad dispatch is dropped instead of crashing discord.js's handler.
- * `onMessage` sees every valid MESSAGE_CREATE payload first (the adapter answers guild messages
- * discord.js would drop because it has not seen their guild yet).
- */
-export function guardDispatches(manager: WSManager, onDrop: (reason: string) => void, onMessage?: (d: Record<string, unknown>) => void): void {
-  const emit = manager.emit.bind(manager) as (event: string, ...args: unknown[]) => boolean;
-  const guarded = (event: string, ...args: unknown[]): boolean => {
-    if (event !== 'dispatch') return emit(event, ...args);
-    const packet = (args[0] as { data?: { t?: unknown; d?: unknown } } | undefined)?.data;
-    const refused = checkDispatch(packet?.t, packet?.d);
-    if (refused) {
-      onDrop(refused);
-      return true;
-    }
-    if (packet?.t === 'MESSAGE_CREATE') {
-      markDirectMessage(packet.d as Record<string, unknown>);
-      try {
-        onMessage?.(packet.d as Record<string, unknown>);
-      } catch (error) {
-        onDrop(`MESSAGE_CREATE: ${(error as Error)?.message ?? String(error)}`);
-      }
-    }
-    try {
-      return emit(event, ...args);
-    } catch (error) {
-      onDrop(`${String(packet?.t)}: ${(error as Error)?.message ?? String(error)}`);
-      return true;
-    }
-  };
-  (manager as unknown as { emit: typeof guarded }).emit = guarded;
+  const checked = parseDispatch(t, d);
+  return checked.kind === 'refused' ? checked.reason : null;
 }

@@ -1,23 +1,26 @@
 /**
- * The Discord door, on discord.js 14: gateway intake (DMs, mentions, replies, `/ask`) and REST delivery.
+ * The Discord door, on discord.js's lower layers (@discordjs/ws for the gateway, @discordjs/rest for REST,
+ * discord-api-types for the payloads): gateway intake (DMs, mentions, replies, `/ask`) and REST delivery.
  * Policy (who may talk, sessions, commands, rendering) lives in core; this file wires transport
- * (client.ts), inbound decode (inbound.ts, slash.ts) and sending (send.ts).
+ * (client.ts), the edge checks (guard.ts), what is known of channels (channels.ts), inbound decode
+ * (inbound.ts, slash.ts) and sending (send.ts, stream.ts).
  */
-import { Events, type Client, type Interaction, type Message } from 'discord.js';
 import { PlatformApiError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import type { DiscordSettings } from '../../core/settings.js';
 import type { Adapter, Delivery, DeliveryTarget, InboundHandler, InboundMessage } from '../../core/types.js';
 import type { AdapterDeps } from '../deps.js';
-import { createConnection, type GatewayConnection } from './client.js';
+import { ChannelDirectory } from './channels.js';
+import { createConnection, FATAL_CLOSE_CODES, type GatewayConnection } from './client.js';
 import { toPlatformError, toStartError } from './errors.js';
-import { rawGuildMessageToInbound, toInbound } from './inbound.js';
+import { parseDispatch, type RawInteraction } from './guard.js';
+import { toInbound } from './inbound.js';
 import { createStreamingRest, discordStreaming } from './stream.js';
 import { createRest, deliverChunks, DEFAULT_API_URL, sendTyping } from './send.js';
-import { interactionToInbound, registerAskCommand } from './slash.js';
+import { completeInteraction, deferInteraction, interactionToInbound, isChatInputCommand, registerAskCommand } from './slash.js';
 
 const SCOPE = 'discord';
-/** Login → READY → all guilds received; discord.js itself stops waiting for guilds after 15 s. */
+/** GET /gateway/bot → socket → HELLO → IDENTIFY → READY, bounded so a dead gateway cannot hang start(). */
 export const READY_TIMEOUT_MS = 30_000;
 
 /** Tuning for tests and unusual deployments; defaults suit Discord. */
@@ -29,6 +32,16 @@ export interface DiscordAdapterOptions {
 export { describeAttachment, formatSize, toInbound } from './inbound.js';
 export { channelFor, messageBody } from './send.js';
 
+/** `DISCORD_BOT_TOKEN` as the API wants it: people paste it with the `Bot ` prefix of the header too. */
+export function bareToken(token: string): string {
+  return token.trim().replace(/^(Bot|Bearer)\s+/i, '');
+}
+
+/** `name#1234`, or the bare name for accounts on the new username system (discriminator 0). */
+function tag(user: { username: string; discriminator?: string }): string {
+  return user.discriminator && user.discriminator !== '0' ? `${user.username}#${user.discriminator}` : user.username;
+}
+
 /**
  * Creates the Discord adapter. Nothing connects until start(); deliver() and sendTyping() use REST only and
  * work without start() (cron delivery, outbox retries).
@@ -38,57 +51,83 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
   const { logger } = deps;
   const now = deps.now ?? (() => new Date());
   const apiUrl = settings.apiUrl ?? DEFAULT_API_URL;
-  const rest = createRest(settings.token, settings.apiUrl);
-  const streamingRest = createStreamingRest(settings.token, settings.apiUrl);
+  const token = bareToken(settings.token);
+  const rest = createRest(token, settings.apiUrl);
+  const streamingRest = createStreamingRest(token, settings.apiUrl);
+  const channels = new ChannelDirectory();
+  const channel = (id: string) => channels.get(id);
   let connection: GatewayConnection | undefined;
   let handler: InboundHandler | undefined;
+  /** The bot user, from READY: its own messages and mentions are recognised by this id. */
+  let botId: string | undefined;
 
   const hand = (message: InboundMessage, h: InboundHandler | undefined = handler): void => {
     if (!h) return;
     h(message).catch((error: unknown) => logger.error(SCOPE, `inbound ${message.updateId} not handled: ${(error as Error)?.message ?? String(error)}`));
   };
 
-  const onMessage = (message: Message): void => {
-    try {
-      const botId = message.client.user?.id;
-      if (!botId) return;
-      const inbound = toInbound(message, botId, now);
-      if (inbound) hand(inbound);
-    } catch (error) {
-      logger.warn(SCOPE, `ignored a message that could not be read: ${(error as Error)?.message ?? String(error)}`);
-    }
-  };
-
-  const onInteraction = async (interaction: Interaction): Promise<void> => {
-    if (!interaction.isChatInputCommand()) return;
+  const onInteraction = async (interaction: RawInteraction): Promise<void> => {
+    if (!isChatInputCommand(interaction)) return;
     // Taken now: once deferred, Discord will not send the command again, so a stop() during the
     // deferral must not drop it.
     const h = handler;
     if (!h) return;
     try {
       // Discord allows 3 s to answer an interaction: acknowledge before anything else.
-      await interaction.deferReply();
-      const inbound = interactionToInbound(interaction, now);
+      await deferInteraction(rest, interaction);
+      const inbound = interactionToInbound(interaction, channel, now);
       if (inbound) hand(inbound, h);
-      else await interaction.editReply({ content: 'Usage: /ask prompt:<your question>', allowedMentions: { parse: [] } });
+      else await completeInteraction(rest, interaction, 'Usage: /ask prompt:<your question>');
     } catch (error) {
       logger.warn(SCOPE, `slash command not handled: ${toPlatformError(error, 'interaction').message}`);
     }
   };
 
-  /** Logs in and waits for clientReady (READY plus the guilds), bounded: a dead gateway must not hang start(). */
-  async function login(c: Client): Promise<void> {
+  /** One gateway dispatch: checked at the edge, then routed. */
+  const onDispatch = (t: string, d: unknown): void => {
+    const checked = parseDispatch(t, d);
+    if (checked.kind === 'refused') return logger.warn(SCOPE, `dropped a malformed gateway event: ${checked.reason}`);
+    if (checked.kind === 'ignored') return;
+    const event = checked.event;
+    switch (event.t) {
+      case 'MESSAGE_CREATE': {
+        if (!botId) return;
+        const inbound = toInbound(event.d, botId, channel, now);
+        if (inbound) hand(inbound);
+        return;
+      }
+      case 'INTERACTION_CREATE':
+        if (deps.config.discord.slash_command) void onInteraction(event.d);
+        return;
+      case 'GUILD_CREATE':
+        return channels.guildCreate(event.d);
+      case 'GUILD_DELETE':
+        return channels.guildDelete(event.d.id);
+      case 'CHANNEL_CREATE':
+      case 'CHANNEL_UPDATE':
+      case 'THREAD_CREATE':
+      case 'THREAD_UPDATE':
+        return channels.upsert(event.d);
+      case 'CHANNEL_DELETE':
+      case 'THREAD_DELETE':
+        return channels.remove(event.d.id);
+      case 'THREAD_LIST_SYNC':
+        return channels.guildCreate({ id: event.d.guild_id, threads: event.d.threads });
+    }
+  };
+
+  /** Connects and waits for READY, bounded: a dead gateway must not hang start(). */
+  async function login(conn: GatewayConnection) {
     let timer: NodeJS.Timeout | undefined;
-    const ready = new Promise<void>((resolve) => c.once(Events.ClientReady, () => resolve()));
     const timeout = new Promise<never>((_, reject) => {
       const seconds = Math.round(readyTimeoutMs / 1000);
       const where = settings.gatewayUrl ? `the gateway at ${settings.gatewayUrl}` : 'the Discord gateway';
       timer = setTimeout(() => reject(new PlatformApiError({ platform: 'discord', method: 'connect', retryable: true, message: `no READY from ${where} within ${seconds} s` })), readyTimeoutMs);
     });
-    const connected = c.login(settings.token).then(() => ready);
+    const connected = conn.connect();
     connected.catch(() => undefined); // a late failure after the timeout is not news
     try {
-      await Promise.race([connected, timeout]);
+      return await Promise.race([connected, timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -99,9 +138,8 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     connection = undefined;
     handler = undefined;
     if (!conn) return;
-    conn.client.removeAllListeners(Events.MessageCreate);
-    conn.client.removeAllListeners(Events.InteractionCreate);
     await conn.close();
+    channels.clear();
   }
 
   return {
@@ -113,37 +151,29 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     async start(h) {
       if (connection) throw new Error('discord adapter already started');
       handler = h;
-      const conn = createConnection(
-        settings,
-        (reason) => logger.warn(SCOPE, `dropped a malformed gateway event: ${reason}`),
-        (d, client) => {
-          // discord.js drops messages of guilds it has not cached; read those from the payload (a
-          // message both paths see is answered once: the core dedups by message id).
-          const guildId = typeof d.guild_id === 'string' ? d.guild_id : undefined;
-          const botId = client.user?.id;
-          if (!guildId || !botId || client.guilds.cache.has(guildId)) return;
-          const inbound = rawGuildMessageToInbound(d, botId, now);
-          if (inbound) hand(inbound);
-        },
-      );
-      const c = conn.client;
-      // An 'error' event without a listener would crash the process; log it instead.
-      c.on(Events.Error, (error) => logger.error(SCOPE, `gateway error: ${error.message}`));
       // Before READY a refused connection surfaces as start()'s one error line; after stop() a close is expected.
       let live = false;
-      c.on(Events.ShardDisconnect, (event, id) => {
-        if (live && connection === conn) logger.warn(SCOPE, `gateway shard ${id} closed (${event.code}); not reconnecting`);
+      const current = () => live && connection === conn;
+      rest.setToken(token);
+      const conn = createConnection(token, settings, rest, {
+        onDispatch: (t, d) => {
+          if (connection === conn) onDispatch(t, d);
+        },
+        onListenerError: (t, error) => logger.warn(SCOPE, `ignored a ${t} that could not be read: ${(error as Error)?.message ?? String(error)}`),
+        onError: (error) => {
+          if (current()) logger.error(SCOPE, `gateway error: ${error.message}`);
+        },
+        onClosed: (code, shardId) => {
+          if (!current()) return;
+          if (FATAL_CLOSE_CODES.has(code)) logger.warn(SCOPE, `gateway shard ${shardId} closed (${code}); not reconnecting`);
+          else logger.info(SCOPE, `gateway shard ${shardId} closed (${code}); reconnecting`);
+        },
       });
-      c.on(Events.ShardReconnecting, (id) => {
-        if (live && connection === conn) logger.info(SCOPE, `gateway shard ${id} reconnecting`);
-      });
-      // Listen before login: messages may arrive between READY and the last GUILD_CREATE.
-      c.on(Events.MessageCreate, onMessage);
-      if (deps.config.discord.slash_command) c.on(Events.InteractionCreate, (interaction) => void onInteraction(interaction));
       connection = conn;
+      let ready;
       try {
-        await login(c);
-        if (!c.user?.id) throw new Error('Discord READY carried no bot user');
+        ready = await login(conn);
+        botId = ready.user.id;
         live = true;
       } catch (error) {
         connection = undefined;
@@ -151,14 +181,14 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
         await conn.close().catch(() => undefined);
         throw toStartError(error, apiUrl);
       }
-      const appId = c.application?.id;
+      const appId = ready.application?.id;
       if (deps.config.discord.slash_command && appId) {
         registerAskCommand(rest, appId).then(
           () => logger.debug(SCOPE, 'registered the /ask command'),
           (error: unknown) => logger.warn(SCOPE, `could not register /ask: ${toPlatformError(error, 'registerCommands').message}`),
         );
       }
-      logger.info(SCOPE, `connected as ${c.user.tag}`);
+      logger.info(SCOPE, `connected as ${tag(ready.user)}`);
     },
 
     stop,
@@ -174,24 +204,24 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
 
     async deliver(delivery: Delivery) {
       // @discordjs/rest forgets the token after any 401; set it again so one bad answer does not stick.
-      rest.setToken(settings.token);
+      rest.setToken(token);
       await deliverChunks(rest, delivery);
     },
 
-    streaming: discordStreaming(() => streamingRest.setToken(settings.token)),
+    streaming: discordStreaming(() => streamingRest.setToken(token)),
 
     async sendTyping(target: DeliveryTarget) {
-      rest.setToken(settings.token);
+      rest.setToken(token);
       await sendTyping(rest, target);
     },
 
     async diagnose() {
-      rest.setToken(settings.token);
+      rest.setToken(token);
       try {
         await rest.get('/users/@me');
         return [];
       } catch (error) {
-        const e = toStartError(error, apiUrl);
+        const e = toStartError(error, apiUrl, 'GET /users/@me');
         return [e.message];
       }
     },

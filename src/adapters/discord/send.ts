@@ -9,7 +9,8 @@
  * response (PATCH …/messages/@original, idempotent if retried), later chunks are followups. When the
  * interaction token has expired (15 minutes) they fall back to plain channel messages.
  */
-import { DiscordAPIError, REST, Routes, type RateLimitData } from 'discord.js';
+import { DiscordAPIError, REST, type RateLimitData } from '@discordjs/rest';
+import { Routes } from 'discord-api-types/v10';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { toPlatformError } from './errors.js';
 
@@ -21,7 +22,7 @@ export const REST_RETRIES = 2;
 export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 /**
- * The unversioned REST base discord.js wants (it appends `/v10`): a trailing slash or a version
+ * The unversioned REST base @discordjs/rest wants (it appends `/v10`): a trailing slash or a version
  * segment someone copied along (`…/api/v10/`) would otherwise double up in every request path.
  */
 export function restBase(apiUrl: string | undefined): string {

@@ -4,8 +4,8 @@
  * (op 1) answered with ACKs (op 11), RESUME answered with RESUMED, then dispatches on demand.
  */
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { GatewayIntentBits as Intents } from 'discord.js';
-import { GatewayIntentBits } from 'discord.js';
+import type { GatewayIntentBits as Intents } from 'discord-api-types/v10';
+import { GatewayIntentBits } from 'discord-api-types/v10';
 import { guildCreate, ready, snowflake } from './payloads.js';
 import type { FakeWorld } from './state.js';
 

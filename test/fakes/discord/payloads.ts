@@ -1,14 +1,14 @@
 /**
- * Payload builders for the Discord fake, typed against discord-api-types (re-exported by discord.js) so that
+ * Payload builders for the Discord fake, typed against discord-api-types (the types @discordjs/ws and @discordjs/rest speak) so that
  * the shapes the fake sends are the shapes the real API documents — a missing required field is a type error.
  */
-import { ChannelType, Locale, GuildDefaultMessageNotifications, GuildExplicitContentFilter, GuildHubType, GuildMFALevel, GuildNSFWLevel, GuildPremiumTier, GuildSystemChannelFlags, GuildVerificationLevel, MessageType } from 'discord.js';
-import type { ApplicationFlags, ChannelFlags, GuildMemberFlags, MessageFlags, RoleFlags, UserFlags, APIAttachment, APIGuildMemberNoUser, APIMessage, APIUser, GatewayGuildCreateDispatchData, GatewayMessageCreateDispatchData, GatewayReadyDispatchData, TextChannelType } from 'discord.js';
+import { ChannelType, Locale, GuildDefaultMessageNotifications, GuildExplicitContentFilter, GuildHubType, GuildMFALevel, GuildNSFWLevel, GuildPremiumTier, GuildSystemChannelFlags, GuildVerificationLevel, MessageType } from 'discord-api-types/v10';
+import type { ApplicationFlags, ChannelFlags, GuildMemberFlags, MessageFlags, RoleFlags, UserFlags, APIAttachment, APIGuildMemberNoUser, APIMessage, APIUser, GatewayGuildCreateDispatchData, GatewayMessageCreateDispatchData, GatewayReadyDispatchData, TextChannelType } from 'discord-api-types/v10';
 
 const DISCORD_EPOCH = 1420070400000n;
 let sequence = 0n;
 
-/** A fresh, time-ordered snowflake (discord.js derives timestamps from ids, so they must be real snowflakes). */
+/** A fresh, time-ordered snowflake (Discord derives timestamps from ids, so they must be real snowflakes). */
 export function snowflake(): string {
   sequence = (sequence + 1n) & 0xfffn;
   return (((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | (1n << 17n) | sequence).toString();
@@ -147,7 +147,7 @@ export interface MessageInput {
   id: string;
   channelId: string;
   guildId?: string;
-  /** Gateway-only extra that discord.js needs to build a DM channel it has not cached (1 = DM). */
+  /** Gateway-only extra that current gateways send for DMs (1 = DM); the adapter does not need it. */
   channelType?: TextChannelType;
   author: APIUser;
   content: string;

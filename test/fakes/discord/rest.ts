@@ -4,7 +4,7 @@
  * empty message, 429 with `Retry-After` and `x-ratelimit-*` headers on demand, rate-limit headers always.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { APIMessage } from 'discord.js';
+import type { APIMessage } from 'discord-api-types/v10';
 import { createdMessage, snowflake } from './payloads.js';
 import type { FailureSpec, FakeWorld } from './state.js';
 
@@ -222,7 +222,7 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
       let path = url.pathname;
       if (!path.startsWith('/api/v10/')) reply = { status: 404, body: { message: '404: Not Found', code: 0 } };
       else {
-        // discord.js percent-encodes '@' in @original/@me; Discord accepts both spellings.
+        // @discordjs/rest percent-encodes '@' in @original/@me; Discord accepts both spellings.
         path = decodeURIComponent(path.slice('/api/v10'.length));
         try {
           reply = await route(method, path, req, body);

@@ -1,5 +1,5 @@
 /** The Discord fake's world: who the bot is, which channels and messages exist, and what was posted. */
-import type { APIMessage, APIUser } from 'discord.js';
+import type { APIMessage, APIUser } from 'discord-api-types/v10';
 
 /** One message the bot posted (channel message, interaction edit or followup), as the fake accepted it. */
 export interface PostedMessage {
