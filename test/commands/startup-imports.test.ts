@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startDiscordFake } from '../fakes/discord.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli, type Running } from '../helpers/cli.js';
 
@@ -55,7 +56,6 @@ describe('start-up imports', () => {
     const reach = (file: string) => staticPackages(join(root, file));
     expect(reach('src/store/postgres/index.ts').has('pg')).toBe(true);
     expect(reach('src/adapters/discord/index.ts').has('@discordjs/ws')).toBe(true);
-    expect(reach('src/adapters/discord/index.ts').has('@discordjs/rest')).toBe(true);
     expect(reach('src/adapters/slack/index.ts').has('@slack/bolt')).toBe(true);
     expect(reach('src/adapters/telegram/index.ts').has('grammy')).toBe(true);
     expect(reach('src/console/index.ts').has('hono')).toBe(true);
@@ -108,6 +108,39 @@ describe('start-up imports with Slack configured', () => {
       expect(loaded.filter((f) => /\/node_modules\/express\/|\/@slack\/bolt\/dist\/index\.js$|\/@slack\/bolt\/dist\/receivers\/(ExpressReceiver|AwsLambdaReceiver)\.js$/.test(f))).toEqual([]);
     } finally {
       await cleanUp(() => killIfRunning(gw), () => slack.close(), () => removeDir(home));
+    }
+  }, 30_000);
+});
+
+/**
+ * @discordjs/rest's Node build bundles its own undici 6 (about 100 modules) next to the undici 7 that
+ * Slack's Socket Mode loads; the Discord door takes the package's fetch build (src/adapters/discord/rest.ts).
+ */
+describe('start-up imports with Discord configured', () => {
+  it('`start` with Discord loads @discordjs/rest without its own copy of undici, and still answers over REST', async () => {
+    const discord = await startDiscordFake();
+    const home = mkdtempSync(join(tmpdir(), 'sb-imports-'));
+    const loadedFile = join(home, 'loaded-modules.txt');
+    let gw: Running | undefined;
+    try {
+      gw = startCli(['start'], {
+        env: cleanEnv({
+          SWITCHBOARD_HOME: home,
+          DISCORD_BOT_TOKEN: discord.token,
+          DISCORD_API_URL: discord.apiUrl,
+          DISCORD_ALLOWED_USERS: '*',
+          NODE_OPTIONS: `--import=${pathToFileURL(join(root, 'test/helpers/loaded-modules.mjs')).href}`,
+          SWITCHBOARD_LOADED_MODULES: loadedFile,
+        }),
+      });
+      await gw.waitFor(/ready \(discord/, 20_000);
+      expect(await gw.stop('SIGTERM')).toBe(0);
+      const loaded = readFileSync(loadedFile, 'utf8').split('\n');
+      // The trace sees the door's CommonJS modules (else it would pass on an empty list).
+      expect(loaded.some((f) => f.includes('/discord-api-types/'))).toBe(true);
+      expect(loaded.filter((f) => /\/@discordjs\/rest\/(node_modules\/undici\/|dist\/index\.js$)/.test(f))).toEqual([]);
+    } finally {
+      await cleanUp(() => killIfRunning(gw), () => discord.close(), () => removeDir(home));
     }
   }, 30_000);
 });

@@ -12,7 +12,7 @@
  *   default store is shared by the whole process).
  * - Every dispatch goes to `onDispatch`; a listener that throws is reported, never crashes the socket.
  */
-import type { REST } from '@discordjs/rest';
+import type { REST } from './rest.js';
 import { SimpleShardingStrategy, WebSocketManager, WebSocketShardEvents, type SessionInfo, type WebSocketShard } from '@discordjs/ws';
 import { GatewayCloseCodes, GatewayIntentBits, Routes, type APIGatewayBotInfo, type GatewayReadyDispatchData } from 'discord-api-types/v10';
 import { z } from 'zod';

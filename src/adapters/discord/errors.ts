@@ -2,7 +2,7 @@
  * Translation of @discordjs/rest and @discordjs/ws failures into Switchboard's coded errors, at the adapter edge.
  * Messages never include request URLs: interaction webhook URLs carry a token.
  */
-import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
+import { DiscordAPIError, HTTPError, RateLimitError } from './rest.js';
 import { ConfigError, CredentialsError, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { GatewayInfoError } from './client.js';
 

@@ -9,7 +9,7 @@
  * response (PATCH …/messages/@original, idempotent if retried), later chunks are followups. When the
  * interaction token has expired (15 minutes) they fall back to plain channel messages.
  */
-import { DiscordAPIError, REST, type RateLimitData } from '@discordjs/rest';
+import { DiscordAPIError, REST, type RateLimitData } from './rest.js';
 import { Routes } from 'discord-api-types/v10';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { toPlatformError } from './errors.js';

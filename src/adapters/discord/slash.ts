@@ -5,7 +5,7 @@
  * "thinking…"), then the answer completes the deferred response through the interaction webhook (see
  * send.ts); the ids it needs ride in replyTarget.extra.
  */
-import type { REST } from '@discordjs/rest';
+import type { REST } from './rest.js';
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,

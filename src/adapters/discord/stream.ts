@@ -4,7 +4,7 @@
  * updates); the finished answer goes through deliver(), which edits the streamed messages and waits
  * out 429s like any send. Slash-command answers (interaction webhooks) are not streamed.
  */
-import { REST } from '@discordjs/rest';
+import { REST } from './rest.js';
 import { Routes } from 'discord-api-types/v10';
 import type { DeliveryTarget, StreamingCapability } from '../../core/types.js';
 import { channelFor, messageBody, restOptions } from './send.js';
