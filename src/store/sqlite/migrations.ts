@@ -170,6 +170,19 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX sessions_active ON sessions(last_active_at);
   ALTER TABLE cron_jobs ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
   `,
+  // 8: fewer pages written per message. Every index a message's writes touch is one more page in the
+  // write-ahead log at each commit; these three serve no per-message query:
+  // - messages_person: no query reads messages by person alone (search goes through FTS5, the
+  //   transcript through messages_session, which it now uses instead of this one);
+  // - inbound_pending: the sweep's pending() reads the (few) pending rows through
+  //   inbound_session_pending, which has the same rows;
+  // - leases_holder: the table holds only the leases in use; renewAll and releaseAll (a heartbeat,
+  //   a stop) read it whole.
+  `
+  DROP INDEX IF EXISTS messages_person;
+  DROP INDEX IF EXISTS inbound_pending;
+  DROP INDEX IF EXISTS leases_holder;
+  `,
 ];
 
 /**
