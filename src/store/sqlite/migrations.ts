@@ -170,18 +170,23 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX sessions_active ON sessions(last_active_at);
   ALTER TABLE cron_jobs ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
   `,
-  // 8: fewer pages written per message. Every index a message's writes touch is one more page in the
-  // write-ahead log at each commit; these three serve no per-message query:
+  // 8: fewer pages written per message. Every b-tree a message's writes touch is one more page in
+  // the write-ahead log at each commit; these serve no per-message query:
   // - messages_person: no query reads messages by person alone (search goes through FTS5, the
   //   transcript through messages_session, which it now uses instead of this one);
   // - inbound_pending: the sweep's pending() reads the (few) pending rows through
   //   inbound_session_pending, which has the same rows;
-  // - leases_holder: the table holds only the leases in use; renewAll and releaseAll (a heartbeat,
-  //   a stop) read it whole.
+  // - leases: taken and given up for every turn. Keyed by name alone (WITHOUT ROWID: no separate
+  //   primary-key index) and without leases_holder — the table holds only the leases in use, so
+  //   renewAll and releaseAll (a heartbeat, a stop) read it whole. One page per write, not three.
   `
   DROP INDEX IF EXISTS messages_person;
   DROP INDEX IF EXISTS inbound_pending;
-  DROP INDEX IF EXISTS leases_holder;
+  CREATE TABLE leases_by_name (name TEXT PRIMARY KEY, holder TEXT NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)
+    WITHOUT ROWID;
+  INSERT INTO leases_by_name (name, holder, acquired_at, expires_at) SELECT name, holder, acquired_at, expires_at FROM leases;
+  DROP TABLE leases;
+  ALTER TABLE leases_by_name RENAME TO leases;
   `,
 ];
 
