@@ -179,7 +179,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // - leases: taken and given up for every turn. Keyed by name alone (WITHOUT ROWID: no separate
   //   primary-key index) and without leases_holder — the table holds only the leases in use, so
   //   renewAll and releaseAll (a heartbeat, a stop) read it whole. One page per write, not three.
+  // And sessions_open takes started_at too, so the open session of a key (read every turn) comes
+  // straight off the index, without sorting.
   `
+  DROP INDEX IF EXISTS sessions_open;
+  CREATE INDEX sessions_open ON sessions(key, started_at) WHERE ended_at IS NULL;
   DROP INDEX IF EXISTS messages_person;
   DROP INDEX IF EXISTS inbound_pending;
   CREATE TABLE leases_by_name (name TEXT PRIMARY KEY, holder TEXT NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)
