@@ -68,6 +68,9 @@ function migrate(db: Db): void {
   for (let v = current; v < MIGRATIONS.length; v++) {
     const step = MIGRATIONS[v];
     db.transaction(() => {
+      // Several instances may start at once: one that took the write lock after another had
+      // applied this step sees the new version here and skips it.
+      if ((db.pragma('user_version', { simple: true }) as number) > v) return;
       if (typeof step === 'string') db.exec(step);
       else step(db);
       db.pragma(`user_version = ${v + 1}`);
@@ -87,8 +90,16 @@ export function schemaVersion(db: Db): number {
  */
 export class Connection {
   private gate: Promise<void> | null = null;
+  /** Compiled once: a turn's transaction is begun and ended for every message. */
+  private readonly begin: Database.Statement;
+  private readonly commit: Database.Statement;
+  private readonly rollback: Database.Statement;
 
-  constructor(readonly db: Db) {}
+  constructor(readonly db: Db) {
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
+  }
 
   /** Resolves once no transaction holds the connection (at once when none does). */
   idle(): Promise<void> | undefined {
@@ -100,13 +111,13 @@ export class Connection {
     let release!: () => void;
     this.gate = new Promise<void>((resolve) => (release = resolve));
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.begin.run();
       try {
         const value = await fn();
-        this.db.exec('COMMIT');
+        this.commit.run();
         return value;
       } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (this.db.inTransaction) this.rollback.run();
         throw error;
       }
     } finally {

@@ -30,19 +30,20 @@ export class SqliteInboundRepo implements InboundRepo {
 
   async pendingFor(sessionKey: string): Promise<InboundMessage[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const rows = prepare(this.db, "SELECT payload FROM inbound WHERE session_key = ? AND status = 'pending' ORDER BY received_at, rowid").all(sessionKey) as Array<{
-      payload: string;
-    }>;
-    return rows.map((r) => revive(r.payload));
+    const payloads = prepare(this.db, "SELECT payload FROM inbound WHERE session_key = ? AND status = 'pending' ORDER BY received_at, rowid")
+      .pluck()
+      .all(sessionKey) as string[];
+    return payloads.map(revive);
   }
 
   /** Pending events in arrival order (crash recovery). */
   async pending(platforms?: readonly PlatformId[]): Promise<InboundMessage[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const rows = prepare(this.db, "SELECT payload FROM inbound WHERE status = 'pending' ORDER BY received_at, rowid")
-      .all() as Array<{ payload: string }>;
-    return rows
-      .map((r) => revive(r.payload))
+    const payloads = prepare(this.db, "SELECT payload FROM inbound WHERE status = 'pending' ORDER BY received_at, rowid")
+      .pluck()
+      .all() as string[];
+    return payloads
+      .map(revive)
       .filter((m) => !platforms || platforms.includes(m.platform));
   }
 }

@@ -92,8 +92,21 @@ export class SqliteMessageRepo implements MessageRepo {
   /** The replayable history of a session: the compression summary (if any), then the kept rows, oldest first. */
   async history(sessionId: string): Promise<ChatMessage[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const summary = (prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined)?.summary ?? null;
-    const rows = this.cache && !this.run.bound && !this.db.inTransaction ? this.cachedRows(sessionId, summary, this.cache) : this.readRows(sessionId, 0);
+    if (!this.cache || this.run.bound || this.db.inTransaction) return this.replay(sessionId);
+    // The three or four reads below in one read transaction: one snapshot, and the file locks taken
+    // and given back once rather than per statement. Nothing awaits in between, so no other caller's
+    // statement can land inside it.
+    prepare(this.db, 'BEGIN').run();
+    try {
+      return this.replay(sessionId, this.cache);
+    } finally {
+      if (this.db.inTransaction) prepare(this.db, 'COMMIT').run();
+    }
+  }
+
+  private replay(sessionId: string, cache?: HistoryCache): ChatMessage[] {
+    const summary = (prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').pluck().get(sessionId) as string | null | undefined) ?? null;
+    const rows = cache ? this.cachedRows(sessionId, summary, cache) : this.readRows(sessionId, 0);
     return summary ? [{ role: 'user', content: summary }, ...rows] : rows.slice();
   }
 
@@ -202,8 +215,7 @@ export class SqliteMessageRepo implements MessageRepo {
   /** The compression summary that replaces a session's older rows, if any. */
   async summary(sessionId: string): Promise<string | null> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const row = prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').get(sessionId) as { summary: string | null } | undefined;
-    return row?.summary ?? null;
+    return (prepare(this.db, 'SELECT summary FROM sessions WHERE id = ?').pluck().get(sessionId) as string | null | undefined) ?? null;
   }
 
   /**

@@ -170,6 +170,28 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX sessions_active ON sessions(last_active_at);
   ALTER TABLE cron_jobs ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
   `,
+  // 8: fewer pages written per message. Every b-tree a message's writes touch is one more page in
+  // the write-ahead log at each commit; these serve no per-message query:
+  // - messages_person: no query reads messages by person alone (search goes through FTS5, the
+  //   transcript through messages_session, which it now uses instead of this one);
+  // - inbound_pending: the sweep's pending() reads the (few) pending rows through
+  //   inbound_session_pending, which has the same rows;
+  // - leases: taken and given up for every turn. Keyed by name alone (WITHOUT ROWID: no separate
+  //   primary-key index) and without leases_holder — the table holds only the leases in use, so
+  //   renewAll and releaseAll (a heartbeat, a stop) read it whole. One page per write, not three.
+  // And sessions_open takes started_at too, so the open session of a key (read every turn) comes
+  // straight off the index, without sorting.
+  `
+  DROP INDEX IF EXISTS sessions_open;
+  CREATE INDEX sessions_open ON sessions(key, started_at) WHERE ended_at IS NULL;
+  DROP INDEX IF EXISTS messages_person;
+  DROP INDEX IF EXISTS inbound_pending;
+  CREATE TABLE leases_by_name (name TEXT PRIMARY KEY, holder TEXT NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)
+    WITHOUT ROWID;
+  INSERT INTO leases_by_name (name, holder, acquired_at, expires_at) SELECT name, holder, acquired_at, expires_at FROM leases;
+  DROP TABLE leases;
+  ALTER TABLE leases_by_name RENAME TO leases;
+  `,
 ];
 
 /**

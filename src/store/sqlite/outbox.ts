@@ -4,7 +4,33 @@ import { formatAddress, type Address } from '../../platform/address.js';
 import type { OutboxItem, OutboxRepo, OutboxStatus } from '../../core/store/types.js';
 import { outboxFromRow, type OutboxRow } from '../rows.js';
 
+/** The columns outboxFromRow reads, in the order `item` takes them. */
+const COLUMNS = 'id, session_key, platform, chat_id, thread_id, target, message, next_chunk, attempts, last_error, status, created_at, next_attempt_at';
+const BY_ID = `SELECT ${COLUMNS} FROM outbox WHERE id = ?`;
+const HEAD_OF = `SELECT ${COLUMNS} FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1`;
 
+/**
+ * A row of COLUMNS read as an array (`.raw()`), as an item: better-sqlite3 looks every column name up
+ * again for each row it returns as an object, which cost more than the read of the row itself.
+ */
+function item(a: unknown[]): OutboxItem {
+  const row: OutboxRow = {
+    id: a[0] as number,
+    session_key: a[1] as string | null,
+    platform: a[2] as OutboxRow['platform'],
+    chat_id: a[3] as string,
+    thread_id: a[4] as string | null,
+    target: a[5] as string,
+    message: a[6] as string,
+    next_chunk: a[7] as number,
+    attempts: a[8] as number,
+    last_error: a[9] as string | null,
+    status: a[10] as OutboxStatus,
+    created_at: a[11] as number,
+    next_attempt_at: a[12] as number,
+  };
+  return outboxFromRow(row);
+}
 
 /** Replies on their way out. A row stays until every chunk is confirmed, so nothing is lost. */
 export class SqliteOutboxRepo implements OutboxRepo {
@@ -27,28 +53,30 @@ export class SqliteOutboxRepo implements OutboxRepo {
 
   async get(id: number): Promise<OutboxItem | undefined> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const row = prepare(this.db, 'SELECT * FROM outbox WHERE id = ?').get(id) as OutboxRow | undefined;
-    return row && outboxFromRow(row);
+    const row = prepare(this.db, BY_ID).raw().get(id) as unknown[] | undefined;
+    return row && item(row);
   }
 
   async heads(): Promise<OutboxItem[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const rows = prepare(
       this.db,
-      "SELECT * FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_key) ORDER BY id",
-    ).all() as OutboxRow[];
-    return rows.map(outboxFromRow);
+      `SELECT ${COLUMNS} FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox WHERE status = 'pending' GROUP BY chat_key) ORDER BY id`,
+    ).raw().all() as unknown[][];
+    return rows.map(item);
   }
 
   async headOf(chat: Address): Promise<OutboxItem | undefined> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const row = prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1").get(formatAddress(chat)) as OutboxRow | undefined;
-    return row && outboxFromRow(row);
+    const row = prepare(this.db, HEAD_OF)
+      .raw()
+      .get(formatAddress(chat)) as unknown[] | undefined;
+    return row && item(row);
   }
 
   async pending(): Promise<OutboxItem[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return (prepare(this.db, "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id").all() as OutboxRow[]).map(outboxFromRow);
+    return (prepare(this.db, `SELECT ${COLUMNS} FROM outbox WHERE status = 'pending' ORDER BY id`).raw().all() as unknown[][]).map(item);
   }
 
   async take(id: number, now: number, leaseMs: number): Promise<boolean> {
@@ -94,8 +122,8 @@ export class SqliteOutboxRepo implements OutboxRepo {
 
   async parked(offset: number, limit: number): Promise<OutboxItem[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const rows = prepare(this.db, "SELECT * FROM outbox WHERE status = 'failed' ORDER BY id DESC LIMIT ? OFFSET ?").all(limit, offset) as OutboxRow[];
-    return rows.map(outboxFromRow);
+    const rows = prepare(this.db, `SELECT ${COLUMNS} FROM outbox WHERE status = 'failed' ORDER BY id DESC LIMIT ? OFFSET ?`).raw().all(limit, offset) as unknown[][];
+    return rows.map(item);
   }
 
   async retry(id: number, at: number): Promise<boolean> {
