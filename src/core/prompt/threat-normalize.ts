@@ -139,6 +139,30 @@ function readable(bytes: Buffer): boolean {
 // Matches start where a run of these characters starts (the same matches as without the
 // look-behind, which only saves retrying every position inside short words).
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}/g;
+
+/** One run of base64 characters (BASE64_RUN: at least 20, then up to two `=`). */
+export interface Base64Run {
+  index: number;
+  /** The run with its `=` padding. */
+  text: string;
+}
+
+/** The last text `base64Runs` read, and its runs. */
+let lastRuns: { text: string; runs: readonly Base64Run[] } | undefined;
+
+/**
+ * Every run of base64 characters in `text`, in order. The scan asks twice for the same text (the
+ * decoded views and the `override-encoded` pattern, whose matches all begin such a run), so the
+ * runs of the last text asked for are kept: one pass over a large file instead of two.
+ */
+export function base64Runs(text: string): readonly Base64Run[] {
+  if (lastRuns?.text === text) return lastRuns.runs;
+  const runs: Base64Run[] = [];
+  BASE64_RUN.lastIndex = 0;
+  for (const m of text.matchAll(BASE64_RUN)) runs.push({ index: m.index, text: m[0] });
+  lastRuns = { text, runs };
+  return runs;
+}
 const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
 /** rot13 of very common English words and of the words injections use. */
@@ -165,11 +189,11 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
     if (views.length < MAX_DECODED) views.push({ text: decoded, line: lineAt(starts, index), how });
   };
   // One pass finds both: a hex run is also a run of base64 characters.
-  for (const m of text.matchAll(BASE64_RUN)) {
+  for (const m of base64Runs(text)) {
     if (views.length >= MAX_DECODED) break;
     // A long run is read from its start (where a hidden instruction begins); one repeated
     // character ("aaaa…", "----") encodes nothing.
-    const token = m[0].replace(/=+$/, '').slice(0, MAX_TOKEN);
+    const token = m.text.replace(/=+$/, '').slice(0, MAX_TOKEN);
     if (/^(.)\1*$/.test(token.slice(0, 32))) continue;
     if (token.length >= 20 && /^[0-9A-Fa-f]+$/.test(token)) {
       const bytes = Buffer.from(token.slice(0, token.length & ~1), 'hex');

@@ -329,6 +329,29 @@ interface AnyPattern {
   prose: boolean;
   lang?: string;
   accept?: (match: RegExpExecArray, text: string) => boolean;
+  starts?: (text: string) => readonly number[];
+}
+
+/** Sticky copies of the patterns that list where their matches can start. */
+const STICKY = new Map<string, RegExp>();
+
+/**
+ * The matches of `pattern.regex` in `text`, the same as `text.matchAll(pattern.regex)`, found by
+ * trying a sticky copy of the regex only at the offsets `pattern.starts` lists (each at or after
+ * the end of the previous match, as matchAll goes on).
+ */
+function* matchesAt(pattern: AnyPattern, text: string): Generator<RegExpExecArray> {
+  let sticky = STICKY.get(pattern.id);
+  if (!sticky) STICKY.set(pattern.id, (sticky = new RegExp(pattern.regex.source, pattern.regex.flags.replace('g', '') + 'y')));
+  let from = 0;
+  for (const at of pattern.starts!(text)) {
+    if (at < from) continue;
+    sticky.lastIndex = at;
+    const m = sticky.exec(text);
+    if (!m) continue;
+    yield m;
+    from = at + (m[0].length || 1);
+  }
 }
 
 const ALL_PATTERNS: readonly AnyPattern[] = [...THREAT_PATTERNS, ...INTENT_PATTERNS];
@@ -586,7 +609,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     scan: for (const [i, view] of views.entries()) {
       if (i > 0 && !pattern.prose) break; // folding undoes wording tricks; only prose patterns read wording
       pattern.regex.lastIndex = 0;
-      for (const m of view.text.matchAll(pattern.regex)) {
+      for (const m of pattern.starts ? matchesAt(pattern, view.text) : view.text.matchAll(pattern.regex)) {
         const index = (m.index ?? 0) + view.offset;
         if (seen.has(index)) continue;
         // Patterns of space-separated languages start at a word start (checked here, not with a
