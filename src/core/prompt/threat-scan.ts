@@ -455,12 +455,33 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
+ * Further pieces a pattern's every match holds, beside its KEYWORDS: each group (lower case, read
+ * off the regex like KEYWORDS) has one piece in every match, so a text that lacks every piece of a
+ * group is skipped without running the regex. Mostly the verb a pattern opens with, where KEYWORDS
+ * names its object (a file full of `.env` mentions seldom says "print" or "upload").
+ */
+export const REQUIRES: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  'exfil-read-secret-file': [['read', 'cat', 'less', 'print', 'dump', 'output', 'display', 'show', 'reveal', 'echo', 'base64', 'xxd', 'upload', 'send', 'exfiltrate']],
+  'exfil-show-keys': [['print', 'dump', 'output', 'display', 'show', 'reveal', 'echo', 'send', 'upload', 'exfiltrate', 'leak', 'disclose', 'list', 'include', 'insert', 'put', 'add', 'append', 'embed', 'mention', 'tell', 'give']],
+  // the option that uploads a file (-d, --data…, -F, --form, -T, --…-file), $( or a backquoted command, or a pipe
+  'exfil-shell': [['-d', '-f', '-t', '$(', '`cat', '`env', '`printenv', '|']],
+  'exfil-env-dump': [['send', 'post', 'paste', 'share', 'show', 'tell', 'give', 'include', 'upload', 'mail', 'forward', 'reply']],
+  'leak-text-before': [['repeat', 'print', 'output', 'recite', 'reproduce', 'write', 'show', 'return', 'echo', 'tell', 'give', 'paste', 'list', 'reveal', 'what', 'which']],
+  'c2-remote-instructions': [['fetch', 'download', 'load', 'retrieve', 'get', 'visit', 'open', 'read', 'check', 'poll', 'query', 'curl', 'browse']],
+  'tool-pipe-shell': [['curl', 'wget', 'iwr', 'irm', 'invoke-webrequest', 'invoke-restmethod', 'fetch'], ['|']],
+  'html-comment-instructions': [['-->']],
+  'en-send-conversation': [['mail', 'send', 'forward', 'post', 'upload', 'deliver', 'copies', 'leak']],
+  'en-conditional-trigger': [['if', 'when', 'once', 'after', 'next']],
+  'en-covert': [['from', 'without', 'mention', 'reveal', 'disclose', 'tell', 'say', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'invisibly', 'log', 'record', 'report']],
+};
+
+/**
  * An Aho-Corasick automaton over KEYWORDS (ASCII, case-insensitive like the `i` regexes): one
  * table step per character finds every occurrence of every keyword, overlapping ones included,
  * at a fraction of the cost of one regex alternation of them all.
  */
 const KEYWORD_AUTOMATON = (() => {
-  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...SIGNAL_STEMS])];
+  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...Object.values(REQUIRES).flat(2), ...SIGNAL_STEMS])];
   // A compact alphabet (the characters keywords use; every other character is class 0) keeps the
   // transition table small enough to stay in cache, which is most of the pass's cost.
   const classOf = new Uint8Array(128);
@@ -602,6 +623,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     if (!open(pattern.lang)) continue;
     const pieces = KEYWORDS[pattern.id];
     if (pieces && !pieces.some((k) => keywords.has(k))) continue;
+    if (REQUIRES[pattern.id]?.some((group) => !group.some((k) => keywords.has(k)))) continue;
     const needs = NEEDS[pattern.id];
     if (needs && !views.some((v) => needs.test(v.text))) continue;
     const seen = new Set<number>();
