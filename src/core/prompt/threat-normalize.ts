@@ -72,10 +72,11 @@ const LETTER_PAIR = new RegExp(`(?<=[ \\t]{2}|^)([${SPACED_CHAR}]) ([${SPACED_CH
  * The text with wording tricks undone, line breaks kept (so line numbers stay valid). Returns
  * `text` itself when nothing applied.
  */
-export function normalizeForScan(text: string): string {
+export function normalizeForScan(text: string, ascii?: boolean): string {
   let out = text;
-  if (TAG_CHARS.test(out)) out = out.replace(TAG_RUN, (run) => ` ${[...run].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join('')} `);
-  if (NON_ASCII.test(out)) {
+  // (a caller that knows the text is ASCII saves the two passes that look for other characters)
+  if (!ascii && TAG_CHARS.test(out)) out = out.replace(TAG_RUN, (run) => ` ${[...run].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join('')} `);
+  if (!ascii && NON_ASCII.test(out)) {
     if (COMPAT.test(out)) out = out.normalize('NFKC');
     out = foldLookalikes(out.replace(INVISIBLE, ''));
   }
@@ -95,9 +96,9 @@ export function normalizeForScan(text: string): string {
   return out;
 }
 
-/** Pieces of `normalizeForScan(text)` on the lines that differ from `text`, with a line of context each side. */
-export function normalizedViews(text: string): DerivedView[] {
-  const normal = normalizeForScan(text);
+/** Pieces of `normalizeForScan(text)` on the lines that differ from `text`, with a line of context each side (`ascii`: the caller knows `text` is ASCII). */
+export function normalizedViews(text: string, ascii?: boolean): DerivedView[] {
+  const normal = normalizeForScan(text, ascii);
   if (normal === text) return [];
   const a = text.split('\n');
   const b = normal.split('\n');

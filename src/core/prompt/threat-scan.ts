@@ -116,10 +116,14 @@ const EMPHASIS_CHARS = /[*_]|~~/;
  * Markdown emphasis markers at word edges → spaces ("ignore *all* previous"). Whole-script
  * Russian or Greek words and plain numbers are left alone.
  */
-export function foldForScan(text: string): string {
+export function foldForScan(text: string, keywords?: ReadonlySet<string>): string {
+  // With the text's keywords (`keywordsIn([text])`), a pass that can change nothing is skipped: an
+  // ASCII text has no fullwidth letters and no Greek or Cyrillic ones, so only a Latin letter next
+  // to a digit is a junction there; and the emphasis markers are keywords.
+  const ascii = keywords !== undefined && !keywords.has(NON_ASCII_KEY);
   // fullwidth letters and digits only: fullwidth punctuation is ordinary CJK typography
-  let out = text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  if (JUNCTION_CHARS.test(out)) {
+  let out = ascii ? text : text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  if (ascii ? LETTER_DIGIT.some((k) => keywords.has(k)) : JUNCTION_CHARS.test(out)) {
     let leetWords = 0;
     const fold = (loose: boolean) => (word: string) => {
       const hasLatin = LATIN.test(word);
@@ -135,7 +139,7 @@ export function foldForScan(text: string): string {
     // a text written in leetspeak: its short words ("n40", "4s") are leet too
     if (leetWords >= 3) out = out.replace(MIXED_WORD, fold(true));
   }
-  if (!EMPHASIS_CHARS.test(out)) return out;
+  if (keywords ? !EMPHASIS_MARKERS.some((k) => keywords.has(k)) : !EMPHASIS_CHARS.test(out)) return out;
   return out.replace(/(?<=^|[\s(>])(?:\*{1,3}|_{1,3}|~~)(?=[A-Za-z])|(?<=[A-Za-z])(?:\*{1,3}|_{1,3}|~~)(?=$|[\s.,;:!?)])/gm, (m) => ' '.repeat(m.length));
 }
 
@@ -454,6 +458,9 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   'en-override-outdated': ['outdated', 'obsolete', 'wrong', 'void', 'cancelled', 'superseded', 'fake', 'test'],
 };
 
+/** In `keywordsIn`'s answer when a text holds a character outside ASCII (no keyword can be one). */
+export const NON_ASCII_KEY = '\u0080';
+
 /**
  * Further pieces a pattern's every match holds, beside its KEYWORDS: each group (lower case, read
  * off the regex like KEYWORDS) has one piece in every match, so a text that lacks every piece of a
@@ -473,7 +480,18 @@ export const REQUIRES: Readonly<Record<string, readonly (readonly string[])[]>> 
   'en-send-conversation': [['mail', 'send', 'forward', 'post', 'upload', 'deliver', 'copies', 'leak']],
   'en-conditional-trigger': [['if', 'when', 'once', 'after', 'next']],
   'en-covert': [['from', 'without', 'mention', 'reveal', 'disclose', 'tell', 'say', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'invisibly', 'log', 'record', 'report']],
+  // invisible characters are all outside ASCII
+  'unicode-invisible': [[NON_ASCII_KEY]],
 };
+
+/**
+ * Pieces the keyword pass also looks for, so the steps that need them can skip a pass of their own
+ * when the text has none: a Latin letter next to a digit (where `foldForScan` may find leetspeak)
+ * and the Markdown emphasis markers it blanks.
+ */
+const LETTER_DIGIT = [...'abcdefghijklmnopqrstuvwxyz'].flatMap((l) => [...'0123456789'].flatMap((d) => [l + d, d + l]));
+const EMPHASIS_MARKERS = ['*', '_', '~~'];
+const TEXT_FACTS = [...LETTER_DIGIT, ...EMPHASIS_MARKERS];
 
 /**
  * An Aho-Corasick automaton over KEYWORDS (ASCII, case-insensitive like the `i` regexes): one
@@ -481,7 +499,7 @@ export const REQUIRES: Readonly<Record<string, readonly (readonly string[])[]>> 
  * at a fraction of the cost of one regex alternation of them all.
  */
 const KEYWORD_AUTOMATON = (() => {
-  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...Object.values(REQUIRES).flat(2), ...SIGNAL_STEMS])];
+  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...Object.values(REQUIRES).flat(2).filter((k) => k !== NON_ASCII_KEY), ...SIGNAL_STEMS, ...TEXT_FACTS])];
   // A compact alphabet (the characters keywords use; every other character is class 0) keeps the
   // transition table small enough to stay in cache, which is most of the pass's cost.
   const classOf = new Uint8Array(128);
@@ -534,18 +552,23 @@ const KEYWORD_AUTOMATON = (() => {
   return { delta, out, states: goto.length, classOf, size };
 })();
 
-/** The keywords that occur in any of `texts` (ASCII letters in either case). */
-function keywordsIn(texts: readonly string[]): Set<string> {
+/** The keywords that occur in any of `texts` (ASCII letters in either case), and NON_ASCII_KEY when one holds a character outside ASCII. */
+export function keywordsIn(texts: readonly string[]): Set<string> {
   const { delta, out, states, classOf, size } = KEYWORD_AUTOMATON;
   const visited = new Uint8Array(states);
   // the states reached, listed as they are first reached: reading them back costs what the text
   // reached, not the size of the automaton (most texts are a few hundred characters)
   const reached: number[] = [];
+  let nonAscii = false;
   for (const text of texts) {
     let s = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      s = c < 128 ? delta[s * size + classOf[c]] : 0;
+      if (c < 128) s = delta[s * size + classOf[c]];
+      else {
+        s = 0;
+        nonAscii = true;
+      }
       if (visited[s] === 0) {
         visited[s] = 1;
         reached.push(s);
@@ -553,6 +576,7 @@ function keywordsIn(texts: readonly string[]): Set<string> {
     }
   }
   const found = new Set<string>();
+  if (nonAscii) found.add(NON_ASCII_KEY);
   for (const s of reached) for (const w of out[s]) found.add(w);
   return found;
 }
@@ -612,13 +636,19 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   const matches: ThreatMatch[] = [];
   // Patterns run on the text as written and, when it differs, on its folded copy; exemptions are
   // judged on the text as written (the two have the same offsets).
-  const folded = foldForScan(body);
+  // The keyword pass reads the body first: what it finds also tells the folding which of its
+  // passes can find nothing.
+  const bodyKeywords = keywordsIn([body]);
+  const folded = foldForScan(body, bodyKeywords);
   // Only the lines the folding changed (with a line of context each side) are scanned again.
   const views: { text: string; offset: number }[] = [{ text: body, offset: 0 }];
   for (const [from, to] of changedRegions(body, folded, starts)) views.push({ text: folded.slice(from, to), offset: from });
   const languages = languagesIn(body);
   const open = (lang: string | undefined): boolean => lang === undefined || lang === 'en' || lang === '*' || languages.has(lang);
-  const keywords = keywordsIn(views.map((v) => v.text));
+  // the keywords of every view: the body's, and those of the folded lines
+  const keywords = views.length === 1 ? bodyKeywords : new Set([...bodyKeywords, ...keywordsIn(views.slice(1).map((v) => v.text))]);
+  // no view holds a character outside ASCII when the body holds none (folding only makes ASCII)
+  const ascii = !bodyKeywords.has(NON_ASCII_KEY);
   for (const pattern of ALL_PATTERNS) {
     if (!open(pattern.lang)) continue;
     const pieces = KEYWORDS[pattern.id];
@@ -660,7 +690,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   // Only the changed regions are read folded (views[1…], each with its offset into the body).
   const signalled = new Set<string>();
   for (const view of views) {
-    for (const hit of signalHits(view.text, keywords, scope !== 'memory', small)) {
+    for (const hit of signalHits(view.text, keywords, scope !== 'memory', small, ascii ? false : undefined)) {
       const { line, start, end } = lineOf(body, starts, hit.index + view.offset);
       const key = `${line}\0${hit.kinds.join('+')}`;
       if (signalled.has(key)) continue;
@@ -671,7 +701,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     }
   }
   if (derive) {
-    for (const view of [...normalizedViews(body), ...decodedViews(body, starts)]) {
+    for (const view of [...normalizedViews(body, ascii), ...decodedViews(body, starts)]) {
       matches.push(...scanBody(view.text, scope, firstLine + view.line - 1, false, `(${view.how}) `, small));
     }
   }

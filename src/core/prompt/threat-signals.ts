@@ -543,8 +543,7 @@ const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel' || sig.kind
  * `discussionExempt` (every scope but memory, which the model writes itself) prose signals in a
  * sentence about attacks do not count.
  */
-export function signalHits(text: string, found?: ReadonlySet<string>, discussionExempt = true, runAll = text.length <= SMALL_TEXT): SignalHit[] {
-  const hasIntl = NON_ASCII.test(text);
+export function signalHits(text: string, found?: ReadonlySet<string>, discussionExempt = true, runAll = text.length <= SMALL_TEXT, hasIntl = NON_ASCII.test(text)): SignalHit[] {
   // a short text (a memory, a skill, most context files) runs every signal: cheap, and no stem list can miss a wording there
   const open = (sig: Signal) => !found || runAll || sig.stems.some((k) => found.has(k)) || (hasIntl && INTL.has(sig.kind));
   const starts = blocksOf(text);
