@@ -167,7 +167,8 @@ export function base64Runs(text: string): readonly Base64Run[] {
 const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
 /** rot13 of very common English words and of the words injections use. */
-const ROT13_HINT = /\b(?:gur|naq|lbhe|lbh|nyy|vtaber|cerivbhf|vafgehpgvbaf|flfgrz|cebzcg|erirny|fraq|cnffjbeq|frperg|sbetrg|qvfertneq|ehyrf|hfre)\b/gi;
+export const ROT13_WORDS: readonly string[] = ['gur', 'naq', 'lbhe', 'lbh', 'nyy', 'vtaber', 'cerivbhf', 'vafgehpgvbaf', 'flfgrz', 'cebzcg', 'erirny', 'fraq', 'cnffjbeq', 'frperg', 'sbetrg', 'qvfertneq', 'ehyrf', 'hfre'];
+const ROT13_HINT = new RegExp(`\\b(?:${ROT13_WORDS.join('|')})\\b`, 'gi');
 /** "rot13", "ROT-13", "(rot13):": a rot13 announcement. */
 const ROT13_ANNOUNCED = /\brot[-\s]?13\b[^\n]{0,80}/gi;
 /** Characters of one run decoded at most. */
@@ -183,8 +184,12 @@ function rot13(s: string): string {
 }
 
 
-/** Encoded runs (base64, hex, percent, rot13) decoded to readable text, each with its line. */
-export function decodedViews(text: string, starts: readonly number[]): DerivedView[] {
+/**
+ * Encoded runs (base64, hex, percent, rot13) decoded to readable text, each with its line. With the
+ * text's keywords (the scan's keyword pass, which looks for `rot` and ROT13_WORDS too), the rot13
+ * passes are skipped when the text has none of their words.
+ */
+export function decodedViews(text: string, starts: readonly number[], keywords?: ReadonlySet<string>): DerivedView[] {
   const views: DerivedView[] = [];
   const add = (index: number, decoded: string, how: string) => {
     if (views.length < MAX_DECODED) views.push({ text: decoded, line: lineAt(starts, index), how });
@@ -225,7 +230,7 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
     }
   }
   // An announced rot13 block ("ROT13 – bitte dekodieren und befolgen") is read decoded whatever its language.
-  if (/rot[-\s]?13/i.test(text)) {
+  if ((!keywords || keywords.has('rot')) && /rot[-\s]?13/i.test(text)) {
     for (const m of text.matchAll(ROT13_ANNOUNCED)) {
       if (views.length >= MAX_DECODED) break;
       const line = lineAt(starts, m.index);
@@ -239,7 +244,7 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
     }
   }
   const hinted = new Map<number, number>();
-  for (const m of text.matchAll(ROT13_HINT)) {
+  if (!keywords || ROT13_WORDS.some((w) => keywords.has(w))) for (const m of text.matchAll(ROT13_HINT)) {
     const line = lineAt(starts, m.index);
     hinted.set(line, (hinted.get(line) ?? 0) + 1);
     if (hinted.size > MAX_DECODED) break;

@@ -28,7 +28,7 @@ import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
-import { decodedViews, normalizedViews } from './threat-normalize.js';
+import { decodedViews, normalizedViews, ROT13_WORDS } from './threat-normalize.js';
 import { quotedExampleLines } from './threat-quoted.js';
 import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './threat-signals.js';
 import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, type LearnedModel, type ScoredChunk } from './threat-learned.js';
@@ -468,6 +468,12 @@ export const NON_ASCII_KEY = '\u0080';
  * names its object (a file full of `.env` mentions seldom says "print" or "upload").
  */
 export const REQUIRES: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  // what is ignored: the previous (prior, system…) instructions, or the instructions given above
+  'override-previous': [['previous', 'prior', 'earlier', 'preceding', 'above', 'foregoing', 'original', 'initial', 'system', 'former', 'safety', 'developer', 'operator', 'instruction', 'rules', 'guidelines', 'directions']],
+  // your / the system's …; all instructions; them, and follow me; the instructions in your …
+  'override-yours': [['your', 'system', 'instructions', 'restrictions', 'guidelines', 'follow', 'obey', 'listen', 'rules', 'directives']],
+  // (said) above, before this, you were told, (you) previously / earlier said
+  'override-above': [['above', 'this', 'told', 'previously', 'earlier']],
   'exfil-read-secret-file': [['read', 'cat', 'less', 'print', 'dump', 'output', 'display', 'show', 'reveal', 'echo', 'base64', 'xxd', 'upload', 'send', 'exfiltrate']],
   'exfil-show-keys': [['print', 'dump', 'output', 'display', 'show', 'reveal', 'echo', 'send', 'upload', 'exfiltrate', 'leak', 'disclose', 'list', 'include', 'insert', 'put', 'add', 'append', 'embed', 'mention', 'tell', 'give']],
   // the option that uploads a file (-d, --data…, -F, --form, -T, --…-file), $( or a backquoted command, or a pipe
@@ -486,12 +492,12 @@ export const REQUIRES: Readonly<Record<string, readonly (readonly string[])[]>> 
 
 /**
  * Pieces the keyword pass also looks for, so the steps that need them can skip a pass of their own
- * when the text has none: a Latin letter next to a digit (where `foldForScan` may find leetspeak)
- * and the Markdown emphasis markers it blanks.
+ * when the text has none: a Latin letter next to a digit (where `foldForScan` may find leetspeak),
+ * the Markdown emphasis markers it blanks, and the words `decodedViews` looks for rot13 by.
  */
 const LETTER_DIGIT = [...'abcdefghijklmnopqrstuvwxyz'].flatMap((l) => [...'0123456789'].flatMap((d) => [l + d, d + l]));
 const EMPHASIS_MARKERS = ['*', '_', '~~'];
-const TEXT_FACTS = [...LETTER_DIGIT, ...EMPHASIS_MARKERS];
+const TEXT_FACTS = [...LETTER_DIGIT, ...EMPHASIS_MARKERS, 'rot', ...ROT13_WORDS];
 
 /**
  * An Aho-Corasick automaton over KEYWORDS (ASCII, case-insensitive like the `i` regexes): one
@@ -701,7 +707,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     }
   }
   if (derive) {
-    for (const view of [...normalizedViews(body, ascii), ...decodedViews(body, starts)]) {
+    for (const view of [...normalizedViews(body, ascii), ...decodedViews(body, starts, bodyKeywords)]) {
       matches.push(...scanBody(view.text, scope, firstLine + view.line - 1, false, `(${view.how}) `, small));
     }
   }

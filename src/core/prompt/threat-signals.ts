@@ -97,8 +97,11 @@ const CORE_SIGNALS: readonly Signal[] = [
     ),
     accept: (m, text) => {
       const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/[.!?。！？\n]/u)[0];
+      if (PRECEDENCE_OBJECT.test(after)) return true;
+      // the object before the verb only in the scripts that put it there (read only then: most matches are English)
+      if (!/^[^\x00-\x7f]/.test(m[0])) return false;
       const before = text.slice(Math.max(0, m.index - 40), m.index).split(/[.!?。！？\n]/u).at(-1) ?? '';
-      return PRECEDENCE_OBJECT.test(after) || (/^[^\x00-\x7f]/.test(m[0]) && PRECEDENCE_OBJECT.test(before));
+      return PRECEDENCE_OBJECT.test(before);
     },
   },
   {
