@@ -146,6 +146,8 @@ export interface Base64Run {
   index: number;
   /** The run with its `=` padding. */
   text: string;
+  /** Length of the run without the padding. */
+  chars: number;
 }
 
 /** The last text `base64Runs` read, and its runs. */
@@ -160,7 +162,11 @@ export function base64Runs(text: string): readonly Base64Run[] {
   if (lastRuns?.text === text) return lastRuns.runs;
   const runs: Base64Run[] = [];
   BASE64_RUN.lastIndex = 0;
-  for (const m of text.matchAll(BASE64_RUN)) runs.push({ index: m.index, text: m[0] });
+  for (const m of text.matchAll(BASE64_RUN)) {
+    let chars = m[0].length;
+    while (m[0].charCodeAt(chars - 1) === 0x3d) chars--; // '='
+    runs.push({ index: m.index, text: m[0], chars });
+  }
   lastRuns = { text, runs };
   return runs;
 }
@@ -199,7 +205,7 @@ export function decodedViews(text: string, starts: readonly number[], keywords?:
     if (views.length >= MAX_DECODED) break;
     // A long run is read from its start (where a hidden instruction begins); one repeated
     // character ("aaaa…", "----") encodes nothing.
-    const token = m.text.replace(/=+$/, '').slice(0, MAX_TOKEN);
+    const token = m.text.slice(0, Math.min(m.chars, MAX_TOKEN));
     if (/^(.)\1*$/.test(token.slice(0, 32))) continue;
     if (token.length >= 20 && /^[0-9A-Fa-f]+$/.test(token)) {
       const bytes = Buffer.from(token.slice(0, token.length & ~1), 'hex');

@@ -245,7 +245,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     prose: false,
     // A match begins a run of base64 characters (of 24 or more, not after a `=`): the scan finds
     // those runs once for the decoded views too.
-    starts: (text) => base64Runs(text).filter((r) => r.text.replace(/=+$/, '').length >= 24 && text[r.index - 1] !== '=').map((r) => r.index),
+    starts: (text) => base64Runs(text).filter((r) => r.chars >= 24 && text[r.index - 1] !== '=').map((r) => r.index),
     accept: (m) => {
       const decoded = decodeBase64Text(m[0]);
       return decoded !== null && /\s\S+\s/.test(decoded) && proseRegexes().some((re) => re.test(decoded));
