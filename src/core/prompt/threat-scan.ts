@@ -488,6 +488,12 @@ export const REQUIRES: Readonly<Record<string, readonly (readonly string[])[]>> 
   'en-covert': [['from', 'without', 'mention', 'reveal', 'disclose', 'tell', 'say', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'invisibly', 'log', 'record', 'report']],
   // invisible characters are all outside ASCII
   'unicode-invisible': [[NON_ASCII_KEY]],
+  // the value to fill in right after the `=`: {…}, ${…}, $(…), <…>, %s, […]
+  'c2-data-query': [['={', '=$', '=<', '=%s', '=[']],
+  // the host right after `://` is an address (or after a user name and `@`)
+  'c2-raw-ip-url': [['://0', '://1', '://2', '://3', '://4', '://5', '://6', '://7', '://8', '://9', '@']],
+  // what is wiped: everything, all / every / each …, the (home, disk…), your …
+  'tool-rm-rf-words': [['every', 'all', 'each', 'the', 'your']],
 };
 
 /**
