@@ -38,6 +38,7 @@ const parts: [string, () => unknown][] = [
   ['scanText', () => scan.scanText(text, { file: 'AGENTS.md', scope: 'context' })],
   ['scanPatterns', () => scan.scanPatterns(text, { file: 'AGENTS.md', scope: 'context' })],
   ['foldForScan', () => scan.foldForScan(text)],
+  ['keywordsIn', () => scan.keywordsIn?.([text])],
   ['normalizedViews', () => norm.normalizedViews(text)],
   // alternating between two texts, so that nothing remembered from the last call helps
   ['decodedViews', () => norm.decodedViews((flip = !flip) ? text : other, starts)],
