@@ -150,8 +150,13 @@ export interface Base64Run {
   chars: number;
 }
 
-/** The last text `base64Runs` read, and its runs. */
+/** The last text `base64Runs` read, and its runs (until `forgetBase64Runs`). */
 let lastRuns: { text: string; runs: readonly Base64Run[] } | undefined;
+
+/** Lets go of the text `base64Runs` keeps (the scan calls it when it is done with a file). */
+export function forgetBase64Runs(): void {
+  lastRuns = undefined;
+}
 
 /**
  * Every run of base64 characters in `text`, in order. The scan asks twice for the same text (the

@@ -28,7 +28,7 @@ import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
-import { decodedViews, normalizedViews, ROT13_WORDS } from './threat-normalize.js';
+import { decodedViews, forgetBase64Runs, normalizedViews, ROT13_WORDS } from './threat-normalize.js';
 import { quotedExampleLines } from './threat-quoted.js';
 import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './threat-signals.js';
 import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, type LearnedModel, type ScoredChunk } from './threat-learned.js';
@@ -266,6 +266,7 @@ function scanWith(text: string, options: ScanOptions, learnedLayer: LearnedLayer
   // which the model itself writes).
   const quoted = options.scope === 'memory' ? new Set<number>() : quotedExampleLines(body);
   const found = scanBody(body, options.scope, 1, true).filter((m) => !quoted.has(m.line));
+  forgetBase64Runs(); // the scanned text is not kept past the scan
   // A hit seen both in the text and in a derived view of the same line is one match; an
   // INTENT_PATTERNS hit on a line where the English table already found that category adds nothing.
   const unique = new Map<string, ThreatMatch>();
