@@ -72,10 +72,11 @@ const LETTER_PAIR = new RegExp(`(?<=[ \\t]{2}|^)([${SPACED_CHAR}]) ([${SPACED_CH
  * The text with wording tricks undone, line breaks kept (so line numbers stay valid). Returns
  * `text` itself when nothing applied.
  */
-export function normalizeForScan(text: string): string {
+export function normalizeForScan(text: string, ascii?: boolean): string {
   let out = text;
-  if (TAG_CHARS.test(out)) out = out.replace(TAG_RUN, (run) => ` ${[...run].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join('')} `);
-  if (NON_ASCII.test(out)) {
+  // (a caller that knows the text is ASCII saves the two passes that look for other characters)
+  if (!ascii && TAG_CHARS.test(out)) out = out.replace(TAG_RUN, (run) => ` ${[...run].map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join('')} `);
+  if (!ascii && NON_ASCII.test(out)) {
     if (COMPAT.test(out)) out = out.normalize('NFKC');
     out = foldLookalikes(out.replace(INVISIBLE, ''));
   }
@@ -95,9 +96,9 @@ export function normalizeForScan(text: string): string {
   return out;
 }
 
-/** Pieces of `normalizeForScan(text)` on the lines that differ from `text`, with a line of context each side. */
-export function normalizedViews(text: string): DerivedView[] {
-  const normal = normalizeForScan(text);
+/** Pieces of `normalizeForScan(text)` on the lines that differ from `text`, with a line of context each side (`ascii`: the caller knows `text` is ASCII). */
+export function normalizedViews(text: string, ascii?: boolean): DerivedView[] {
+  const normal = normalizeForScan(text, ascii);
   if (normal === text) return [];
   const a = text.split('\n');
   const b = normal.split('\n');
@@ -139,10 +140,46 @@ function readable(bytes: Buffer): boolean {
 // Matches start where a run of these characters starts (the same matches as without the
 // look-behind, which only saves retrying every position inside short words).
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{20,}={0,2}/g;
+
+/** One run of base64 characters (BASE64_RUN: at least 20, then up to two `=`). */
+export interface Base64Run {
+  index: number;
+  /** The run with its `=` padding. */
+  text: string;
+  /** Length of the run without the padding. */
+  chars: number;
+}
+
+/** The last text `base64Runs` read, and its runs (until `forgetBase64Runs`). */
+let lastRuns: { text: string; runs: readonly Base64Run[] } | undefined;
+
+/** Lets go of the text `base64Runs` keeps (the scan calls it when it is done with a file). */
+export function forgetBase64Runs(): void {
+  lastRuns = undefined;
+}
+
+/**
+ * Every run of base64 characters in `text`, in order. The scan asks twice for the same text (the
+ * decoded views and the `override-encoded` pattern, whose matches all begin such a run), so the
+ * runs of the last text asked for are kept: one pass over a large file instead of two.
+ */
+export function base64Runs(text: string): readonly Base64Run[] {
+  if (lastRuns?.text === text) return lastRuns.runs;
+  const runs: Base64Run[] = [];
+  BASE64_RUN.lastIndex = 0;
+  for (const m of text.matchAll(BASE64_RUN)) {
+    let chars = m[0].length;
+    while (m[0].charCodeAt(chars - 1) === 0x3d) chars--; // '='
+    runs.push({ index: m.index, text: m[0], chars });
+  }
+  lastRuns = { text, runs };
+  return runs;
+}
 const ESCAPED_HEX_RUN = /(?:\\x[0-9A-Fa-f]{2}){6,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}[^\s%]{0,16}){3,}/g;
 /** rot13 of very common English words and of the words injections use. */
-const ROT13_HINT = /\b(?:gur|naq|lbhe|lbh|nyy|vtaber|cerivbhf|vafgehpgvbaf|flfgrz|cebzcg|erirny|fraq|cnffjbeq|frperg|sbetrg|qvfertneq|ehyrf|hfre)\b/gi;
+export const ROT13_WORDS: readonly string[] = ['gur', 'naq', 'lbhe', 'lbh', 'nyy', 'vtaber', 'cerivbhf', 'vafgehpgvbaf', 'flfgrz', 'cebzcg', 'erirny', 'fraq', 'cnffjbeq', 'frperg', 'sbetrg', 'qvfertneq', 'ehyrf', 'hfre'];
+const ROT13_HINT = new RegExp(`\\b(?:${ROT13_WORDS.join('|')})\\b`, 'gi');
 /** "rot13", "ROT-13", "(rot13):": a rot13 announcement. */
 const ROT13_ANNOUNCED = /\brot[-\s]?13\b[^\n]{0,80}/gi;
 /** Characters of one run decoded at most. */
@@ -158,18 +195,22 @@ function rot13(s: string): string {
 }
 
 
-/** Encoded runs (base64, hex, percent, rot13) decoded to readable text, each with its line. */
-export function decodedViews(text: string, starts: readonly number[]): DerivedView[] {
+/**
+ * Encoded runs (base64, hex, percent, rot13) decoded to readable text, each with its line. With the
+ * text's keywords (the scan's keyword pass, which looks for `rot` and ROT13_WORDS too), the rot13
+ * passes are skipped when the text has none of their words.
+ */
+export function decodedViews(text: string, starts: readonly number[], keywords?: ReadonlySet<string>): DerivedView[] {
   const views: DerivedView[] = [];
   const add = (index: number, decoded: string, how: string) => {
     if (views.length < MAX_DECODED) views.push({ text: decoded, line: lineAt(starts, index), how });
   };
   // One pass finds both: a hex run is also a run of base64 characters.
-  for (const m of text.matchAll(BASE64_RUN)) {
+  for (const m of base64Runs(text)) {
     if (views.length >= MAX_DECODED) break;
     // A long run is read from its start (where a hidden instruction begins); one repeated
     // character ("aaaa…", "----") encodes nothing.
-    const token = m[0].replace(/=+$/, '').slice(0, MAX_TOKEN);
+    const token = m.text.slice(0, Math.min(m.chars, MAX_TOKEN));
     if (/^(.)\1*$/.test(token.slice(0, 32))) continue;
     if (token.length >= 20 && /^[0-9A-Fa-f]+$/.test(token)) {
       const bytes = Buffer.from(token.slice(0, token.length & ~1), 'hex');
@@ -200,7 +241,7 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
     }
   }
   // An announced rot13 block ("ROT13 – bitte dekodieren und befolgen") is read decoded whatever its language.
-  if (/rot[-\s]?13/i.test(text)) {
+  if ((!keywords || keywords.has('rot')) && /rot[-\s]?13/i.test(text)) {
     for (const m of text.matchAll(ROT13_ANNOUNCED)) {
       if (views.length >= MAX_DECODED) break;
       const line = lineAt(starts, m.index);
@@ -214,7 +255,7 @@ export function decodedViews(text: string, starts: readonly number[]): DerivedVi
     }
   }
   const hinted = new Map<number, number>();
-  for (const m of text.matchAll(ROT13_HINT)) {
+  if (!keywords || ROT13_WORDS.some((w) => keywords.has(w))) for (const m of text.matchAll(ROT13_HINT)) {
     const line = lineAt(starts, m.index);
     hinted.set(line, (hinted.get(line) ?? 0) + 1);
     if (hinted.size > MAX_DECODED) break;

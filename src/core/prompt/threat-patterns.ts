@@ -18,6 +18,8 @@
  * Each pattern has a hit and a near-miss in test/core/prompt/threat-scan.test.ts.
  */
 
+import { base64Runs } from './threat-normalize.js';
+
 export type ThreatCategory =
   | 'instruction_override'
   | 'role_hijack'
@@ -54,6 +56,12 @@ export interface ThreatPattern {
   prose: boolean;
   /** Extra check on a match; returning false drops it. */
   accept?: (match: RegExpExecArray, text: string) => boolean;
+  /**
+   * Offsets of `text` where a match can begin, in order (every offset where one does, and maybe
+   * more): the scan then tries the regex only there instead of reading the whole text. The matches
+   * are the same as a full `matchAll`.
+   */
+  starts?: (text: string) => readonly number[];
 }
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -92,7 +100,9 @@ const BASE64_CHARS = /^[A-Za-z0-9+/_-]+$/;
  * binary noise, so only smuggled text passes.
  */
 export function decodeBase64Text(token: string, minLength = 16): string | null {
-  const clean = token.replace(/=+$/, '');
+  let end = token.length;
+  while (end > 0 && token.charCodeAt(end - 1) === 0x3d) end--; // the '=' padding (no regex over a long token)
+  const clean = token.slice(0, end);
   if (clean.length < Math.ceil((minLength * 4) / 3) || clean.length > 8192) return null;
   // A long token is decoded piece by piece first (256 characters are 192 whole bytes), stopping
   // as soon as the noise certainly exceeds 5% of the whole (at most ceil(3n/4) bytes): random
@@ -235,6 +245,9 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     description: 'a base64 blob that decodes to text matching another pattern (an encoded injection)',
     regex: /(?<![\w+/=-])[A-Za-z0-9+/_-]{24,}={0,2}(?![\w+/=-])/g,
     prose: false,
+    // A match begins a run of base64 characters (of 24 or more, not after a `=`): the scan finds
+    // those runs once for the decoded views too.
+    starts: (text) => base64Runs(text).filter((r) => r.chars >= 24 && text[r.index - 1] !== '=').map((r) => r.index),
     accept: (m) => {
       const decoded = decodeBase64Text(m[0]);
       return decoded !== null && /\s\S+\s/.test(decoded) && proseRegexes().some((re) => re.test(decoded));

@@ -28,7 +28,7 @@ import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
 import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
-import { decodedViews, normalizedViews } from './threat-normalize.js';
+import { decodedViews, forgetBase64Runs, normalizedViews, ROT13_WORDS } from './threat-normalize.js';
 import { quotedExampleLines } from './threat-quoted.js';
 import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './threat-signals.js';
 import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, type LearnedModel, type ScoredChunk } from './threat-learned.js';
@@ -116,10 +116,14 @@ const EMPHASIS_CHARS = /[*_]|~~/;
  * Markdown emphasis markers at word edges → spaces ("ignore *all* previous"). Whole-script
  * Russian or Greek words and plain numbers are left alone.
  */
-export function foldForScan(text: string): string {
+export function foldForScan(text: string, keywords?: ReadonlySet<string>): string {
+  // With the text's keywords (`keywordsIn([text])`), a pass that can change nothing is skipped: an
+  // ASCII text has no fullwidth letters and no Greek or Cyrillic ones, so only a Latin letter next
+  // to a digit is a junction there; and the emphasis markers are keywords.
+  const ascii = keywords !== undefined && !keywords.has(NON_ASCII_KEY);
   // fullwidth letters and digits only: fullwidth punctuation is ordinary CJK typography
-  let out = text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-  if (JUNCTION_CHARS.test(out)) {
+  let out = ascii ? text : text.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  if (ascii ? LETTER_DIGIT.some((k) => keywords.has(k)) : JUNCTION_CHARS.test(out)) {
     let leetWords = 0;
     const fold = (loose: boolean) => (word: string) => {
       const hasLatin = LATIN.test(word);
@@ -135,7 +139,7 @@ export function foldForScan(text: string): string {
     // a text written in leetspeak: its short words ("n40", "4s") are leet too
     if (leetWords >= 3) out = out.replace(MIXED_WORD, fold(true));
   }
-  if (!EMPHASIS_CHARS.test(out)) return out;
+  if (keywords ? !EMPHASIS_MARKERS.some((k) => keywords.has(k)) : !EMPHASIS_CHARS.test(out)) return out;
   return out.replace(/(?<=^|[\s(>])(?:\*{1,3}|_{1,3}|~~)(?=[A-Za-z])|(?<=[A-Za-z])(?:\*{1,3}|_{1,3}|~~)(?=$|[\s.,;:!?)])/gm, (m) => ' '.repeat(m.length));
 }
 
@@ -262,6 +266,7 @@ function scanWith(text: string, options: ScanOptions, learnedLayer: LearnedLayer
   // which the model itself writes).
   const quoted = options.scope === 'memory' ? new Set<number>() : quotedExampleLines(body);
   const found = scanBody(body, options.scope, 1, true).filter((m) => !quoted.has(m.line));
+  forgetBase64Runs(); // the scanned text is not kept past the scan
   // A hit seen both in the text and in a derived view of the same line is one match; an
   // INTENT_PATTERNS hit on a line where the English table already found that category adds nothing.
   const unique = new Map<string, ThreatMatch>();
@@ -329,6 +334,29 @@ interface AnyPattern {
   prose: boolean;
   lang?: string;
   accept?: (match: RegExpExecArray, text: string) => boolean;
+  starts?: (text: string) => readonly number[];
+}
+
+/** Sticky copies of the patterns that list where their matches can start. */
+const STICKY = new Map<string, RegExp>();
+
+/**
+ * The matches of `pattern.regex` in `text`, the same as `text.matchAll(pattern.regex)`, found by
+ * trying a sticky copy of the regex only at the offsets `pattern.starts` lists (each at or after
+ * the end of the previous match, as matchAll goes on).
+ */
+function* matchesAt(pattern: AnyPattern, text: string): Generator<RegExpExecArray> {
+  let sticky = STICKY.get(pattern.id);
+  if (!sticky) STICKY.set(pattern.id, (sticky = new RegExp(pattern.regex.source, pattern.regex.flags.replace('g', '') + 'y')));
+  let from = 0;
+  for (const at of pattern.starts!(text)) {
+    if (at < from) continue;
+    sticky.lastIndex = at;
+    const m = sticky.exec(text);
+    if (!m) continue;
+    yield m;
+    from = at + (m[0].length || 1);
+  }
 }
 
 const ALL_PATTERNS: readonly AnyPattern[] = [...THREAT_PATTERNS, ...INTENT_PATTERNS];
@@ -431,13 +459,60 @@ export const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   'en-override-outdated': ['outdated', 'obsolete', 'wrong', 'void', 'cancelled', 'superseded', 'fake', 'test'],
 };
 
+/** In `keywordsIn`'s answer when a text holds a character outside ASCII (no keyword can be one). */
+export const NON_ASCII_KEY = '\u0080';
+
+/**
+ * Further pieces a pattern's every match holds, beside its KEYWORDS: each group (lower case, read
+ * off the regex like KEYWORDS) has one piece in every match, so a text that lacks every piece of a
+ * group is skipped without running the regex. Mostly the verb a pattern opens with, where KEYWORDS
+ * names its object (a file full of `.env` mentions seldom says "print" or "upload").
+ */
+export const REQUIRES: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  // what is ignored: the previous (prior, system…) instructions, or the instructions given above
+  'override-previous': [['previous', 'prior', 'earlier', 'preceding', 'above', 'foregoing', 'original', 'initial', 'system', 'former', 'safety', 'developer', 'operator', 'instruction', 'rules', 'guidelines', 'directions']],
+  // your / the system's …; all instructions; them, and follow me; the instructions in your …
+  'override-yours': [['your', 'system', 'instructions', 'restrictions', 'guidelines', 'follow', 'obey', 'listen', 'rules', 'directives']],
+  // (said) above, before this, you were told, (you) previously / earlier said
+  'override-above': [['above', 'this', 'told', 'previously', 'earlier']],
+  'exfil-read-secret-file': [['read', 'cat', 'less', 'print', 'dump', 'output', 'display', 'show', 'reveal', 'echo', 'base64', 'xxd', 'upload', 'send', 'exfiltrate']],
+  'exfil-show-keys': [['print', 'dump', 'output', 'display', 'show', 'reveal', 'echo', 'send', 'upload', 'exfiltrate', 'leak', 'disclose', 'list', 'include', 'insert', 'put', 'add', 'append', 'embed', 'mention', 'tell', 'give']],
+  // the option that uploads a file (-d, --data…, -F, --form, -T, --…-file), $( or a backquoted command, or a pipe
+  'exfil-shell': [['-d', '-f', '-t', '$(', '`cat', '`env', '`printenv', '|']],
+  'exfil-env-dump': [['send', 'post', 'paste', 'share', 'show', 'tell', 'give', 'include', 'upload', 'mail', 'forward', 'reply']],
+  'leak-text-before': [['repeat', 'print', 'output', 'recite', 'reproduce', 'write', 'show', 'return', 'echo', 'tell', 'give', 'paste', 'list', 'reveal', 'what', 'which']],
+  'c2-remote-instructions': [['fetch', 'download', 'load', 'retrieve', 'get', 'visit', 'open', 'read', 'check', 'poll', 'query', 'curl', 'browse']],
+  'tool-pipe-shell': [['curl', 'wget', 'iwr', 'irm', 'invoke-webrequest', 'invoke-restmethod', 'fetch'], ['|']],
+  'html-comment-instructions': [['-->']],
+  'en-send-conversation': [['mail', 'send', 'forward', 'post', 'upload', 'deliver', 'copies', 'leak']],
+  'en-conditional-trigger': [['if', 'when', 'once', 'after', 'next']],
+  'en-covert': [['from', 'without', 'mention', 'reveal', 'disclose', 'tell', 'say', 'silently', 'quietly', 'secretly', 'covertly', 'discreetly', 'invisibly', 'log', 'record', 'report']],
+  // invisible characters are all outside ASCII
+  'unicode-invisible': [[NON_ASCII_KEY]],
+  // the value to fill in right after the `=`: {…}, ${…}, $(…), <…>, %s, […]
+  'c2-data-query': [['={', '=$', '=<', '=%s', '=[']],
+  // the host right after `://` is an address (or after a user name and `@`)
+  'c2-raw-ip-url': [['://0', '://1', '://2', '://3', '://4', '://5', '://6', '://7', '://8', '://9', '@']],
+  // what is wiped: everything, all / every / each …, the (home, disk…), your …
+  'tool-rm-rf-words': [['every', 'all', 'each', 'the', 'your']],
+};
+
+/**
+ * Pieces the keyword pass also looks for, so the steps that need them can skip a pass of their own
+ * when the text has none: a Latin letter next to a digit (where `foldForScan` may find leetspeak),
+ * the Markdown emphasis markers it blanks, and the words `decodedViews` looks for rot13 by.
+ */
+const LETTER_DIGIT = [...'abcdefghijklmnopqrstuvwxyz'].flatMap((l) => [...'0123456789'].flatMap((d) => [l + d, d + l]));
+const EMPHASIS_MARKERS = ['*', '_', '~~'];
+const TEXT_FACTS = [...LETTER_DIGIT, ...EMPHASIS_MARKERS, 'rot', ...ROT13_WORDS];
+
 /**
  * An Aho-Corasick automaton over KEYWORDS (ASCII, case-insensitive like the `i` regexes): one
  * table step per character finds every occurrence of every keyword, overlapping ones included,
  * at a fraction of the cost of one regex alternation of them all.
  */
 const KEYWORD_AUTOMATON = (() => {
-  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...SIGNAL_STEMS])];
+  const words = [...new Set([...Object.values(KEYWORDS).flat(), ...Object.values(REQUIRES).flat(2).filter((k) => k !== NON_ASCII_KEY), ...SIGNAL_STEMS, ...TEXT_FACTS])];
   // A compact alphabet (the characters keywords use; every other character is class 0) keeps the
   // transition table small enough to stay in cache, which is most of the pass's cost.
   const classOf = new Uint8Array(128);
@@ -490,18 +565,23 @@ const KEYWORD_AUTOMATON = (() => {
   return { delta, out, states: goto.length, classOf, size };
 })();
 
-/** The keywords that occur in any of `texts` (ASCII letters in either case). */
-function keywordsIn(texts: readonly string[]): Set<string> {
+/** The keywords that occur in any of `texts` (ASCII letters in either case), and NON_ASCII_KEY when one holds a character outside ASCII. */
+export function keywordsIn(texts: readonly string[]): Set<string> {
   const { delta, out, states, classOf, size } = KEYWORD_AUTOMATON;
   const visited = new Uint8Array(states);
   // the states reached, listed as they are first reached: reading them back costs what the text
   // reached, not the size of the automaton (most texts are a few hundred characters)
   const reached: number[] = [];
+  let nonAscii = false;
   for (const text of texts) {
     let s = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      s = c < 128 ? delta[s * size + classOf[c]] : 0;
+      if (c < 128) s = delta[s * size + classOf[c]];
+      else {
+        s = 0;
+        nonAscii = true;
+      }
       if (visited[s] === 0) {
         visited[s] = 1;
         reached.push(s);
@@ -509,6 +589,7 @@ function keywordsIn(texts: readonly string[]): Set<string> {
     }
   }
   const found = new Set<string>();
+  if (nonAscii) found.add(NON_ASCII_KEY);
   for (const s of reached) for (const w of out[s]) found.add(w);
   return found;
 }
@@ -568,17 +649,24 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   const matches: ThreatMatch[] = [];
   // Patterns run on the text as written and, when it differs, on its folded copy; exemptions are
   // judged on the text as written (the two have the same offsets).
-  const folded = foldForScan(body);
+  // The keyword pass reads the body first: what it finds also tells the folding which of its
+  // passes can find nothing.
+  const bodyKeywords = keywordsIn([body]);
+  const folded = foldForScan(body, bodyKeywords);
   // Only the lines the folding changed (with a line of context each side) are scanned again.
   const views: { text: string; offset: number }[] = [{ text: body, offset: 0 }];
   for (const [from, to] of changedRegions(body, folded, starts)) views.push({ text: folded.slice(from, to), offset: from });
   const languages = languagesIn(body);
   const open = (lang: string | undefined): boolean => lang === undefined || lang === 'en' || lang === '*' || languages.has(lang);
-  const keywords = keywordsIn(views.map((v) => v.text));
+  // the keywords of every view: the body's, and those of the folded lines
+  const keywords = views.length === 1 ? bodyKeywords : new Set([...bodyKeywords, ...keywordsIn(views.slice(1).map((v) => v.text))]);
+  // no view holds a character outside ASCII when the body holds none (folding only makes ASCII)
+  const ascii = !bodyKeywords.has(NON_ASCII_KEY);
   for (const pattern of ALL_PATTERNS) {
     if (!open(pattern.lang)) continue;
     const pieces = KEYWORDS[pattern.id];
     if (pieces && !pieces.some((k) => keywords.has(k))) continue;
+    if (REQUIRES[pattern.id]?.some((group) => !group.some((k) => keywords.has(k)))) continue;
     const needs = NEEDS[pattern.id];
     if (needs && !views.some((v) => needs.test(v.text))) continue;
     const seen = new Set<number>();
@@ -586,7 +674,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     scan: for (const [i, view] of views.entries()) {
       if (i > 0 && !pattern.prose) break; // folding undoes wording tricks; only prose patterns read wording
       pattern.regex.lastIndex = 0;
-      for (const m of view.text.matchAll(pattern.regex)) {
+      for (const m of pattern.starts ? matchesAt(pattern, view.text) : view.text.matchAll(pattern.regex)) {
         const index = (m.index ?? 0) + view.offset;
         if (seen.has(index)) continue;
         // Patterns of space-separated languages start at a word start (checked here, not with a
@@ -615,7 +703,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   // Only the changed regions are read folded (views[1…], each with its offset into the body).
   const signalled = new Set<string>();
   for (const view of views) {
-    for (const hit of signalHits(view.text, keywords, scope !== 'memory', small)) {
+    for (const hit of signalHits(view.text, keywords, scope !== 'memory', small, ascii ? false : undefined)) {
       const { line, start, end } = lineOf(body, starts, hit.index + view.offset);
       const key = `${line}\0${hit.kinds.join('+')}`;
       if (signalled.has(key)) continue;
@@ -626,7 +714,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     }
   }
   if (derive) {
-    for (const view of [...normalizedViews(body), ...decodedViews(body, starts)]) {
+    for (const view of [...normalizedViews(body, ascii), ...decodedViews(body, starts, bodyKeywords)]) {
       matches.push(...scanBody(view.text, scope, firstLine + view.line - 1, false, `(${view.how}) `, small));
     }
   }

@@ -97,8 +97,11 @@ const CORE_SIGNALS: readonly Signal[] = [
     ),
     accept: (m, text) => {
       const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/[.!?。！？\n]/u)[0];
+      if (PRECEDENCE_OBJECT.test(after)) return true;
+      // the object before the verb only in the scripts that put it there (read only then: most matches are English)
+      if (!/^[^\x00-\x7f]/.test(m[0])) return false;
       const before = text.slice(Math.max(0, m.index - 40), m.index).split(/[.!?。！？\n]/u).at(-1) ?? '';
-      return PRECEDENCE_OBJECT.test(after) || (/^[^\x00-\x7f]/.test(m[0]) && PRECEDENCE_OBJECT.test(before));
+      return PRECEDENCE_OBJECT.test(before);
     },
   },
   {
@@ -543,8 +546,7 @@ const ANCHOR = (sig: Signal) => sig.strong || sig.kind === 'channel' || sig.kind
  * `discussionExempt` (every scope but memory, which the model writes itself) prose signals in a
  * sentence about attacks do not count.
  */
-export function signalHits(text: string, found?: ReadonlySet<string>, discussionExempt = true, runAll = text.length <= SMALL_TEXT): SignalHit[] {
-  const hasIntl = NON_ASCII.test(text);
+export function signalHits(text: string, found?: ReadonlySet<string>, discussionExempt = true, runAll = text.length <= SMALL_TEXT, hasIntl = NON_ASCII.test(text)): SignalHit[] {
   // a short text (a memory, a skill, most context files) runs every signal: cheap, and no stem list can miss a wording there
   const open = (sig: Signal) => !found || runAll || sig.stems.some((k) => found.has(k)) || (hasIntl && INTL.has(sig.kind));
   const starts = blocksOf(text);

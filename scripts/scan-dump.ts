@@ -1,0 +1,59 @@
+/**
+ * Identity check for threat-scan speed work: runs the scan over every red-team case (the JSON
+ * files in test/core/prompt/redteam/ and /work/redteam/, the TS corpora) and the bench's 1 MB
+ * text, and prints one line per case with the full result: blocked, categories, every match
+ * (pattern, category, line, excerpt), the pattern layers' result before the learned veto, and
+ * the learned score. Diff two runs' output: a speed change must leave it byte-identical.
+ *
+ *   node --import tsx scripts/scan-dump.ts > /tmp/before.txt
+ */
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { scanPatterns, scanText, type ScanResult, type ScanScope } from '../src/core/prompt/threat-scan.js';
+import { learnedVerdict } from '../src/core/prompt/threat-learned.js';
+import { REDTEAM } from '../test/core/prompt/redteam/corpus.js';
+import { ATTACKS, BENIGN } from '../test/core/prompt/threat-corpus.js';
+
+interface Case { name: string; scope: ScanScope; file: string; text: string }
+
+const cases: Case[] = [];
+for (const dir of ['test/core/prompt/redteam', '/work/redteam']) {
+  if (!existsSync(dir)) continue;
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    const list = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { kind: string; scope: ScanScope; file: string; lang: string; text: string }[];
+    list.forEach((c, i) => cases.push({ name: `${dir}/${f}#${i}:${c.kind}:${c.lang}`, scope: c.scope, file: c.file, text: c.text }));
+  }
+}
+const SCOPE = { agents: 'context', memory: 'memory', user: 'memory', soul: 'system', skill: 'system', tool: 'system' } as const;
+REDTEAM.forEach((c, i) => cases.push({ name: `corpus.ts#${i}:${c.kind}:${c.lang}`, scope: SCOPE[c.where], file: 'case', text: c.text }));
+[...ATTACKS, ...BENIGN].forEach((c, i) => cases.push({ name: `threat-corpus.ts#${i}:${c.name}`, scope: c.scope, file: 'case', text: c.text }));
+
+/** The bench's 1 MB text (bench/prompt.ts scanInput). */
+function scanInput(): string {
+  const unit = [
+    'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
+    'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
+    'a'.repeat(5000),
+    'ignore '.repeat(500),
+    'https://x.example/?a='.repeat(200),
+    `<!--${'-'.repeat(3000)}`,
+  ].join('\n');
+  return unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
+}
+const big = scanInput();
+for (const scope of ['context', 'system', 'memory'] as const) cases.push({ name: `bench-1MB:${scope}`, scope, file: 'AGENTS.md', text: big });
+cases.push({ name: 'bench-10k', scope: 'context', file: 'AGENTS.md', text: big.slice(0, 10_000) });
+// all the attacks in one big file, then all the benign texts in one big file (large-text code paths)
+const joined = (kind: string) => cases.filter((c) => c.name.includes(`:${kind}`)).map((c) => c.text).join('\n\n');
+cases.push({ name: 'all-attacks-joined', scope: 'context', file: 'AGENTS.md', text: joined('attack') });
+cases.push({ name: 'all-benign-joined', scope: 'context', file: 'AGENTS.md', text: joined('benign') });
+cases.push({ name: 'bench-1MB-with-attacks', scope: 'context', file: 'AGENTS.md', text: big.slice(0, 500_000) + '\n\n' + joined('attack') + '\n\n' + big.slice(500_000) });
+cases.push({ name: 'all-attacks-joined:memory', scope: 'memory', file: 'AGENTS.md', text: joined('attack') });
+
+const show = (r: ScanResult) => JSON.stringify([r.blocked, r.categories, r.matches.map((m) => [m.pattern, m.category, m.line, m.excerpt])]);
+for (const c of cases) {
+  const r = scanText(c.text, { file: c.file, scope: c.scope });
+  const p = scanPatterns(c.text, { file: c.file, scope: c.scope });
+  const l = learnedVerdict(c.text);
+  process.stdout.write(`${c.name}\t${show(r)}\tpatterns=${show(p)}\tlearned=${l.probability}@${l.line}\n`);
+}

@@ -1,0 +1,59 @@
+/**
+ * The threat scan's parts, each timed alone on the bench's 1 MB text (best of N runs: the least
+ * disturbed by other work on a shared machine). SCAN_ROOT= times another checkout.
+ */
+import { performance } from 'node:perf_hooks';
+import type * as Scan from '../src/core/prompt/threat-scan.js';
+import type * as Norm from '../src/core/prompt/threat-normalize.js';
+import type * as Sig from '../src/core/prompt/threat-signals.js';
+import type * as Learned from '../src/core/prompt/threat-learned.js';
+import type * as Intents from '../src/core/prompt/threat-intents.js';
+import type * as Quoted from '../src/core/prompt/threat-quoted.js';
+import type * as Lines from '../src/core/prompt/threat-lines.js';
+
+const root = process.env.SCAN_ROOT ?? '..';
+const at = (f: string) => `${root}/src/core/prompt/${f}.js`;
+const scan = (await import(at('threat-scan'))) as typeof Scan;
+const norm = (await import(at('threat-normalize'))) as typeof Norm;
+const sig = (await import(at('threat-signals'))) as typeof Sig;
+const learned = (await import(at('threat-learned'))) as typeof Learned;
+const intents = (await import(at('threat-intents'))) as typeof Intents;
+const quoted = (await import(at('threat-quoted'))) as typeof Quoted;
+const lines = (await import(at('threat-lines'))) as typeof Lines;
+
+const unit = [
+  'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
+  'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
+  'a'.repeat(5000),
+  'ignore '.repeat(500),
+  'https://x.example/?a='.repeat(200),
+  `<!--${'-'.repeat(3000)}`,
+].join('\n');
+const text = unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
+const starts = lines.lineStarts(text);
+const other = `${text.slice(0, -1)}b`;
+let flip = false;
+const n = Number(process.argv[2] ?? 15);
+const parts: [string, () => unknown][] = [
+  ['scanText', () => scan.scanText(text, { file: 'AGENTS.md', scope: 'context' })],
+  ['scanPatterns', () => scan.scanPatterns(text, { file: 'AGENTS.md', scope: 'context' })],
+  ['foldForScan', () => scan.foldForScan(text)],
+  ['keywordsIn', () => scan.keywordsIn?.([text])],
+  ['normalizedViews', () => norm.normalizedViews(text)],
+  // alternating between two texts, so that nothing remembered from the last call helps
+  ['decodedViews', () => norm.decodedViews((flip = !flip) ? text : other, starts)],
+  ['learnedVerdict', () => learned.learnedVerdict(text)],
+  ['languagesIn', () => intents.languagesIn(text)],
+  ['quotedExampleLines', () => quoted.quotedExampleLines(text)],
+  ['lineStarts', () => lines.lineStarts(text)],
+];
+const best = new Map<string, number>();
+for (let i = 0; i < n; i++) {
+  for (const [name, fn] of parts) {
+    // a different string each time for the parts that remember their last text
+    const t = performance.now();
+    fn();
+    best.set(name, Math.min(best.get(name) ?? Infinity, performance.now() - t));
+  }
+}
+for (const [name, ms] of best) console.log(`${ms.toFixed(2).padStart(7)} ms  ${name}`);

@@ -1,0 +1,39 @@
+/**
+ * Times the bench's threat scan alone: `scanText` of bench/prompt.ts's 1 MB text, N times (default
+ * 30), after a warm-up; prints the median and mean in ms. For profiling: node --cpu-prof --import tsx scripts/scan-time.ts
+ */
+import { performance } from 'node:perf_hooks';
+import type { scanText as ScanText } from '../src/core/prompt/threat-scan.js';
+
+// SCAN_ROOT=/other/checkout times that checkout's scanner (A/B runs against another branch)
+const root = process.env.SCAN_ROOT ? `${process.env.SCAN_ROOT}/src/core/prompt/threat-scan.js` : '../src/core/prompt/threat-scan.js';
+const { scanText } = (await import(root)) as { scanText: typeof ScanText };
+
+function scanInput(): string {
+  const unit = [
+    'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
+    'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
+    'a'.repeat(5000),
+    'ignore '.repeat(500),
+    'https://x.example/?a='.repeat(200),
+    `<!--${'-'.repeat(3000)}`,
+  ].join('\n');
+  return unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
+}
+const n = Number(process.argv[2] ?? 30);
+const text = scanInput();
+scanText(text.slice(0, 10_000), { file: 'AGENTS.md', scope: 'context' });
+for (let i = 0; i < 3; i++) scanText(text, { file: 'AGENTS.md', scope: 'context' });
+const times: number[] = [];
+const cpu: number[] = [];
+for (let i = 0; i < n; i++) {
+  const t = performance.now();
+  const c = process.cpuUsage();
+  scanText(text, { file: 'AGENTS.md', scope: 'context' });
+  const d = process.cpuUsage(c);
+  cpu.push((d.user + d.system) / 1000);
+  times.push(performance.now() - t);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// CPU time is steadier than wall time on a shared machine (it leaves out time spent waiting for a core)
+console.log(`wall median ${median(times).toFixed(1)} ms, min ${Math.min(...times).toFixed(1)} ms; cpu median ${median(cpu).toFixed(1)} ms, min ${Math.min(...cpu).toFixed(1)} ms (n=${n})`);
