@@ -9,6 +9,7 @@ import { createDiscordAdapter } from '../../src/adapters/discord/index.js';
 import { ConfigError, CredentialsError, PlatformApiError } from '../../src/core/errors.js';
 import type { Adapter } from '../../src/core/types.js';
 import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
+import { freePort } from '../helpers/ports.js';
 import { delivery, depsWith, inbox, settingsFor, sleep } from './discord.helpers.js';
 
 let fake: DiscordFake;
@@ -89,10 +90,18 @@ describe('discord adapter: token as pasted', () => {
 
 describe('discord adapter: unreachable endpoints', () => {
   it('rejects start() with one line when DISCORD_API_URL does not answer', async () => {
+    const apiUrl = `http://127.0.0.1:${await freePort()}/api`;
+    const adapter = make(settingsFor(fake, { apiUrl }), depsWith());
+    const error = await adapter.start(async () => {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformApiError);
+    expect((error as Error).message).toBe(`discord connect: cannot reach the Discord API at ${apiUrl} (DISCORD_API_URL): ECONNREFUSED`);
+  });
+
+  it('names the reason when fetch will not dial DISCORD_API_URL at all (a port fetch blocks, such as 9)', async () => {
     const adapter = make(settingsFor(fake, { apiUrl: 'http://127.0.0.1:9/api' }), depsWith());
     const error = await adapter.start(async () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
-    expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (DISCORD_API_URL): ECONNREFUSED');
+    expect((error as Error).message).toBe('discord connect: cannot reach the Discord API at http://127.0.0.1:9/api (DISCORD_API_URL): bad port');
   });
 
   it('rejects start() with one line naming DISCORD_API_URL when GET /gateway/bot answers 404 (not the REST base)', async () => {

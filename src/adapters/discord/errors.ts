@@ -95,7 +95,9 @@ export function toStartError(error: unknown, apiUrl: string, request = 'GET /gat
     return new PlatformApiError({ platform: PLATFORM, method: 'connect', status, retryable: true, message: `the Discord API at ${apiUrl} (${API_SETTING}) answered ${status} to ${request}`, cause: error });
   }
   if ((code && NETWORK_CODES.has(code)) || (error instanceof TypeError && /fetch failed/i.test(message))) {
-    return new PlatformApiError({ platform: PLATFORM, method: 'connect', retryable: true, message: `cannot reach the Discord API at ${apiUrl} (${API_SETTING})${code ? `: ${code}` : ''}`, cause: error });
+    // fetch's own refusals carry no code, only a reason (e.g. "bad port": a port fetch never dials).
+    const reason = code ?? (error instanceof Error && error.cause instanceof Error ? error.cause.message.split('\n')[0] : undefined);
+    return new PlatformApiError({ platform: PLATFORM, method: 'connect', retryable: true, message: `cannot reach the Discord API at ${apiUrl} (${API_SETTING})${reason ? `: ${reason}` : ''}`, cause: error });
   }
   const name = error instanceof Error ? error.name : '';
   if (name === 'AbortError' || name === 'TimeoutError') {
