@@ -55,8 +55,9 @@ export const httpFetch: typeof fetch = (input, init = {}) => {
 };
 
 function toResponse(res: http.IncomingMessage, method: string | undefined): Response {
-  const responseHeaders = new Headers();
-  for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+  // As pairs: the Response builds its Headers from them once (a Headers given here would be copied).
+  const responseHeaders: Array<[string, string]> = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
   const status = res.statusCode ?? 502;
   if (NO_BODY.has(status) || method === 'HEAD') {
     res.resume();
