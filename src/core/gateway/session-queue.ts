@@ -5,7 +5,8 @@ import type { InboundMessage } from '../types.js';
  * turn wait (at most `maxQueued`) and are answered together in one follow-up turn, in arrival order.
  */
 export class SessionQueues {
-  private readonly running = new Map<string, { controller: AbortController; waiting: InboundMessage[] }>();
+  /** `controller`: the /stop of the session's next or running turn, made when first asked for (most turns are never stopped). */
+  private readonly running = new Map<string, { controller: AbortController | null; waiting: InboundMessage[] }>();
 
   constructor(private readonly maxQueued: number) {}
 
@@ -17,7 +18,7 @@ export class SessionQueues {
   offer(key: string, message: InboundMessage): 'start' | 'queued' | 'full' {
     const entry = this.running.get(key);
     if (!entry) {
-      this.running.set(key, { controller: new AbortController(), waiting: [] });
+      this.running.set(key, { controller: null, waiting: [] });
       return 'start';
     }
     if (entry.waiting.length >= this.maxQueued) return 'full';
@@ -26,7 +27,8 @@ export class SessionQueues {
   }
 
   signal(key: string): AbortSignal {
-    return this.running.get(key)!.controller.signal;
+    const entry = this.running.get(key)!;
+    return (entry.controller ??= new AbortController()).signal;
   }
 
   /** After a turn: the messages to answer next (all that waited), or null when the session is idle again. */
@@ -38,13 +40,16 @@ export class SessionQueues {
       return null;
     }
     const batch = entry.waiting;
-    this.running.set(key, { controller: new AbortController(), waiting: [] });
+    this.running.set(key, { controller: null, waiting: [] });
     return batch;
   }
 
   /** Before the next turn of a running session: a fresh /stop signal; the waiting ones are in the journal. */
   reset(key: string): void {
-    if (this.running.has(key)) this.running.set(key, { controller: new AbortController(), waiting: [] });
+    const entry = this.running.get(key);
+    if (!entry) return;
+    entry.controller = null;
+    if (entry.waiting.length) entry.waiting = [];
   }
 
   /** The session is idle again (its loop ended). */
@@ -56,12 +61,12 @@ export class SessionQueues {
   cancel(key: string): boolean {
     const entry = this.running.get(key);
     if (!entry) return false;
-    entry.controller.abort();
+    (entry.controller ??= new AbortController()).abort();
     return true;
   }
 
   cancelAll(): void {
-    for (const entry of this.running.values()) entry.controller.abort();
+    for (const entry of this.running.values()) (entry.controller ??= new AbortController()).abort();
   }
 
   get size(): number {

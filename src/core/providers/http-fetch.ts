@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
@@ -34,7 +34,9 @@ export const httpFetch: typeof fetch = (input, init = {}) => {
   if (input instanceof Request || !agent || (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
   return new Promise<Response>((resolve, reject) => {
     const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+    // The SDK hands a Headers already: read it as it is rather than copying it first.
+    const given = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    given.forEach((value, name) => (headers[name] = value));
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
       { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined },
@@ -53,8 +55,9 @@ export const httpFetch: typeof fetch = (input, init = {}) => {
 };
 
 function toResponse(res: http.IncomingMessage, method: string | undefined): Response {
-  const responseHeaders = new Headers();
-  for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+  // As pairs: the Response builds its Headers from them once (a Headers given here would be copied).
+  const responseHeaders: Array<[string, string]> = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
   const status = res.statusCode ?? 502;
   if (NO_BODY.has(status) || method === 'HEAD') {
     res.resume();
@@ -62,5 +65,41 @@ function toResponse(res: http.IncomingMessage, method: string | undefined): Resp
   }
   const stream = decoded(res);
   if (stream !== res) res.on('error', (error) => stream.destroy(error));
-  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage, headers: responseHeaders });
+  return new Response(webStream(stream), { status, statusText: res.statusMessage, headers: responseHeaders });
+}
+
+/**
+ * A Node stream as a web ReadableStream: chunks as they come, paused while the reader has not
+ * taken the last one, an error (or an end before the whole body, e.g. a reset or an abort) as the
+ * stream's error, a cancel destroys the source. What Readable.toWeb gives, for a fraction of its
+ * set-up cost per response (it was ~15 % of a model call's CPU here).
+ */
+function webStream(stream: Readable): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      stream.on('data', (chunk: Buffer) => {
+        if (done) return;
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 1) <= 0) stream.pause();
+      });
+      stream.once('end', () => {
+        if (done) return;
+        done = true;
+        controller.close();
+      });
+      finished(stream, (error) => {
+        if (done) return;
+        done = true;
+        controller.error(error ?? new Error('the response ended early'));
+      });
+    },
+    pull() {
+      stream.resume();
+    },
+    cancel(reason) {
+      done = true;
+      stream.destroy(reason instanceof Error ? reason : undefined);
+    },
+  });
 }

@@ -40,25 +40,27 @@ export function toOpenAITools(tools: readonly ToolSpec[]): ChatCompletionTool[] 
 const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
 
 /**
- * The bytes of a session's last request up to and including its messages, with where each message's
- * bytes start and what each message held. The next request of the session reuses the bytes of the
- * messages it shares with it (the same objects, unchanged) and serialises only the rest. One buffer
- * per session — a view into the last body sent — rather than one per message.
+ * What a session's last request was made of, as text: the head (model and system message) and each
+ * message's piece (`,` + its JSON), with their UTF-8 lengths, and what each message held then. The
+ * next request of the session reuses the pieces of the messages it shares with it (the same objects,
+ * unchanged) and serialises only the rest. Text rather than the last body's bytes: a body is then
+ * garbage as soon as its request is done, instead of living on until the session's next turn —
+ * long enough to be promoted, so the bodies of all turns piled up until the next full collection.
  */
-interface SessionBytes {
+interface SessionPieces {
   model: string;
-  body: Buffer;
-  /** messages[i] of the last request, its content and extra then, and where its bytes start (after a comma). */
+  head: string;
+  headBytes: number;
+  /** messages[i] of the last request, its content and extra then, its piece and the piece's UTF-8 length. */
   messages: ChatMessage[];
   contents: string[];
   extras: unknown[];
-  starts: number[];
-  /** Where the bytes after the last message start. */
-  end: number;
+  pieces: string[];
+  pieceBytes: number[];
 }
 
 /** Keyed by the prompt layers: a session's, frozen and shared by its turns (src/store/sqlite/sessions.ts). */
-const sessions = new WeakMap<readonly PromptLayer[], SessionBytes>();
+const sessions = new WeakMap<readonly PromptLayer[], SessionPieces>();
 /** Tool lists (frozen, one per set of tools: ToolRegistry.specs) as bytes. */
 const toolBytes = new WeakMap<readonly ToolSpec[], Buffer>();
 
@@ -73,53 +75,52 @@ function toolsPiece(tools: readonly ToolSpec[]): Buffer {
   return b;
 }
 
+const headOf = (request: ModelRequest): string => `{"model":${JSON.stringify(request.model)},"messages":[${JSON.stringify(systemParam(request.system))}`;
+
 /** The request body for `request`, streamed or not: equal to JSON.stringify of the SDK body object. */
 export function chatCompletionBody(request: ModelRequest, stream: boolean): Buffer {
-  const cacheable = frozen(request.system);
-  const last = cacheable ? sessions.get(request.system) : undefined;
   const { messages } = request;
-  // How many leading messages the last request of this session had, unchanged.
+  const cacheable = frozen(request.system);
+  let last = cacheable ? sessions.get(request.system) : undefined;
+  if (last && last.model !== request.model) last = undefined;
+  if (!last) {
+    const head = headOf(request);
+    last = { model: request.model, head, headBytes: Buffer.byteLength(head), messages: [], contents: [], extras: [], pieces: [], pieceBytes: [] };
+    if (cacheable) sessions.set(request.system, last);
+  }
+  // How many leading messages the last request of this session had, unchanged; the rest is serialised now.
   let shared = 0;
-  if (last && last.model === request.model) {
-    const max = Math.min(last.messages.length, messages.length);
-    while (shared < max) {
-      const m = messages[shared];
-      if (m !== last.messages[shared] || m.content !== last.contents[shared] || extraOf(m) !== last.extras[shared]) break;
-      shared++;
-    }
+  const max = Math.min(last.messages.length, messages.length);
+  while (shared < max) {
+    const m = messages[shared];
+    if (m !== last.messages[shared] || m.content !== last.contents[shared] || extraOf(m) !== last.extras[shared]) break;
+    shared++;
   }
-  const parts: Buffer[] = [];
-  let head: Buffer;
-  if (last && last.model === request.model) head = last.body.subarray(0, shared < last.messages.length ? last.starts[shared] : last.end);
-  else head = Buffer.concat([Buffer.from(`{"model":${JSON.stringify(request.model)},"messages":[`), bytes(systemParam(request.system))]);
-  parts.push(head);
-  const starts = last && last.model === request.model ? last.starts.slice(0, shared) : [];
-  let at = head.length;
+  for (const list of [last.messages, last.contents, last.extras, last.pieces, last.pieceBytes]) list.length = shared;
   for (let i = shared; i < messages.length; i++) {
-    const piece = Buffer.from(`,${JSON.stringify(toParam(messages[i]))}`, 'utf8');
-    starts.push(at);
-    at += piece.length;
-    parts.push(piece);
+    const m = messages[i];
+    const piece = `,${JSON.stringify(toParam(m))}`;
+    last.messages.push(m);
+    last.contents.push(m.content);
+    last.extras.push(extraOf(m));
+    last.pieces.push(piece);
+    last.pieceBytes.push(Buffer.byteLength(piece));
   }
-  const end = at;
   let rest = ']';
   if (request.tail) rest = `,${JSON.stringify({ role: 'system', content: request.tail })}]`;
-  parts.push(Buffer.from(rest));
-  if (request.tools.length) parts.push(Buffer.from(',"tools":'), toolsPiece(request.tools));
-  let tail = request.maxOutputTokens === undefined ? '' : `,"max_tokens":${JSON.stringify(request.maxOutputTokens)}`;
-  if (stream) tail += ',"stream":true,"stream_options":{"include_usage":true}';
-  parts.push(Buffer.from(`${tail}}`));
-  const body = Buffer.concat(parts);
-  if (cacheable) {
-    sessions.set(request.system, {
-      model: request.model,
-      body,
-      messages: messages.slice(),
-      contents: messages.map((m) => m.content),
-      extras: messages.map(extraOf),
-      starts,
-      end,
-    });
-  }
+  const tools = request.tools.length ? toolsPiece(request.tools) : null;
+  if (tools) rest += ',"tools":';
+  let end = request.maxOutputTokens === undefined ? '' : `,"max_tokens":${JSON.stringify(request.maxOutputTokens)}`;
+  if (stream) end += ',"stream":true,"stream_options":{"include_usage":true}';
+  end += '}';
+  let size = last.headBytes + Buffer.byteLength(rest) + (tools?.length ?? 0) + Buffer.byteLength(end);
+  for (const n of last.pieceBytes) size += n;
+  const body = Buffer.allocUnsafe(size);
+  let at = body.write(last.head, 0);
+  for (const piece of last.pieces) at += body.write(piece, at);
+  at += body.write(rest, at);
+  if (tools) at += tools.copy(body, at);
+  at += body.write(end, at);
+  if (at !== size) throw new Error(`request body: wrote ${at} of ${size} bytes`);
   return body;
 }

@@ -93,6 +93,19 @@ describe('SessionQueues', () => {
     expect(q.cancel('s')).toBe(false);
   });
 
+  it('each turn of a session gets its own /stop: a /stop between two turns stops the next one, not the finished one', () => {
+    const q = new SessionQueues(32);
+    q.offer('s', message('first'));
+    const first = q.signal('s');
+    expect(q.signal('s')).toBe(first); // the same turn asks again
+    q.reset('s');
+    expect(q.cancel('s')).toBe(true);
+    expect(first.aborted).toBe(false);
+    expect(q.signal('s').aborted).toBe(true);
+    q.reset('s');
+    expect(q.signal('s').aborted).toBe(false);
+  });
+
   it('/stop in one session leaves another running; shutdown cancels every running turn', () => {
     const q = new SessionQueues(32);
     q.offer('alice', message('a', 'alice'));

@@ -20,7 +20,20 @@ beforeAll(async () => {
       if (req.url === '/echo') res.writeHead(201, { 'x-seen': `${req.method} ${req.headers['content-type']}` }).end(`got ${body}`);
       else if (req.url === '/gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"ok":true}'));
       else if (req.url === '/empty') res.writeHead(204).end();
-      else if (req.url === '/slow') setTimeout(() => res.end('late'), 2000).unref();
+      else if (req.url === '/pieces') {
+        // 200 pieces of 64 KiB, written as the socket takes them: the reader gets them all, in order.
+        res.writeHead(200);
+        let i = 0;
+        const more = (): void => {
+          while (i < 200) if (!res.write(Buffer.alloc(65536, i++ % 256))) return void res.once('drain', more);
+          res.end();
+        };
+        more();
+      } else if (req.url === '/cut') {
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('half of it');
+        setTimeout(() => res.socket?.destroy(), 20).unref();
+      } else if (req.url === '/slow') setTimeout(() => res.end('late'), 2000).unref();
       else res.writeHead(404).end('no');
     });
   });
@@ -38,6 +51,17 @@ describe('httpFetch', () => {
       const empty = await f(`${base}/empty`);
       expect([empty.status, empty.body === null || (await empty.text()) === '']).toEqual([204, true]);
       expect((await f(`${base}/missing`)).status).toBe(404);
+    }
+  });
+
+  it('streams a long body whole and in order, and fails the body of a cut response as fetch does', async () => {
+    for (const f of [httpFetch, fetch]) {
+      const body = Buffer.from(await (await f(`${base}/pieces`)).arrayBuffer());
+      expect(body.length).toBe(200 * 65536);
+      expect([body[0], body[65536 * 7], body[65536 * 199 + 5]]).toEqual([0, 7, 199]);
+      const cut = await f(`${base}/cut`);
+      expect(cut.status).toBe(200);
+      await expect(cut.text()).rejects.toThrow();
     }
   });
 
