@@ -41,8 +41,9 @@ export function labelled(): Example[] {
   for (const c of REDTEAM) out.push({ set: `redteam-${c.half}`, attack: c.kind === 'attack', text: c.text, scope: SCOPE[c.where] });
   for (const e of CORPUS_ATTACKS) out.push({ set: 'threat-corpus', attack: true, text: e.text, scope: e.scope });
   for (const e of CORPUS_BENIGN) out.push({ set: 'threat-corpus', attack: false, text: e.text, scope: e.scope });
-  // Every red-team JSON file: fresh1, fresh2, signals-dev and fresh3–7, each written by a helper who
-  // had not seen the scanner.
+  // Every red-team JSON file: fresh1–7, fresh9 and signals-dev, each written by a helper who had not
+  // seen the scanner; concept-probes; and benign-train / contrast-train, hard benign texts and their
+  // mirrored attacks written for training by the helper who tuned the model (never a measure).
   const files = readdirSync(join(root, 'test/core/prompt/redteam'))
     .filter((f) => f.endsWith('.json'))
     .sort()
@@ -267,8 +268,8 @@ function readmeAlarms(): void {
 function main(): void {
   if (process.argv.includes('--eval')) return evaluate();
   if (process.argv.includes('--readmes')) return readmeAlarms();
-  const threshold = Number(process.env.THREAT_MODEL_THRESHOLD ?? '0.75');
-  const veto = Number(process.env.THREAT_MODEL_VETO ?? '0.5');
+  const threshold = Number(process.env.THREAT_MODEL_THRESHOLD ?? '0.65');
+  const veto = Number(process.env.THREAT_MODEL_VETO ?? '0.45');
   const files = readmes();
   const all = labelled();
   const q = quantize(train([...all, ...sentenceExamples(all), ...readmeExamples(files)]));
