@@ -450,7 +450,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       strong: false,
       regex: re(
         `(?:stor(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|keep|record|remember|guard[ae]\\p{L}*|almacen\\p{L}*|salv[ae]\\p{L}*|armazen\\p{L}*|speicher\\p{L}*|gespeicher\\p{L}*|ableg\\p{L}*|merk\\p{L}*|enregistr\\p{L}*|sauvegard\\p{L}*|mémoris\\p{L}*|memorizz\\p{L}*|сохран\\p{L}*|запомина\\p{L}*|запомни|зберіга\\p{L}*|збережи|зберегти|запам['’]ята\\p{L}*|kaydet\\p{L}*|sakla\\p{L}*|احفظ|خزن|سجل|सहेज\\p{L}*|zapamięt\\p{L}*|zapisuj\\p{L}*)${E}` +
-          `|(?:保存|存下来|存到|存入|记下|记住|保存して|覚えて|저장|기억해)`,
+          `|(?:保存|存下来|存到|存入|存进|存起来|记下|记住|记录下来|保存して|覚えて|記憶して|메모리에\\s*저장|저장|기억해)`,
       ),
     },
     {
@@ -462,7 +462,7 @@ export function makeConceptSignals(objectNear: (m: { 0: string; index: number },
       regex: re(
         `(?:(?:when|whenever|if)\\s+(?:he|she|they)\\s+asks?|on\\s+request|wenn\\s+(?:er|sie)\\s+(?:danach\\s+)?fragt|auf\\s+Anfrage|bei\\s+Bedarf|s['’]il\\s+le\\s+demande|si\\s+(?:lo|la|los|las)\\s+pide|cualquier\\s+dato\\s+que\\s+pida|se\\s+(?:ele|ela)\\s+pedir|se\\s+(?:lo|la|li|le)\\s+chiede|по\\s+(?:первому\\s+)?запросу|на\\s+(?:перший\\s+)?запит|isterse|istediğinde|عند\\s+الطلب|माँगने\\s+पर|repeat\\s+${W(3)}back|(?:at|on)\\s+the\\s+(?:start|beginning)\\s+of\\s+(?:each|every|any)\\s+(?:new\\s+)?(?:conversation|chat|session)|list\\s+them|remind\\s+(?:me|him|her|them)\\s+of\\s+them|al\\s+(?:inicio|comienzo)\\s+de\\s+cada\\s+(?:nueva\\s+)?conversación|no\\s+início\\s+de\\s+cada\\s+(?:nova\\s+)?conversa|zu\\s+Beginn\\s+jed\\p{L}+\\s+(?:neuen\\s+)?(?:Unterhaltung|Sitzung|Konversation)|au\\s+début\\s+de\\s+chaque\\s+(?:nouvelle\\s+)?conversation|all['’]inizio\\s+di\\s+ogni\\s+(?:nuova\\s+)?conversazione|` +
           `в\\s+начале\\s+каждой\\s+(?:новой\\s+)?(?:беседы|сессии|переписки)|(?:напоминать|напомни)\\s+(?:их|ему|мне)|на\\s+початку\\s+кожної\\s+(?:нової\\s+)?розмови|her\\s+yeni\\s+konuşmanın\\s+başında|في\\s+بداية\\s+كل\\s+محادثة|हर\\s+नई\\s+बातचीत\\s+की\\s+शुरुआत\\s+में)${E}` +
-          `|(?:要什么[^。\\n]{0,8}都可以给|每次新对话开头|新对话开头|直接报出来|报出来|完整列出来|新しい会話の最初に|새\\s*대화\\s*(?:시작|때마다)|물어도\\s*알려)`,
+          `|(?:要什么[^。\\n]{0,8}都可以给|每次新对话开头|新对话开头|每次(?:新)?(?:对话|会话|聊天)(?:开始|开头)|(?:完整|原样|逐字)复述|复述一遍|重复一遍|直接报出来|报出来|完整列出来|新しい会話の最初に|(?:毎回|各)?(?:会話|セッション)の(?:最初|冒頭|始め)に|새\\s*대화\\s*(?:시작|때마다)|대화를\\s*시작할\\s*때마다|물어도\\s*알려)`,
       ),
     },
     {
