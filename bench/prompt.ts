@@ -17,6 +17,7 @@ import { silentLogger } from '../src/core/logger.js';
 import { assemble, buildPrompt, type PromptInput } from '../src/core/prompt/builder.js';
 import type { PromptLayer } from '../src/core/providers/provider.js';
 import { FileMemoryRepo } from '../src/store/sqlite/memory-files.js';
+import { scanInput } from './scan-input.js';
 
 export interface PromptBench {
   /** Mean time of one build from scratch, ms. */
@@ -36,18 +37,6 @@ export interface PromptBench {
   redteam: Record<'dev' | 'holdout', { blocked: number; attacks: number; passed: number; benign: number }>;
 }
 
-/** 1 MB that mixes ordinary prose with the repetitions that make naive patterns backtrack. */
-function scanInput(): string {
-  const unit = [
-    'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
-    'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
-    'a'.repeat(5000),
-    'ignore '.repeat(500),
-    'https://x.example/?a='.repeat(200),
-    `<!--${'-'.repeat(3000)}`,
-  ].join('\n');
-  return unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
-}
 
 const SKILLS = 50;
 const CONTEXT_CHARS = 20_000;

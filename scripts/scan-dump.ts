@@ -13,6 +13,7 @@ import { scanPatterns, scanText, type ScanResult, type ScanScope } from '../src/
 import { learnedVerdict } from '../src/core/prompt/threat-learned.js';
 import { REDTEAM } from '../test/core/prompt/redteam/corpus.js';
 import { ATTACKS, BENIGN } from '../test/core/prompt/threat-corpus.js';
+import { scanInput } from '../bench/scan-input.js';
 
 interface Case { name: string; scope: ScanScope; file: string; text: string }
 
@@ -28,18 +29,6 @@ const SCOPE = { agents: 'context', memory: 'memory', user: 'memory', soul: 'syst
 REDTEAM.forEach((c, i) => cases.push({ name: `corpus.ts#${i}:${c.kind}:${c.lang}`, scope: SCOPE[c.where], file: 'case', text: c.text }));
 [...ATTACKS, ...BENIGN].forEach((c, i) => cases.push({ name: `threat-corpus.ts#${i}:${c.name}`, scope: c.scope, file: 'case', text: c.text }));
 
-/** The bench's 1 MB text (bench/prompt.ts scanInput). */
-function scanInput(): string {
-  const unit = [
-    'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
-    'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
-    'a'.repeat(5000),
-    'ignore '.repeat(500),
-    'https://x.example/?a='.repeat(200),
-    `<!--${'-'.repeat(3000)}`,
-  ].join('\n');
-  return unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
-}
 const big = scanInput();
 for (const scope of ['context', 'system', 'memory'] as const) cases.push({ name: `bench-1MB:${scope}`, scope, file: 'AGENTS.md', text: big });
 cases.push({ name: 'bench-10k', scope: 'context', file: 'AGENTS.md', text: big.slice(0, 10_000) });

@@ -10,6 +10,7 @@ import type * as Learned from '../src/core/prompt/threat-learned.js';
 import type * as Intents from '../src/core/prompt/threat-intents.js';
 import type * as Quoted from '../src/core/prompt/threat-quoted.js';
 import type * as Lines from '../src/core/prompt/threat-lines.js';
+import { scanInput } from '../bench/scan-input.js';
 
 const root = process.env.SCAN_ROOT ?? '..';
 const at = (f: string) => `${root}/src/core/prompt/${f}.js`;
@@ -21,15 +22,7 @@ const intents = (await import(at('threat-intents'))) as typeof Intents;
 const quoted = (await import(at('threat-quoted'))) as typeof Quoted;
 const lines = (await import(at('threat-lines'))) as typeof Lines;
 
-const unit = [
-  'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
-  'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
-  'a'.repeat(5000),
-  'ignore '.repeat(500),
-  'https://x.example/?a='.repeat(200),
-  `<!--${'-'.repeat(3000)}`,
-].join('\n');
-const text = unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
+const text = scanInput();
 const starts = lines.lineStarts(text);
 const other = `${text.slice(0, -1)}b`;
 let flip = false;

@@ -4,22 +4,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { scanText as ScanText } from '../src/core/prompt/threat-scan.js';
+import { scanInput } from '../bench/scan-input.js';
 
 // SCAN_ROOT=/other/checkout times that checkout's scanner (A/B runs against another branch)
 const root = process.env.SCAN_ROOT ? `${process.env.SCAN_ROOT}/src/core/prompt/threat-scan.js` : '../src/core/prompt/threat-scan.js';
 const { scanText } = (await import(root)) as { scanText: typeof ScanText };
 
-function scanInput(): string {
-  const unit = [
-    'Keep secrets in `.env` and never commit it. Run `rm -rf dist` before a release build.',
-    'See https://example.com/docs?page=2 and http://localhost:3000/health for details.',
-    'a'.repeat(5000),
-    'ignore '.repeat(500),
-    'https://x.example/?a='.repeat(200),
-    `<!--${'-'.repeat(3000)}`,
-  ].join('\n');
-  return unit.repeat(Math.ceil(1_000_000 / unit.length)).slice(0, 1_000_000);
-}
 const n = Number(process.argv[2] ?? 30);
 const text = scanInput();
 scanText(text.slice(0, 10_000), { file: 'AGENTS.md', scope: 'context' });

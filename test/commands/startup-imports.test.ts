@@ -71,6 +71,31 @@ describe('start-up imports', () => {
 });
 
 /**
+ * The CommonJS files a real `start` with `env` loaded by the time it was ready and stopped (Node's
+ * require cache, written at exit by test/helpers/loaded-modules.mjs).
+ */
+async function modulesLoadedByStart(env: Record<string, string>, ready: RegExp): Promise<string[]> {
+  const home = mkdtempSync(join(tmpdir(), 'sb-imports-'));
+  const loadedFile = join(home, 'loaded-modules.txt');
+  let gw: Running | undefined;
+  try {
+    gw = startCli(['start'], {
+      env: cleanEnv({
+        SWITCHBOARD_HOME: home,
+        ...env,
+        NODE_OPTIONS: `--import=${pathToFileURL(join(root, 'test/helpers/loaded-modules.mjs')).href}`,
+        SWITCHBOARD_LOADED_MODULES: loadedFile,
+      }),
+    });
+    await gw.waitFor(ready, 20_000);
+    expect(await gw.stop('SIGTERM')).toBe(0);
+    return readFileSync(loadedFile, 'utf8').split('\n');
+  } finally {
+    await cleanUp(() => killIfRunning(gw), () => removeDir(home));
+  }
+}
+
+/**
  * `@slack/bolt`'s index also loads the Express, AWS Lambda and OAuth receivers (Express alone is
  * ~100 modules); the Slack door takes Bolt's App and HTTPReceiver from their own files (issue #14).
  */
@@ -84,30 +109,15 @@ describe('start-up imports with Slack configured', () => {
 
   it('`start` with Slack in Socket Mode loads neither Express nor @slack/bolt\'s index', async () => {
     const slack = await startSlackFake();
-    const home = mkdtempSync(join(tmpdir(), 'sb-imports-'));
-    const loadedFile = join(home, 'loaded-modules.txt');
-    let gw: Running | undefined;
     try {
-      gw = startCli(['start'], {
-        env: cleanEnv({
-          SWITCHBOARD_HOME: home,
-          SLACK_BOT_TOKEN: slack.token,
-          SLACK_APP_TOKEN: slack.appToken,
-          SLACK_API_URL: slack.apiUrl,
-          SLACK_ALLOWED_USERS: '*',
-          NODE_OPTIONS: `--import=${pathToFileURL(join(root, 'test/helpers/loaded-modules.mjs')).href}`,
-          SWITCHBOARD_LOADED_MODULES: loadedFile,
-        }),
-      });
-      await gw.waitFor(/ready \(slack/, 20_000);
-      expect(await gw.stop('SIGTERM')).toBe(0);
-      const loaded = readFileSync(loadedFile, 'utf8').split('\n');
+      const env = { SLACK_BOT_TOKEN: slack.token, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_ALLOWED_USERS: '*' };
+      const loaded = await modulesLoadedByStart(env, /ready \(slack/);
       // The trace sees the door's real modules (else it would pass on an empty list).
       expect(loaded.some((f) => f.endsWith('/@slack/bolt/dist/App.js'))).toBe(true);
       expect(loaded.some((f) => f.includes('/@slack/socket-mode/'))).toBe(true);
       expect(loaded.filter((f) => /\/node_modules\/express\/|\/@slack\/bolt\/dist\/index\.js$|\/@slack\/bolt\/dist\/receivers\/(ExpressReceiver|AwsLambdaReceiver)\.js$/.test(f))).toEqual([]);
     } finally {
-      await cleanUp(() => killIfRunning(gw), () => slack.close(), () => removeDir(home));
+      await slack.close();
     }
   }, 30_000);
 });
@@ -119,28 +129,13 @@ describe('start-up imports with Slack configured', () => {
 describe('start-up imports with Discord configured', () => {
   it('`start` with Discord loads @discordjs/rest without its own copy of undici, and still answers over REST', async () => {
     const discord = await startDiscordFake();
-    const home = mkdtempSync(join(tmpdir(), 'sb-imports-'));
-    const loadedFile = join(home, 'loaded-modules.txt');
-    let gw: Running | undefined;
     try {
-      gw = startCli(['start'], {
-        env: cleanEnv({
-          SWITCHBOARD_HOME: home,
-          DISCORD_BOT_TOKEN: discord.token,
-          DISCORD_API_URL: discord.apiUrl,
-          DISCORD_ALLOWED_USERS: '*',
-          NODE_OPTIONS: `--import=${pathToFileURL(join(root, 'test/helpers/loaded-modules.mjs')).href}`,
-          SWITCHBOARD_LOADED_MODULES: loadedFile,
-        }),
-      });
-      await gw.waitFor(/ready \(discord/, 20_000);
-      expect(await gw.stop('SIGTERM')).toBe(0);
-      const loaded = readFileSync(loadedFile, 'utf8').split('\n');
+      const loaded = await modulesLoadedByStart({ DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_ALLOWED_USERS: '*' }, /ready \(discord/);
       // The trace sees the door's CommonJS modules (else it would pass on an empty list).
       expect(loaded.some((f) => f.includes('/discord-api-types/'))).toBe(true);
       expect(loaded.filter((f) => /\/@discordjs\/rest\/(node_modules\/undici\/|dist\/index\.js$)/.test(f))).toEqual([]);
     } finally {
-      await cleanUp(() => killIfRunning(gw), () => discord.close(), () => removeDir(home));
+      await discord.close();
     }
   }, 30_000);
 });
