@@ -1,6 +1,7 @@
 /** Pure pieces of the Discord adapter: attachment labels, targets, message bodies, the dispatch guard. */
 import { describe, expect, it } from 'vitest';
-import { checkDispatch } from '../../src/adapters/discord/guard.js';
+import { parseGatewayBot, GatewayInfoError } from '../../src/adapters/discord/client.js';
+import { checkDispatch, parseDispatch } from '../../src/adapters/discord/guard.js';
 import { channelFor, describeAttachment, formatSize, messageBody } from '../../src/adapters/discord/index.js';
 
 describe('attachment descriptions', () => {
@@ -50,5 +51,30 @@ describe('gateway dispatch guard', () => {
     expect(checkDispatch('MESSAGE_CREATE', { ...good, author: null })).toMatch(/author/);
     expect(checkDispatch('MESSAGE_CREATE', { ...good, content: 42 })).toMatch(/content/);
     expect(checkDispatch('INTERACTION_CREATE', { id: '1' })).toMatch(/^INTERACTION_CREATE: /);
+  });
+});
+
+describe('GET /gateway/bot at the edge', () => {
+  it('takes a gateway that leaves out the sharding advice as Discord answers a small bot', () => {
+    expect(parseGatewayBot({ url: 'ws://127.0.0.1:4000' })).toEqual({
+      url: 'ws://127.0.0.1:4000',
+      shards: 1,
+      session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
+    });
+    expect(parseGatewayBot({ url: 'wss://gateway.discord.gg', shards: 2, session_start_limit: { total: 1000, remaining: 998, reset_after: 5, max_concurrency: 1 } }).shards).toBe(2);
+  });
+
+  it('refuses an answer that names no gateway', () => {
+    expect(() => parseGatewayBot({ message: '404: Not Found', code: 0 })).toThrow(GatewayInfoError);
+    expect(() => parseGatewayBot({ url: 'https://example.com/' })).toThrow(GatewayInfoError);
+  });
+});
+
+describe('MESSAGE_CREATE without content', () => {
+  it('reads as an empty text (an attachment alone), not as a malformed dispatch', () => {
+    const d = { id: '1', channel_id: '2', author: { id: '3', username: 'ana' }, attachments: [{ id: '4', filename: 'a.png', size: 10 }] };
+    const checked = parseDispatch('MESSAGE_CREATE', d);
+    expect(checked.kind).toBe('ok');
+    expect(checked.kind === 'ok' && checked.event.t === 'MESSAGE_CREATE' ? checked.event.d.content : null).toBe('');
   });
 });

@@ -42,11 +42,16 @@ export function fixedGatewayInfo(url: string): APIGatewayBotInfo {
   return { url: gatewayBase(url), shards: 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 } };
 }
 
+// Only `url` decides that this is a gateway; a proxy or a hand-written gateway that leaves out the
+// sharding advice gets Discord's answer for a small bot (one shard, no identify throttling).
 const gatewayBotSchema = z
   .object({
     url: z.string().regex(/^wss?:\/\//),
-    shards: z.number().int().positive(),
-    session_start_limit: z.object({ total: z.number(), remaining: z.number(), reset_after: z.number(), max_concurrency: z.number().int().positive() }).loose(),
+    shards: z.number().int().positive().default(1),
+    session_start_limit: z
+      .object({ total: z.number().default(1000), remaining: z.number().default(1000), reset_after: z.number().default(0), max_concurrency: z.number().int().positive().default(1) })
+      .loose()
+      .default({ total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 }),
   })
   .loose();
 

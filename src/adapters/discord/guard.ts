@@ -25,7 +25,8 @@ export const messageCreateSchema = z
     channel_type: z.number().int().optional(),
     type: z.number().int().optional(),
     author: rawUserSchema,
-    content: z.string(),
+    // Discord always sends it ('' for an attachment alone); a hand-written gateway may not.
+    content: z.string().default(''),
     webhook_id: z.string().nullish(),
     timestamp: z.string().optional(),
     mentions: z.array(rawUserSchema).optional(),
