@@ -3,7 +3,9 @@
  * start to the "ready (" log line with Telegram, Slack (Socket Mode) and Discord configured against
  * their loopback fakes, and resident memory (VmRSS from /proc) once every adapter is connected, after
  * 10,000 and after 20,000 messages driven through the Telegram fake (100 users, one message in flight
- * each), so the growth from 10k to 20k shows whether the curve is flat.
+ * each), so the growth from 10k to 20k shows whether the curve is flat; and the same process idle
+ * 30 s after start and after the last message, once V8's memory reducer has run (what is kept, not
+ * the heap's headroom under load).
  *
  * Standalone: `node --import tsx bench/footprint.ts` prints the result as JSON.
  */
@@ -24,8 +26,10 @@ export interface FootprintBench {
   /** Spawn → "ready (" on stderr, ms (median of the starts). */
   coldStartMs: number;
   starts: number;
-  /** RSS after start with Telegram, Slack and Discord connected, MiB. */
+  /** RSS after start with Telegram, Slack and Discord connected (0.5 s after the ready line), MiB. */
   rssReadyMiB: number;
+  /** The same idle process SETTLE_MS later, once V8's memory reducer has run, MiB. */
+  rssIdleMiB: number;
   /** RSS after `messages` messages answered, MiB. */
   rssAfterMiB: number;
   messages: number;
@@ -33,6 +37,8 @@ export interface FootprintBench {
   checkpoints: Array<{ messages: number; rssMiB: number }>;
   /** RSS growth over the last 10,000 messages, MiB. */
   growthLast10kMiB: number;
+  /** RSS SETTLE_MS after the last message, the process idle again: what the messages left behind, MiB. */
+  rssAfterIdleMiB: number;
   /** Rate of that run, messages/s (the spawned process, Telegram fake and model fake on this machine). */
   perSec: number;
 }
@@ -40,6 +46,12 @@ export interface FootprintBench {
 const MESSAGES = 20_000;
 const CHECKPOINT = 10_000;
 const STARTS = 3;
+/**
+ * How long an idle process is left before its settled RSS is read: V8's memory reducer shrinks the
+ * heap (the young generation the start-up burst grew, the old-space headroom of a load) only after
+ * some seconds without allocation (about 20 s on this machine kind).
+ */
+const SETTLE_MS = 30_000;
 
 export async function benchFootprint(log: (line: string) => void = () => undefined, messages = MESSAGES): Promise<FootprintBench> {
   const tg = await startTelegramFake({ maxPollHoldMs: 1000 });
@@ -68,6 +80,8 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
     const startTimes: number[] = [];
     let rssReady = 0;
     let rssAfter = 0;
+    let rssIdle = 0;
+    let rssAfterIdle = 0;
     let perSec = 0;
     const checkpoints: FootprintBench['checkpoints'] = [];
     for (let i = 0; i < STARTS; i++) {
@@ -81,6 +95,8 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         if (i < STARTS - 1) continue;
         await sleep(500); // let the connection handshakes settle
         rssReady = rssMiB(gw.child.pid!);
+        await sleep(SETTLE_MS);
+        rssIdle = rssMiB(gw.child.pid!);
         log(`footprint: ${messages.toLocaleString('en')} messages through the Telegram fake…`);
         let ms = 0;
         for (let done = 0; done < messages; ) {
@@ -93,6 +109,8 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         }
         perSec = messages / (ms / 1000);
         rssAfter = checkpoints.at(-1)!.rssMiB;
+        await sleep(SETTLE_MS);
+        rssAfterIdle = rssMiB(gw.child.pid!);
       } finally {
         const code = await gw.stop('SIGTERM');
         if (code !== 0) throw new Error(`switchboard start exited ${code}\n${gw.stderr().slice(-2000)}`);
@@ -103,10 +121,12 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
       coldStartMs: round(startTimes[Math.floor(startTimes.length / 2)], 0),
       starts: STARTS,
       rssReadyMiB: rssReady,
+      rssIdleMiB: rssIdle,
       rssAfterMiB: rssAfter,
       messages,
       checkpoints,
       growthLast10kMiB: checkpoints.length > 1 ? round(checkpoints.at(-1)!.rssMiB - checkpoints.at(-2)!.rssMiB, 1) : 0,
+      rssAfterIdleMiB: rssAfterIdle,
       perSec: round(perSec, 0),
     };
   } finally {
