@@ -1,7 +1,7 @@
 /** Pure pieces of the Discord adapter: attachment labels, targets, message bodies, the dispatch guard. */
 import { describe, expect, it } from 'vitest';
 import { parseGatewayBot, GatewayInfoError } from '../../src/adapters/discord/client.js';
-import { checkDispatch, parseDispatch } from '../../src/adapters/discord/guard.js';
+import { checkDispatch } from '../../src/adapters/discord/guard.js';
 import { channelFor, describeAttachment, formatSize, messageBody } from '../../src/adapters/discord/index.js';
 
 describe('attachment descriptions', () => {
@@ -70,11 +70,3 @@ describe('GET /gateway/bot at the edge', () => {
   });
 });
 
-describe('MESSAGE_CREATE without content', () => {
-  it('reads as an empty text (an attachment alone), not as a malformed dispatch', () => {
-    const d = { id: '1', channel_id: '2', author: { id: '3', username: 'ana' }, attachments: [{ id: '4', filename: 'a.png', size: 10 }] };
-    const checked = parseDispatch('MESSAGE_CREATE', d);
-    expect(checked.kind).toBe('ok');
-    expect(checked.kind === 'ok' && checked.event.t === 'MESSAGE_CREATE' ? checked.event.d.content : null).toBe('');
-  });
-});

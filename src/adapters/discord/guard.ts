@@ -25,8 +25,7 @@ export const messageCreateSchema = z
     channel_type: z.number().int().optional(),
     type: z.number().int().optional(),
     author: rawUserSchema,
-    // Discord always sends it ('' for an attachment alone); a hand-written gateway may not.
-    content: z.string().default(''),
+    content: z.string(),
     webhook_id: z.string().nullish(),
     timestamp: z.string().optional(),
     mentions: z.array(rawUserSchema).optional(),
