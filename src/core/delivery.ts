@@ -78,9 +78,16 @@ export class DeliveryService {
     return waiting;
   }
 
-  /** Looks at the outbox: one chat (a reply to it was just stored), or every chat. */
-  kick(chat?: Address): void {
+  /**
+   * Looks at the outbox: one chat (a reply to it was just stored), or every chat; with `at` (epoch
+   * ms), not before then (a retry, or a reply held back by a platform's retry_after).
+   */
+  kick(chat?: Address, at?: number): void {
     if (this.stopped) return;
+    if (at !== undefined) {
+      setTimeout(() => this.kick(chat), Math.max(0, at - this.now()) + 5).unref();
+      return;
+    }
     if (chat !== undefined) {
       this.drain(addressOf(chat));
       return;
@@ -192,8 +199,7 @@ export class DeliveryService {
       const wait = error instanceof PlatformApiError && error.retryAfterMs !== undefined ? error.retryAfterMs : this.backoff(attempts);
       await store.outbox.retryLater(item.id, reason, this.now() + wait);
       logger.warn('outbox', `reply ${item.id} to ${item.target.platform}:${item.target.chatId} not delivered (${reason}); retry in ${Math.round(wait / 1000)} s`);
-      const t = setTimeout(() => this.kick(), wait + 5);
-      t.unref();
+      this.kick(undefined, this.now() + wait);
       return false;
     }
   }

@@ -20,8 +20,8 @@ export type Reply = (target: DeliveryTarget, markdown: string, extra?: ReplyExtr
 export interface RepliesDeps {
   store: Store;
   render: Renderer;
-  /** Starts delivering a chat's pending replies (the outbox dispatcher). */
-  kick: (chat: Address) => void;
+  /** Starts delivering a chat's pending replies (the outbox dispatcher); not before `at` when given. */
+  kick: (chat: Address, at?: number) => void;
   now: () => Date;
 }
 
@@ -40,22 +40,18 @@ export class Replies {
 
   /** Runs `fn` in one transaction; the replies it makes are delivered once it has committed. */
   async commit<T>(sessionKey: string | null, fn: (tx: Repositories, reply: Reply) => Promise<T>): Promise<T> {
-    const queued: Array<{ chat: Address; notBefore: number }> = [];
+    const queued: Array<{ chat: Address; notBefore?: number }> = [];
     const value = await this.deps.store.transaction((tx) =>
       fn(tx, async (target, markdown, { notBefore, ...extra } = {}) => {
         const message = this.deps.render(target.platform, markdown);
         if (!message.chunks.length) return null;
         const at = this.deps.now().getTime();
         const id = await tx.outbox.enqueue(target, { ...message, ...extra }, at, sessionKey, notBefore);
-        queued.push({ chat: target, notBefore: notBefore ?? at });
+        queued.push({ chat: target, notBefore: notBefore !== undefined && notBefore > at ? notBefore : undefined });
         return id;
       }),
     );
-    const now = this.deps.now().getTime();
-    for (const { chat, notBefore } of queued) {
-      if (notBefore <= now) this.deps.kick(chat);
-      else setTimeout(() => this.deps.kick(chat), notBefore - now + 5).unref();
-    }
+    for (const { chat, notBefore } of queued) this.deps.kick(chat, notBefore);
     return value;
   }
 
