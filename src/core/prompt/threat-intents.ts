@@ -986,22 +986,18 @@ const INTENT_TABLE: readonly IntentPattern[] = [
  */
 const OWN_CHAT_END = new RegExp(
   `(?<![\\p{L}\\p{M}])(?:${[
-    'in|to|into', // en
-  ]
-    .map((prep) => `(?:${prep})\\s+(?:the\\s+)?(?:same|current|this|their\\s+own|the\\s+user['’]s)\\s+(?:chat|conversation|thread)`)
-    .concat([
-      "(?:nella|alla|sulla|nel|in)\\s+(?:(?:stessa|medesima|questa)\\s+)?(?:chat|conversazione)(?:\\s+(?:corrente|attuale|in\\s+corso))?", // it
-      '(?:en|a|al|para)\\s+(?:(?:el|la|este|esta)\\s+)?(?:(?:mismo|misma)\\s+)?(?:chat|conversación)(?:\\s+(?:actual|en\\s+curso))?', // es
-      '(?:no|na|ao|à|neste|nesta|para\\s+o|para\\s+a|pro)\\s+(?:(?:mesmo|mesma)\\s+)?(?:chat|conversa)(?:\\s+(?:atual|em\\s+curso))?', // pt
-      '(?:dans|sur|à)\\s+(?:le|la|ce|cette|l[’\'])\\s*(?:(?:même)\\s+)?(?:chat|conversation|discussion)(?:\\s+(?:en\\s+cours|actuelle?))?', // fr
-      '(?:im|in\\s+den|in\\s+diesen|in\\s+die|in\\s+diese|in\\s+dieselbe)\\s+(?:(?:selben|gleichen|aktuellen|jeweiligen)\\s+)?(?:chat|unterhaltung|konversation)', // de
-      '(?:aynı|bu|mevcut|geçerli)\\s+sohbet(?:e|te|de)?', // tr
-      '(?:同じ|この|現在の|今の)(?:チャット|会話)(?:に|へ|で)?', // ja
-      '(?:到|至|在)?(?:当前|同一个?|这个|本|原)(?:聊天|对话|会话)(?:中|里)?', // zh
-      '(?:в|до|у)\\s+(?:этот(?:\\s+же)?|тот\\s+же|текущий|этот|цей(?:\\s+же)?|той\\s+самий|поточний)\\s+чат', // ru, uk
-      '(?:같은|현재|이)\\s*(?:채팅|대화)(?:방)?(?:에|으로|로)?', // ko
-    ])
-    .join('|')})[\\s.,;:!?。、]*$`,
+    "(?:in|to|into)\\s+(?:the\\s+)?(?:same|current|this|their\\s+own|the\\s+user['’]s)\\s+(?:chat|conversation|thread)", // en
+    "(?:nella|alla|sulla|nel|in)\\s+(?:(?:stessa|medesima|questa)\\s+)?(?:chat|conversazione)(?:\\s+(?:corrente|attuale|in\\s+corso))?", // it
+    '(?:en|a|al|para)\\s+(?:(?:el|la|este|esta)\\s+)?(?:(?:mismo|misma)\\s+)?(?:chat|conversación)(?:\\s+(?:actual|en\\s+curso))?', // es
+    '(?:no|na|ao|à|neste|nesta|para\\s+o|para\\s+a|pro)\\s+(?:(?:mesmo|mesma)\\s+)?(?:chat|conversa)(?:\\s+(?:atual|em\\s+curso))?', // pt
+    '(?:dans|sur|à)\\s+(?:le|la|ce|cette|l[’\'])\\s*(?:(?:même)\\s+)?(?:chat|conversation|discussion)(?:\\s+(?:en\\s+cours|actuelle?))?', // fr
+    '(?:im|in\\s+den|in\\s+diesen|in\\s+die|in\\s+diese|in\\s+dieselbe)\\s+(?:(?:selben|gleichen|aktuellen|jeweiligen)\\s+)?(?:chat|unterhaltung|konversation)', // de
+    '(?:aynı|bu|mevcut|geçerli)\\s+sohbet(?:e|te|de)?', // tr
+    '(?:同じ|この|現在の|今の)(?:チャット|会話)(?:に|へ|で)?', // ja
+    '(?:到|至|在)?(?:当前|同一个?|这个|本|原)(?:聊天|对话|会话)(?:中|里)?', // zh
+    '(?:в|до|у)\\s+(?:этот(?:\\s+же)?|тот\\s+же|текущий|цей(?:\\s+же)?|той\\s+самий|поточний)\\s+чат', // ru, uk
+    '(?:같은|현재|이)\\s*(?:채팅|대화)(?:방)?(?:에|으로|로)?', // ko
+  ].join('|')})[\\s.,;:!?。、]*$`,
   'iu',
 );
 /** A secret, an outside address or another chat's id later in the same sentence: the destination was not all it said. */
