@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceFiles } from './helpers/source-imports.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SDKS = ['grammy', '@grammyjs/', '@slack/', 'discord.js', '@discordjs/', 'discord-api-types', 'nodemailer', 'node-cron'];
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 function imports(file: string): string[] {
   // Comments that start a line are dropped first, so a JSDoc example like `from 'x'` is not taken
@@ -44,7 +38,7 @@ function layerOf(rel: string): Layer | null {
   return (LAYERS as readonly string[]).includes(first) ? (first as Layer) : null;
 }
 
-const srcFiles = () => files(join(root, 'src'));
+const srcFiles = () => sourceFiles(join(root, 'src'));
 const isBuiltin = (spec: string) => spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]);
 
 /** Every relative import in src as [importer, imported], paths relative to the repository. */
@@ -106,7 +100,7 @@ describe('module boundaries', () => {
   it('keeps platform SDKs out of src/core and src/render (cron scheduling is the one core use of node-cron)', () => {
     const offenders: string[] = [];
     for (const dir of ['src/core', 'src/render']) {
-      for (const f of files(join(root, dir))) {
+      for (const f of sourceFiles(join(root, dir))) {
         const rel = relative(root, f);
         for (const spec of imports(f)) {
           if (spec === 'node-cron' && rel.startsWith('src/core/cron/')) continue;
@@ -119,13 +113,13 @@ describe('module boundaries', () => {
 
   it('keeps adapters out of src/core and src/render', () => {
     const offenders = ['src/core', 'src/render'].flatMap((dir) =>
-      files(join(root, dir)).flatMap((f) => imports(f).filter((s) => s.includes('/adapters/')).map((s) => `${relative(root, f)} imports ${s}`)),
+      sourceFiles(join(root, dir)).flatMap((f) => imports(f).filter((s) => s.includes('/adapters/')).map((s) => `${relative(root, f)} imports ${s}`)),
     );
     expect(offenders).toEqual([]);
   });
 
   it('keeps src/render free of I/O', () => {
-    const offenders = files(join(root, 'src/render')).flatMap((f) =>
+    const offenders = sourceFiles(join(root, 'src/render')).flatMap((f) =>
       imports(f).filter((s) => /^(node:)?(fs|net|http|https|child_process|dgram)(\/|$)/.test(s)).map((s) => `${relative(root, f)} imports ${s}`),
     );
     expect(offenders).toEqual([]);
@@ -148,7 +142,7 @@ describe('module boundaries', () => {
   });
 
   it('keeps src/platform a leaf: nothing but its own files and node built-ins', () => {
-    const offenders = files(join(root, 'src/platform')).flatMap((f) =>
+    const offenders = sourceFiles(join(root, 'src/platform')).flatMap((f) =>
       imports(f)
         .filter((spec) => {
           const t = target(f, spec);

@@ -4,9 +4,9 @@
  * never-answered screen; the thread and reply headers; IMAP_URL validation.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staticSpecifiers } from '../helpers/source-imports.js';
 import { parseMail, replySubject, MAX_TEXT_CHARS } from '../../src/adapters/email/parse.js';
 import { screenMail } from '../../src/adapters/email/screen.js';
 import { toInboundMessage } from '../../src/adapters/email/inbound.js';
@@ -255,26 +255,12 @@ describe('IMAP_URL', () => {
 });
 
 describe('start-up footprint', () => {
-  /** Packages reached from `file` by static, non-type imports (what loading the module loads). */
-  function staticPackages(file: string, seen = new Set<string>()): Set<string> {
-    const out = new Set<string>();
-    if (seen.has(file)) return out;
-    seen.add(file);
-    const text = readFileSync(file, 'utf8').replace(/^\s*\/\*[\s\S]*?\*\//gm, '').replace(/^\s*\/\/.*$/gm, '');
-    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)) {
-      const spec = m[1] ?? m[2];
-      if (spec.startsWith('.')) for (const p of staticPackages(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), seen)) out.add(p);
-      else out.add(spec);
-    }
-    return out;
-  }
-
   it('loads the IMAP client and the mail parser only when IMAP_URL is set, nodemailer only when a mail goes out (dynamic import)', () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    const loaded = staticPackages(join(root, 'src/adapters/registry.ts'));
+    const loaded = staticSpecifiers(join(root, 'src/adapters/registry.ts'));
     expect(loaded.has('nodemailer')).toBe(false); // the e-mail adapter itself is imported dynamically
-    const email = staticPackages(join(root, 'src/adapters/email/index.ts'));
+    const email = staticSpecifiers(join(root, 'src/adapters/email/index.ts'));
     for (const heavy of ['nodemailer', 'imapflow', 'mailparser', 'html-to-text', 'email-reply-parser']) expect(email.has(heavy), heavy).toBe(false); // nodemailer: by the first mail
-    expect(staticPackages(join(root, 'src/adapters/email/intake.ts')).has('imapflow')).toBe(true);
+    expect(staticSpecifiers(join(root, 'src/adapters/email/intake.ts')).has('imapflow')).toBe(true);
   });
 });

@@ -4,43 +4,17 @@
  * SMTP client and no web server — each is imported when its door, provider, engine, first mail or
  * console port is in use (README: Development).
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startDiscordFake } from '../fakes/discord.js';
 import { startSlackFake } from '../fakes/slack.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli, type Running } from '../helpers/cli.js';
+import { sourceFiles, staticPackages, staticSpecifiers } from '../helpers/source-imports.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Specifiers of packages (and package files) reached from `file` by static, non-type imports (what loading the module loads). */
-function staticSpecifiers(file: string, seen = new Set<string>()): Set<string> {
-  const out = new Set<string>();
-  if (seen.has(file)) return out;
-  seen.add(file);
-  const text = readFileSync(file, 'utf8').replace(/^\s*\/\*[\s\S]*?\*\//gm, '').replace(/^\s*\/\/.*$/gm, '');
-  for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)) {
-    const spec = m[1] ?? m[2];
-    if (spec.startsWith('.')) for (const p of staticSpecifiers(resolve(dirname(file), spec.replace(/\.js$/, '.ts')), seen)) out.add(p);
-    else out.add(spec);
-  }
-  return out;
-}
-
-/** Packages reached from `file` by static, non-type imports. */
-function staticPackages(file: string): Set<string> {
-  return new Set([...staticSpecifiers(file)].map((spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0])));
-}
-
-/** Every .ts file under `dir`. */
-function srcFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? srcFiles(p) : p.endsWith('.ts') ? [p] : [];
-  });
-}
 
 const OPTIONAL = ['grammy', '@grammyjs/auto-retry', '@slack/bolt', '@discordjs/ws', '@discordjs/rest', 'discord-api-types', 'nodemailer', 'imapflow', 'mailparser', 'pg', 'openai', '@anthropic-ai/sdk', 'hono', '@hono/node-server'];
 
@@ -63,7 +37,7 @@ describe('start-up imports', () => {
 
   it('the Discord door runs on @discordjs/ws and @discordjs/rest: nothing in src loads the whole of discord.js', () => {
     // The discord.js client costs ~380 ms and ~44 MiB at start for caches and structures the door does not use.
-    const offenders = srcFiles(join(root, 'src')).filter((f) => staticPackages(f).has('discord.js') || /\bimport\s*\(\s*['"]discord\.js['"]/.test(readFileSync(f, 'utf8')));
+    const offenders = sourceFiles(join(root, 'src')).filter((f) => staticPackages(f).has('discord.js') || /\bimport\s*\(\s*['"]discord\.js['"]/.test(readFileSync(f, 'utf8')));
     expect(offenders.map((f) => relative(root, f))).toEqual([]);
     // The walk does see the door's own packages (else it would pass on an empty graph).
     expect(staticPackages(join(root, 'src/adapters/discord/index.ts')).has('discord-api-types')).toBe(true);

@@ -5,28 +5,15 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
-import type { InboundMessage } from '../../../src/core/types.js';
 import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { storedInbound } from '../../helpers/inbound.js';
 
 reportSkips();
 
 const T0 = Date.parse('2026-03-10T10:00:00Z');
 const TTL = 15_000;
 
-function inbound(updateId: string, userId = '1001', at = T0): InboundMessage {
-  return {
-    platform: 'telegram',
-    chatId: userId,
-    userId,
-    text: `hello ${updateId}`,
-    isDirect: true,
-    mentionsBot: false,
-    messageId: updateId,
-    updateId,
-    receivedAt: new Date(at),
-    replyTarget: { platform: 'telegram', chatId: userId },
-  };
-}
+const inbound = (updateId: string, userId = '1001', at = T0) => storedInbound(updateId, userId, at);
 
 for (const engine of ENGINES) {
   describe.skipIf(Boolean(engine.skip))(`leases on ${engine.name}${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {

@@ -10,24 +10,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
-import type { InboundMessage } from '../../../src/core/types.js';
+import { storedInbound } from '../../helpers/inbound.js';
 
 const T0 = Date.parse('2025-03-10T10:00:00Z');
 
-function inbound(updateId: string, userId: string, at: number): InboundMessage {
-  return {
-    platform: 'telegram',
-    chatId: userId,
-    userId,
-    text: `hello ${updateId}`,
-    isDirect: true,
-    mentionsBot: false,
-    messageId: updateId,
-    updateId,
-    receivedAt: new Date(at),
-    replyTarget: { platform: 'telegram', chatId: userId },
-  };
-}
+const inbound = storedInbound;
 
 /** A database at schema version 7, written through the store of that version's tables. */
 function versionSeven(path: string): void {

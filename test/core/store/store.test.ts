@@ -14,8 +14,8 @@ import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js'
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import type { NewSession, Repositories, Store } from '../../../src/core/store/types.js';
 import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
-import type { InboundMessage } from '../../../src/core/types.js';
 import { cronSessionAddress, formatSessionKey, type SessionAddress } from '../../../src/platform/address.js';
+import { storedInbound } from '../../helpers/inbound.js';
 
 reportSkips();
 
@@ -25,20 +25,7 @@ function newSession(id: string, address: SessionAddress, personKey = 'alice'): N
   return { id, address, personKey, startedAt: T0, promptLayers: [{ name: 'identity', text: 'x' }], prompt: 'x', promptSha256: 'h', toolsSignature: 's' };
 }
 
-function inbound(updateId: string): InboundMessage {
-  return {
-    platform: 'telegram',
-    chatId: '1001',
-    userId: '1001',
-    text: 'hello',
-    isDirect: true,
-    mentionsBot: false,
-    messageId: updateId,
-    updateId,
-    receivedAt: new Date(T0),
-    replyTarget: { platform: 'telegram', chatId: '1001' },
-  };
-}
+const inbound = (updateId: string) => storedInbound(updateId, '1001', T0);
 
 /** Resolves after other pending callbacks (microtasks and due timers) have run. */
 const settle = () => new Promise<void>((r) => setTimeout(r, 5));

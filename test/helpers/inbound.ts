@@ -1,0 +1,17 @@
+/** An inbound Telegram DM as the store journals it, for the store tests (fixed ids and time). */
+import type { InboundMessage } from '../../src/core/types.js';
+
+export function storedInbound(updateId: string, userId = '1001', at: number): InboundMessage {
+  return {
+    platform: 'telegram',
+    chatId: userId,
+    userId,
+    text: `hello ${updateId}`,
+    isDirect: true,
+    mentionsBot: false,
+    messageId: updateId,
+    updateId,
+    receivedAt: new Date(at),
+    replyTarget: { platform: 'telegram', chatId: userId },
+  };
+}
