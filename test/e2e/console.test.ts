@@ -33,12 +33,15 @@ async function seedHistory(home: string): Promise<void> {
     ['discord', '40412', 'Summarise the incident from Tuesday'],
     ['email', 'bob@example.com', 'Draft a reply to the supplier'],
   ] as const;
-  const now = Date.now();
+  // Each seeded day's turns fall between 09:00 and about 13:00 local time of a past day, whatever the
+  // time of the run (an offset from now put day 1's last person into today after 21:00).
+  const midnight = new Date();
+  midnight.setHours(0, 0, 0, 0);
   try {
     for (let day = 6; day >= 1; day--) {
       for (const [i, [platform, user, ask]] of people.entries()) {
         if ((day + i) % 3 === 0) continue;
-        const at = now - day * DAY + i * 3_600_000;
+        const at = midnight.getTime() - day * DAY + (9 + i) * 3_600_000;
         const id = `seed-${platform}-${day}`;
         const text = `You are Switchboard, a helpful assistant.\n\n${platform} formatting rules.`;
         await store.sessions.create({
