@@ -2,7 +2,7 @@
  * grammY errors → Switchboard errors, at the adapter edge. Messages are one line and never carry the
  * bot token (grammY's network errors can quote the request URL, which contains it).
  */
-import { BotError, GrammyError, HttpError } from 'grammy';
+import { BotError, GrammyError, HttpError } from 'grammy/web';
 import { CredentialsError, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 
 /** Removes the token wherever it appears (e.g. `/bot123:ABC/sendMessage` in a fetch error). */

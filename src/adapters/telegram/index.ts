@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { Bot } from 'grammy';
+import { Bot } from 'grammy/web';
+import { createHttpFetch } from '../../core/http-fetch.js';
 import type { UserFromGetMe } from 'grammy/types';
 import type { AdapterDeps } from '../deps.js';
 import type { TelegramSettings } from '../../core/settings.js';
@@ -53,9 +54,10 @@ export interface TelegramAdapter extends Adapter {
 export function createTelegramAdapter(settings: TelegramSettings, deps: TelegramAdapterDeps): TelegramAdapter {
   const { logger, config } = deps;
   const apiRoot = (settings.apiRoot ?? TELEGRAM_API_ROOT).replace(/\/+$/, '');
-  // The adapter's own keep-alive pool (grammY's default is shared per API root), so close() can end its sockets.
-  const agent = apiRoot.startsWith('http:') ? new HttpAgent({ keepAlive: true }) : new HttpsAgent({ keepAlive: true });
-  const bot = new Bot(settings.token, { client: { apiRoot, baseFetchConfig: { agent } }, botInfo: deps.botInfo });
+  // The adapter's own keep-alive pools, so close() can end their sockets; grammY sends through them with
+  // the fetch the model SDK uses too (node:http, no fetch polyfill loaded at start or built per call).
+  const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
+  const bot = new Bot(settings.token, { client: { apiRoot, fetch: createHttpFetch(agents) }, botInfo: deps.botInfo });
   const now = deps.now ?? (() => new Date());
   const sendContext: SendContext = {
     api: bot.api,
@@ -194,7 +196,8 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
 
     async close(): Promise<void> {
       await stop();
-      agent.destroy();
+      agents['http:'].destroy();
+      agents['https:'].destroy();
     },
 
     deliver(delivery: Delivery): Promise<void> {

@@ -7,10 +7,10 @@
  * This loop advances the offset only past updates whose handling resolved, and on stop confirms
  * exactly those: an update not yet handed over (or whose handler failed) is fetched again next time.
  */
-import type { Api } from 'grammy';
+import type { Api } from 'grammy/web';
 import type { Update } from 'grammy/types';
 import type { Logger } from '../../core/logger.js';
-import { GrammyError } from 'grammy';
+import { GrammyError } from 'grammy/web';
 import { handlerFailure, retryAfterSeconds, toPlatformError } from './errors.js';
 
 export interface PollerOptions {

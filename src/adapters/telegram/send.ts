@@ -6,11 +6,11 @@
  * supergroup is followed to its new id. Anything else becomes a PlatformApiError (network and 5xx
  * retryable, so the outbox tries again later from the first unconfirmed chunk).
  */
-import type { Api } from 'grammy';
+import type { Api } from 'grammy/web';
 import type { Logger } from '../../core/logger.js';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { PlatformApiError } from '../../core/errors.js';
-import { GrammyError } from 'grammy';
+import { GrammyError } from 'grammy/web';
 import { isParseEntitiesError, migratedChatId, redactToken, retryAfterSeconds, toPlatformError } from './errors.js';
 
 export interface SendContext {

@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webhookCallback, type Bot } from 'grammy';
+import { webhookCallback, type Bot } from 'grammy/web';
 import type { Logger } from '../../core/logger.js';
 import { handlerFailure } from './errors.js';
 

@@ -6,7 +6,7 @@ import type { ToolCall, Usage } from '../messages.js';
 import type { ModelRequest, ModelResponse, Provider } from './provider.js';
 import { toModelError } from './errors.js';
 import { chatCompletionBody } from './openai-body.js';
-import { httpFetch } from './http-fetch.js';
+import { httpFetch } from '../http-fetch.js';
 
 export { toOpenAIMessages } from './openai-body.js';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { httpFetch } from '../../../src/core/providers/http-fetch.js';
+import { httpFetch } from '../../src/core/http-fetch.js';
 
 let server: Server;
 let base: string;

@@ -1,6 +1,6 @@
 /**
- * The `fetch` the model SDK is given: one request over node:http(s) with a keep-alive agent, the
- * answer as a standard Response. Node 20's built-in fetch builds a Request, web streams for the body
+ * The `fetch` the model SDK and the Telegram door (grammY) are given: one request over node:http(s)
+ * with a keep-alive agent, the answer as a standard Response. Node 20's built-in fetch builds a Request, web streams for the body
  * both ways and a copy of it for a possible redirect, for every call; a model call made through it
  * cost about twice the CPU of the same call made here (bench: ~970 vs ~535 µs per streamed call).
  * The SDK keeps doing everything else (headers, retries, timeouts through the signal, SSE).
@@ -14,7 +14,13 @@ import https from 'node:https';
 import { finished, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
-const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+/** The keep-alive pools a fetch sends through, by URL protocol. */
+export interface HttpAgents {
+  'http:': http.Agent;
+  'https:': https.Agent;
+}
+
+const keepAlive = (): HttpAgents => ({ 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) });
 
 /** Statuses whose Response may not have a body. */
 const NO_BODY = new Set([101, 204, 205, 304]);
@@ -27,16 +33,19 @@ function decoded(res: http.IncomingMessage): Readable {
   return res;
 }
 
-export const httpFetch: typeof fetch = (input, init = {}) => {
+/** A fetch over its own pools (`agents`): its owner can end their sockets (Agent.destroy) when it stops. */
+export const createHttpFetch = (agents: HttpAgents = keepAlive()): typeof fetch => (input, init = {}) => {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const body = init.body ?? undefined;
   const agent = url.protocol === 'http:' || url.protocol === 'https:' ? agents[url.protocol] : undefined;
   if (input instanceof Request || !agent || (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
   return new Promise<Response>((resolve, reject) => {
     const headers: Record<string, string> = {};
-    // The SDK hands a Headers already: read it as it is rather than copying it first.
-    const given = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
-    given.forEach((value, name) => (headers[name] = value));
+    // The model SDK hands a Headers, grammY a plain object: read either as it is rather than copying it first.
+    const given = init.headers;
+    if (given instanceof Headers) given.forEach((value, name) => (headers[name] = value));
+    else if (Array.isArray(given)) for (const [name, value] of given) headers[name.toLowerCase()] = value;
+    else if (given) for (const [name, value] of Object.entries(given)) headers[name.toLowerCase()] = String(value);
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
       { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined },
@@ -53,6 +62,9 @@ export const httpFetch: typeof fetch = (input, init = {}) => {
     request.end(body);
   });
 };
+
+/** The process's shared fetch (the model SDK's). */
+export const httpFetch: typeof fetch = createHttpFetch();
 
 function toResponse(res: http.IncomingMessage, method: string | undefined): Response {
   // As pairs: the Response builds its Headers from them once (a Headers given here would be copied).
