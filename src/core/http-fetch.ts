@@ -1,7 +1,8 @@
 /**
  * The `fetch` the model SDK and the Telegram door (grammY) are given: one request over node:http(s)
- * with a keep-alive agent, the answer as a standard Response. Node 20's built-in fetch builds a Request, web streams for the body
- * both ways and a copy of it for a possible redirect, for every call; a model call made through it
+ * with a keep-alive agent, the answer as a Response read straight from the Node stream
+ * (node-response.ts). Node 20's built-in fetch builds a Request, web streams for the body both ways
+ * and a copy of it for a possible redirect, for every call; a model call made through it
  * cost about twice the CPU of the same call made here (bench: ~970 vs ~535 µs per streamed call).
  * The SDK keeps doing everything else (headers, retries, timeouts through the signal, SSE).
  *
@@ -11,8 +12,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { finished, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { NodeResponse } from './node-response.js';
 
 /** The keep-alive pools a fetch sends through, by URL protocol. */
 export interface HttpAgents {
@@ -51,7 +53,7 @@ export const createHttpFetch = (agents: HttpAgents = keepAlive()): typeof fetch 
       { method: init.method ?? 'GET', headers, agent, signal: init.signal ?? undefined },
       (res) => {
         try {
-          resolve(toResponse(res, init.method));
+          resolve(toResponse(res, init.method, url.href));
         } catch (error) {
           res.destroy();
           reject(error);
@@ -66,52 +68,17 @@ export const createHttpFetch = (agents: HttpAgents = keepAlive()): typeof fetch 
 /** The process's shared fetch (the model SDK's). */
 export const httpFetch: typeof fetch = createHttpFetch();
 
-function toResponse(res: http.IncomingMessage, method: string | undefined): Response {
-  // As pairs: the Response builds its Headers from them once (a Headers given here would be copied).
-  const responseHeaders: Array<[string, string]> = [];
-  for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+function toResponse(res: http.IncomingMessage, method: string | undefined, url: string): Response {
+  // As pairs: Headers are built from them only when someone reads them (grammY never does).
+  const headers: Array<[string, string]> = [];
+  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
   const status = res.statusCode ?? 502;
+  const init = { status, statusText: res.statusMessage ?? '', headers, url };
   if (NO_BODY.has(status) || method === 'HEAD') {
     res.resume();
-    return new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders });
+    return new NodeResponse(null, init);
   }
   const stream = decoded(res);
   if (stream !== res) res.on('error', (error) => stream.destroy(error));
-  return new Response(webStream(stream), { status, statusText: res.statusMessage, headers: responseHeaders });
-}
-
-/**
- * A Node stream as a web ReadableStream: chunks as they come, paused while the reader has not
- * taken the last one, an error (or an end before the whole body, e.g. a reset or an abort) as the
- * stream's error, a cancel destroys the source. What Readable.toWeb gives, for a fraction of its
- * set-up cost per response (it was ~15 % of a model call's CPU here).
- */
-function webStream(stream: Readable): ReadableStream<Uint8Array> {
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      stream.on('data', (chunk: Buffer) => {
-        if (done) return;
-        controller.enqueue(chunk);
-        if ((controller.desiredSize ?? 1) <= 0) stream.pause();
-      });
-      stream.once('end', () => {
-        if (done) return;
-        done = true;
-        controller.close();
-      });
-      finished(stream, (error) => {
-        if (done) return;
-        done = true;
-        controller.error(error ?? new Error('the response ended early'));
-      });
-    },
-    pull() {
-      stream.resume();
-    },
-    cancel(reason) {
-      done = true;
-      stream.destroy(reason instanceof Error ? reason : undefined);
-    },
-  });
+  return new NodeResponse(stream, init);
 }

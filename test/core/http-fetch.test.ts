@@ -54,6 +54,30 @@ describe('httpFetch', () => {
     }
   });
 
+  it('reads a body once by every Response method, as the built-in fetch does', async () => {
+    const seen = [];
+    for (const f of [httpFetch, fetch]) {
+      const url = `${base}/echo`;
+      const post = (body: string) => f(url, { method: 'POST', headers: [['Content-Type', 'text/plain']], body });
+      const a = await post('{"x":"é"}');
+      const text = await a.text();
+      const used = a.bodyUsed;
+      const again = await a.json().then(() => 'read twice', (e: Error) => e.constructor.name);
+      const b = await post('b');
+      const bytes = Buffer.from(await b.arrayBuffer()).toString('utf8');
+      const blob = await (await post('c')).blob();
+      const reader = (await post('d')).body!.getReader();
+      let streamed = '';
+      for (let r = await reader.read(); !r.done; r = await reader.read()) streamed += Buffer.from(r.value).toString('utf8');
+      const original = await post('e');
+      const copy = original.clone();
+      const both = [await original.text(), await copy.text()];
+      seen.push({ text, used, again, bytes, blob: [await blob.text(), blob.type], streamed, both, ok: a.ok, url: a.url, type: a.type, header: a.headers.get('X-Seen') });
+    }
+    expect(seen[0]).toEqual(seen[1]);
+    expect(seen[0]).toMatchObject({ text: 'got {"x":"é"}', used: true, again: 'TypeError', bytes: 'got b', streamed: 'got d', both: ['got e', 'got e'], header: 'POST text/plain' });
+  });
+
   it('streams a long body whole and in order, and fails the body of a cut response as fetch does', async () => {
     for (const f of [httpFetch, fetch]) {
       const body = Buffer.from(await (await f(`${base}/pieces`)).arrayBuffer());
