@@ -149,32 +149,45 @@ export class DeliveryService {
   private async drainChat(chat: Address): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const item = await this.options.store.outbox.headOf(chat);
-      if (!item || item.nextAttemptAt > this.now()) return;
+      // Taken in the same statement that finds it: another process on this database may be sending
+      // it right now, and then this one gets nothing (never twice).
+      const item = await this.options.store.outbox.takeHead(chat, this.now(), SEND_LEASE_MS);
+      if (!item) return;
       const ok = await this.deliverOne(item);
       if (!ok) return;
     }
   }
 
+  /** Delivers an item this process has taken; true when the chat's next item may go. */
   private async deliverOne(item: OutboxItem): Promise<boolean> {
     const { store, logger } = this.options;
-    // Another process on this database may be sending it right now: never twice.
-    if (!(await store.outbox.take(item.id, this.now(), SEND_LEASE_MS))) return false;
     const adapter = this.options.adapter(item.target.platform);
     if (!adapter) {
       await store.outbox.retryLater(item.id, `no ${item.target.platform} adapter is running`, this.now() + 60_000);
       logger.warn('outbox', `reply ${item.id} for ${item.target.platform} waits: that platform is not configured or not running`);
       return false;
     }
-    if (item.nextChunk >= item.message.chunks.length) {
-      await store.outbox.sent(item.id, this.now());
+    const chunks = item.message.chunks.length;
+    if (item.nextChunk >= chunks) {
+      await store.outbox.sent(item.id, this.now(), chunks);
       this.resolveWaiters(item.id, true);
       return true;
     }
-    // Chunk confirmations are written in order; the outcome is recorded only after the last of them.
+    // Chunk confirmations are written in order, each before the next (a retry resumes after the last
+    // one written); the outcome is recorded only after them. The last chunk's confirmation is written
+    // by `sent` itself, with the outcome: one write fewer per reply. Confirmations that arrive while
+    // an earlier one is being written go in one write (the highest counts).
+    let confirmed = item.nextChunk; // chunks the platform accepted, as reported by the adapter
+    let recorded = item.nextChunk; // … as written to the store
     let progress: Promise<void> = Promise.resolve();
+    const record = async (upTo: number): Promise<void> => {
+      if (upTo <= recorded) return;
+      recorded = upTo;
+      await store.outbox.chunkSent(item.id, upTo - 1);
+    };
     const onChunkSent = (index: number): Promise<void> => {
-      progress = progress.then(() => store.outbox.chunkSent(item.id, index));
+      confirmed = Math.max(confirmed, index + 1);
+      progress = progress.then(() => record(Math.min(confirmed, chunks - 1)));
       return progress;
     };
     try {
@@ -182,11 +195,13 @@ export class DeliveryService {
         adapter.deliver({ id: item.id, target: item.target, message: item.message, firstChunk: item.nextChunk, onChunkSent }),
       );
       await progress;
-      await store.outbox.sent(item.id, this.now());
+      await store.outbox.sent(item.id, this.now(), chunks);
       this.resolveWaiters(item.id, true);
       return true;
     } catch (error) {
       await progress.catch(() => undefined);
+      // The adapter failed after the platform accepted the last chunk: keep that, so a retry does not send it again.
+      if (confirmed >= chunks) await record(chunks).catch(() => undefined);
       const attempts = item.attempts + 1;
       const retryable = !(error instanceof PlatformApiError) || error.retryable;
       const reason = oneLine(error);

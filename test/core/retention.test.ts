@@ -80,9 +80,9 @@ describe('applyRetention', () => {
   it('removes sent replies past the age; pending and failed ones stay for delivery and the operator', async () => {
     const to = { platform: 'telegram' as const, chatId: '1001' };
     const oldSent = await store.outbox.enqueue(to, { chunks: ['a'] }, NOW - 10 * DAY);
-    await store.outbox.sent(oldSent, NOW - 10 * DAY);
+    await store.outbox.sent(oldSent, NOW - 10 * DAY, 1);
     const newSent = await store.outbox.enqueue(to, { chunks: ['b'] }, NOW - DAY);
-    await store.outbox.sent(newSent, NOW - DAY);
+    await store.outbox.sent(newSent, NOW - DAY, 1);
     const failed = await store.outbox.enqueue(to, { chunks: ['c'] }, NOW - 20 * DAY);
     await store.outbox.failed(failed, 'chat not found');
     const pending = await store.outbox.enqueue(to, { chunks: ['d'] }, NOW - 20 * DAY);

@@ -168,18 +168,24 @@ export interface OutboxRepo {
   get(id: number): Promise<OutboxItem | undefined>;
   /** The oldest pending item of each chat (replies to one chat go strictly in order). */
   heads(): Promise<OutboxItem[]>;
-  /** The oldest pending item of one chat. */
-  headOf(chat: Address): Promise<OutboxItem | undefined>;
   pending(): Promise<OutboxItem[]>;
   /**
-   * Takes a due item for one attempt by moving its next attempt `leaseMs` ahead, so another process
-   * on the same database skips it meanwhile. False when it is no longer pending or someone took it.
+   * Takes one chat's oldest pending item for one attempt, in one statement: when it is due
+   * (next attempt <= `now`), its next attempt moves `leaseMs` ahead, so another process on the same
+   * database skips it meanwhile, and it is returned (with that new next attempt). Undefined when the
+   * chat has nothing pending, its oldest item is not due, or another process just took it. Only the
+   * oldest is ever taken: replies to one chat go strictly in order.
    */
-  take(id: number, now: number, leaseMs: number): Promise<boolean>;
+  takeHead(chat: Address, now: number, leaseMs: number): Promise<OutboxItem | undefined>;
   /** Keeps a taken item until `until` while its send is still running. */
   extendLease(id: number, until: number): Promise<void>;
+  /** Chunk `index` was accepted: a retry resumes after it. */
   chunkSent(id: number, index: number): Promise<void>;
-  sent(id: number, at: number): Promise<void>;
+  /**
+   * The reply is out: sent at `at`, with all `chunks` of it confirmed (next chunk = `chunks`), in one
+   * write — the last chunk's confirmation and the outcome together.
+   */
+  sent(id: number, at: number, chunks: number): Promise<void>;
   retryLater(id: number, error: string, nextAttemptAt: number): Promise<void>;
   /** A permanent failure: kept with its reason, for the operator. */
   failed(id: number, error: string): Promise<void>;

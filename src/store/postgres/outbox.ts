@@ -32,26 +32,26 @@ export class PgOutboxRepo implements OutboxRepo {
     return rows.map(outboxFromRow).sort((a, b) => a.id - b.id);
   }
 
-  async headOf(chat: Address): Promise<OutboxItem | undefined> {
-    const [row] = await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'pending' AND chat_key = $1 ORDER BY id LIMIT 1", [formatAddress(chat)]);
-    return row && outboxFromRow(row);
-  }
-
   async pending(): Promise<OutboxItem[]> {
     return (await this.run.rows<OutboxRow>("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id")).map(outboxFromRow);
   }
 
   /**
-   * A conditional UPDATE: of two instances taking the same item at once, the second waits for the
-   * first's row lock, re-checks the condition on the row the first wrote (its lease now ahead of
-   * `now`) and changes nothing — exactly one wins.
+   * A conditional UPDATE of the chat's head: of two instances taking it at once, both find the same
+   * head, the second waits for the first's row lock, re-checks the outer condition on the row the
+   * first wrote (its lease now ahead of `now`, or no longer pending) and changes nothing — exactly
+   * one gets it. The head lookup locks nothing and skips nothing (no SKIP LOCKED): an instance must
+   * never pass over a head another one holds and take the reply after it.
    */
-  async take(id: number, now: number, leaseMs: number): Promise<boolean> {
-    const n = await this.run.exec(
-      "UPDATE outbox SET next_attempt_at = $1 WHERE id = $2 AND status = 'pending' AND next_attempt_at <= $3",
-      [now + leaseMs, id, now],
+  async takeHead(chat: Address, now: number, leaseMs: number): Promise<OutboxItem | undefined> {
+    const [row] = await this.run.rows<OutboxRow>(
+      `UPDATE outbox SET next_attempt_at = $1
+        WHERE id = (SELECT id FROM outbox WHERE status = 'pending' AND chat_key = $2 ORDER BY id LIMIT 1)
+          AND status = 'pending' AND next_attempt_at <= $3
+        RETURNING *`,
+      [now + leaseMs, formatAddress(chat), now],
     );
-    return n === 1;
+    return row && outboxFromRow(row);
   }
 
   async extendLease(id: number, until: number): Promise<void> {
@@ -62,8 +62,8 @@ export class PgOutboxRepo implements OutboxRepo {
     await this.run.exec('UPDATE outbox SET next_chunk = GREATEST(next_chunk, $1) WHERE id = $2', [index + 1, id]);
   }
 
-  async sent(id: number, at: number): Promise<void> {
-    await this.run.exec("UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL WHERE id = $2", [at, id]);
+  async sent(id: number, at: number, chunks: number): Promise<void> {
+    await this.run.exec("UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL, next_chunk = GREATEST(next_chunk, $2) WHERE id = $3", [at, chunks, id]);
   }
 
   async retryLater(id: number, error: string, nextAttemptAt: number): Promise<void> {

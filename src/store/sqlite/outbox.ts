@@ -7,7 +7,14 @@ import { outboxFromRow, type OutboxRow } from '../rows.js';
 /** The columns outboxFromRow reads, in the order `item` takes them. */
 const COLUMNS = 'id, session_key, platform, chat_id, thread_id, target, message, next_chunk, attempts, last_error, status, created_at, next_attempt_at';
 const BY_ID = `SELECT ${COLUMNS} FROM outbox WHERE id = ?`;
-const HEAD_OF = `SELECT ${COLUMNS} FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1`;
+/**
+ * One chat's oldest pending item, taken when due: one statement, one commit (a read and then a
+ * conditional write were two statements, and the write its own commit anyway).
+ */
+const TAKE_HEAD = `UPDATE outbox SET next_attempt_at = ?
+  WHERE id = (SELECT id FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1)
+    AND status = 'pending' AND next_attempt_at <= ?
+  RETURNING ${COLUMNS}`;
 
 /**
  * A row of COLUMNS read as an array (`.raw()`), as an item: better-sqlite3 looks every column name up
@@ -66,25 +73,17 @@ export class SqliteOutboxRepo implements OutboxRepo {
     return rows.map(item);
   }
 
-  async headOf(chat: Address): Promise<OutboxItem | undefined> {
-    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const row = prepare(this.db, HEAD_OF)
-      .raw()
-      .get(formatAddress(chat)) as unknown[] | undefined;
-    return row && item(row);
-  }
-
   async pending(): Promise<OutboxItem[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return (prepare(this.db, `SELECT ${COLUMNS} FROM outbox WHERE status = 'pending' ORDER BY id`).raw().all() as unknown[][]).map(item);
   }
 
-  async take(id: number, now: number, leaseMs: number): Promise<boolean> {
+  async takeHead(chat: Address, now: number, leaseMs: number): Promise<OutboxItem | undefined> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return (
-      prepare(this.db, "UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?").run(now + leaseMs, id, now)
-        .changes === 1
-    );
+    const row = prepare(this.db, TAKE_HEAD)
+      .raw()
+      .get(now + leaseMs, formatAddress(chat), now) as unknown[] | undefined;
+    return row && item(row);
   }
 
   async extendLease(id: number, until: number): Promise<void> {
@@ -97,9 +96,9 @@ export class SqliteOutboxRepo implements OutboxRepo {
     prepare(this.db, 'UPDATE outbox SET next_chunk = MAX(next_chunk, ?) WHERE id = ?').run(index + 1, id);
   }
 
-  async sent(id: number, at: number): Promise<void> {
+  async sent(id: number, at: number, chunks: number): Promise<void> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    prepare(this.db, "UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ?").run(at, id);
+    prepare(this.db, "UPDATE outbox SET status = 'sent', sent_at = ?, last_error = NULL, next_chunk = MAX(next_chunk, ?) WHERE id = ?").run(at, chunks, id);
   }
 
   async retryLater(id: number, error: string, nextAttemptAt: number): Promise<void> {

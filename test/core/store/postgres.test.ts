@@ -47,14 +47,24 @@ describe.skipIf(Boolean(engine.skip))('postgres: many instances on one database'
     }
   });
 
-  it('gives an outbox item to exactly one of two instances taking it at once', async () => {
-    const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => a.outbox.enqueue({ platform: 'telegram', chatId: String(i) }, { chunks: ['x'] }, T0)));
-    for (const id of ids) {
-      const wins = await Promise.all([a.outbox.take(id, T0, 30_000), b.outbox.take(id, T0, 30_000), b.outbox.take(id, T0 + 1, 30_000)]);
-      expect(wins.filter(Boolean)).toHaveLength(1);
+  it('gives a chat’s due head to exactly one of two instances taking it at once', async () => {
+    const chats = Array.from({ length: 20 }, (_, i) => ({ platform: 'telegram' as const, chatId: String(i) }));
+    const ids = await Promise.all(chats.map((c) => a.outbox.enqueue(c, { chunks: ['x'] }, T0)));
+    for (const chat of chats) {
+      const got = await Promise.all([a.outbox.takeHead(chat, T0, 30_000), b.outbox.takeHead(chat, T0, 30_000), b.outbox.takeHead(chat, T0 + 1, 30_000)]);
+      expect(got.filter((g) => g !== undefined)).toHaveLength(1);
     }
     // Once the lease ran out, the other instance may take it over.
-    expect(await b.outbox.take(ids[0], T0 + 30_000, 30_000)).toBe(true);
+    expect((await b.outbox.takeHead(chats[0], T0 + 30_000, 30_000))?.id).toBe(ids[0]);
+  });
+
+  it('never lets an instance pass over a head another one holds: the next reply of that chat waits', async () => {
+    const chat = { platform: 'telegram' as const, chatId: '7' };
+    const first = await a.outbox.enqueue(chat, { chunks: ['one'] }, T0);
+    await a.outbox.enqueue(chat, { chunks: ['two'] }, T0);
+    const got = await Promise.all([a.outbox.takeHead(chat, T0, 30_000), b.outbox.takeHead(chat, T0, 30_000)]);
+    expect(got.filter((g) => g !== undefined).map((g) => g?.id)).toEqual([first]);
+    expect(await b.outbox.takeHead(chat, T0 + 1, 30_000)).toBeUndefined();
   });
 
   it('runs a cron slot on exactly one instance', async () => {

@@ -117,8 +117,8 @@ for (const engine of ENGINES) {
         const first = await store.outbox.enqueue(target, { chunks: ['one'] }, T0, 'telegram:-100123:42:1001');
         await store.outbox.enqueue(target, { chunks: ['two'] }, T0 + 1);
         expect((await store.outbox.get(first))?.target).toEqual(target);
-        expect((await store.outbox.headOf({ platform: 'telegram', chatId: '-100123', threadId: '42' }))?.id).toBe(first);
-        expect(await store.outbox.headOf({ platform: 'telegram', chatId: '-100123' })).toBeUndefined();
+        expect(await store.outbox.takeHead({ platform: 'telegram', chatId: '-100123' }, T0 + 5, 30_000)).toBeUndefined();
+        expect((await store.outbox.takeHead({ platform: 'telegram', chatId: '-100123', threadId: '42' }, T0 + 5, 30_000))?.id).toBe(first);
         expect((await store.outbox.heads()).map((i) => i.id)).toEqual([first]);
       });
 
@@ -207,16 +207,52 @@ for (const engine of ENGINES) {
       });
 
       it('takes an outbox item once per lease and keeps its progress', async () => {
-        const id = await store.outbox.enqueue({ platform: 'telegram', chatId: '1' }, { chunks: ['a', 'b'] }, T0);
-        expect(await store.outbox.take(id, T0, 30_000)).toBe(true);
-        expect(await store.outbox.take(id, T0 + 1, 30_000)).toBe(false);
+        const chat = { platform: 'telegram' as const, chatId: '1' };
+        const id = await store.outbox.enqueue(chat, { chunks: ['a', 'b'] }, T0);
+        expect(await store.outbox.takeHead(chat, T0, 30_000)).toMatchObject({ id, nextChunk: 0, attempts: 0, message: { chunks: ['a', 'b'] }, target: chat, nextAttemptAt: T0 + 30_000 });
+        expect(await store.outbox.takeHead(chat, T0 + 1, 30_000)).toBeUndefined();
+        expect(await store.outbox.takeHead(chat, T0 + 29_999, 30_000)).toBeUndefined();
         await store.outbox.chunkSent(id, 0);
         await store.outbox.retryLater(id, 'HTTP 500', T0 + 5);
         expect(await store.outbox.get(id)).toMatchObject({ nextChunk: 1, attempts: 1, lastError: 'HTTP 500', nextAttemptAt: T0 + 5, status: 'pending' });
-        expect(await store.outbox.take(id, T0 + 5, 30_000)).toBe(true);
-        await store.outbox.sent(id, T0 + 6);
+        expect(await store.outbox.takeHead(chat, T0 + 4, 30_000)).toBeUndefined();
+        // A retry resumes after the last confirmed chunk.
+        expect(await store.outbox.takeHead(chat, T0 + 5, 30_000)).toMatchObject({ id, nextChunk: 1, attempts: 1 });
+        await store.outbox.sent(id, T0 + 6, 2);
+        expect(await store.outbox.get(id)).toMatchObject({ status: 'sent', nextChunk: 2, lastError: null });
         expect(await store.outbox.counts()).toEqual({ pending: 0, sent: 1, failed: 0 });
-        expect(await store.outbox.take(id, T0 + 60_000, 30_000)).toBe(false);
+        expect(await store.outbox.takeHead(chat, T0 + 60_000, 30_000)).toBeUndefined();
+      });
+
+      it('takes only the head of a chat: a later reply waits behind it, due or not, and other chats are apart', async () => {
+        const chat = { platform: 'slack' as const, chatId: 'C1' };
+        const other = { platform: 'slack' as const, chatId: 'C2' };
+        expect(await store.outbox.takeHead(chat, T0, 30_000)).toBeUndefined();
+        const first = await store.outbox.enqueue(chat, { chunks: ['first'] }, T0, null, T0 + 1000);
+        const second = await store.outbox.enqueue(chat, { chunks: ['second'] }, T0);
+        const elsewhere = await store.outbox.enqueue(other, { chunks: ['elsewhere'] }, T0);
+        // The head is not due yet: nothing, though the reply after it is.
+        expect(await store.outbox.takeHead(chat, T0 + 999, 30_000)).toBeUndefined();
+        expect((await store.outbox.get(second))?.nextAttemptAt).toBe(T0);
+        expect((await store.outbox.takeHead(other, T0, 30_000))?.id).toBe(elsewhere);
+        expect((await store.outbox.takeHead(chat, T0 + 1000, 30_000))?.id).toBe(first);
+        // Taken, not sent: the reply after it still waits.
+        expect(await store.outbox.takeHead(chat, T0 + 1001, 30_000)).toBeUndefined();
+        await store.outbox.sent(first, T0 + 1002, 1);
+        expect(await store.outbox.get(first)).toMatchObject({ status: 'sent', nextChunk: 1 });
+        expect((await store.outbox.takeHead(chat, T0 + 1003, 30_000))?.message).toEqual({ chunks: ['second'] });
+        // A parked reply is not pending: the chat has nothing left to take.
+        await store.outbox.failed(second, 'chat not found');
+        expect(await store.outbox.takeHead(chat, T0 + 100_000, 30_000)).toBeUndefined();
+      });
+
+      it('gives a due head to exactly one of many takes at once', async () => {
+        const chats = Array.from({ length: 10 }, (_, i) => ({ platform: 'telegram' as const, chatId: `race-${i}` }));
+        const ids = await Promise.all(chats.map((c) => store.outbox.enqueue(c, { chunks: ['x'] }, T0)));
+        for (const [i, chat] of chats.entries()) {
+          const got = await Promise.all([0, 0, 1, 2].map((d) => store.outbox.takeHead(chat, T0 + d, 30_000)));
+          expect(got.filter((g) => g !== undefined).map((g) => g?.id)).toEqual([ids[i]]);
+        }
       });
 
       it('claims a cron slot once, records a busy slot as skipped, and finishes runs', async () => {
@@ -446,10 +482,11 @@ describe('migration from a round-1 database', () => {
           { platform: 'slack', chatId: 'D1' },
         ]);
         // Still delivered in order after the upgrade: found by the chat's address, ahead of new replies.
-        expect((await old.outbox.headOf({ platform: 'telegram', chatId: '-100123', threadId: '42' }))?.id).toBe(pending[0].id);
         await old.outbox.enqueue({ platform: 'slack', chatId: 'D1' }, { chunks: ['new reply'] }, T0 + 10);
-        expect((await old.outbox.headOf({ platform: 'slack', chatId: 'D1' }))?.id).toBe(pending[1].id);
         expect((await old.outbox.heads()).map((i) => i.id)).toEqual([pending[0].id, pending[1].id]);
+        const later = Date.parse('2100-01-01T00:00:00Z');
+        expect((await old.outbox.takeHead({ platform: 'telegram', chatId: '-100123', threadId: '42' }, later, 30_000))?.id).toBe(pending[0].id);
+        expect((await old.outbox.takeHead({ platform: 'slack', chatId: 'D1' }, later, 30_000))?.id).toBe(pending[1].id);
 
         expect((await old.cron.get('daily-report'))?.deliver).toEqual({ platform: 'email', chatId: 'alice@example.com' });
         expect((await old.cron.get('standup'))?.deliver).toEqual({ platform: 'telegram', chatId: '-100123', threadId: '42' });
