@@ -40,12 +40,14 @@ export class FtsIndexer {
    * A read-only connection cannot write the index: it searches what is indexed.
    */
   indexPending(): number {
-    if (this.db.readonly || !this.behind()) return 0;
+    if (this.db.readonly) return 0;
     // Outside a transaction: BEGIN IMMEDIATE, so two processes never index the same tail; inside one,
-    // better-sqlite3 makes it a savepoint.
-    const indexed = this.flush.immediate();
-    this.waiting = 0;
-    this.clearTimer();
+    // better-sqlite3 makes it a savepoint (undone if the transaction is, so the timer stays armed).
+    const indexed = this.behind() ? this.flush.immediate() : 0;
+    if (!this.db.inTransaction) {
+      this.waiting = 0;
+      this.clearTimer();
+    }
     return indexed;
   }
 

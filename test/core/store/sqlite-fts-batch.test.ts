@@ -177,6 +177,22 @@ describe('SQLite search indexed in batches', () => {
     expect(inspect(path, (db) => db.prepare('SELECT count(*) FROM messages_fts').pluck().get())).toBe(0);
   });
 
+  it('a second process searching (`sessions search` while the gateway runs) indexes the tail once, for both', async () => {
+    const other = openSqliteStore({ path, home });
+    try {
+      await store.sessions.create(newSession('s1'));
+      await store.messages.append('s1', 'alice', [{ role: 'user', content: 'the red tractor' }], T0);
+      expect((await other.messages.searchAll('tractor')).length).toBe(1);
+      await store.messages.append('s1', 'alice', [{ role: 'assistant', content: 'a tractor indeed' }], T0 + 1);
+      expect((await store.messages.search('alice', 'tractor')).length).toBe(2);
+      expect((await other.messages.searchAll('tractor')).length).toBe(2);
+      expect(watermark(path)).toEqual({ last: 2, top: 2 });
+      expectIndexEqualsRows(path);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('compression marks rows but keeps them searchable', async () => {
     await store.sessions.create(newSession('s1'));
     await store.messages.append('s1', 'alice', [{ role: 'user', content: 'the blue umbrella' }, { role: 'assistant', content: 'ok' }], T0);
