@@ -14,12 +14,13 @@ import { FileMemoryRepo } from './memory-files.js';
 import { SqliteRetentionRepo } from './retention.js';
 import { SqliteLiveStreamRepo } from './streams.js';
 import { SqliteInstanceRepo, SqliteLeaseRepo } from './leases.js';
+import { FtsIndexer } from './fts-index.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
-function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache, history?: HistoryCache): Repositories {
+function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache, fts: FtsIndexer, history?: HistoryCache): Repositories {
   return {
     sessions: new SqliteSessionRepo(run, prompts),
-    messages: new SqliteMessageRepo(run, history),
+    messages: new SqliteMessageRepo(run, fts, history),
     inbound: new SqliteInboundRepo(run),
     outbox: new SqliteOutboxRepo(run),
     cron: new SqliteCronRepo(run),
@@ -43,8 +44,11 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const prompts = new PromptCache();
   // Read through outside transactions only; repositories bound to one still invalidate it when they compress.
   const history = new HistoryCache();
-  const free = repositories(freeRunner(connection), memory, prompts, history);
-  const bound = repositories(transactionRunner(connection), memory, prompts, history);
+  // One for both: the rows waiting for the index are the connection's, whichever repository wrote them.
+  const fts = new FtsIndexer(connection);
+  fts.catchUp();
+  const free = repositories(freeRunner(connection), memory, prompts, fts, history);
+  const bound = repositories(transactionRunner(connection), memory, prompts, fts, history);
   return {
     engine: 'sqlite',
     ...free,
@@ -54,6 +58,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     transaction: (fn) => connection.transaction(() => fn(bound)),
     schemaVersion: async () => schemaVersion(connection.db),
     close: async () => {
+      fts.stop();
       connection.db.close();
     },
   };

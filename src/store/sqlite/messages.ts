@@ -2,8 +2,7 @@ import { prepare, type Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
 import { toChat, type MessageRow } from '../rows.js';
-
-
+import type { FtsIndexer } from './fts-index.js';
 
 /** Turns free text into a safe FTS5 query: each word quoted, OR-joined (bm25 ranks the best match first). */
 export function toFtsQuery(text: string): string {
@@ -81,6 +80,8 @@ const charsOf = (rows: readonly ChatMessage[]) => rows.reduce((n, m) => n + m.co
 export class SqliteMessageRepo implements MessageRepo {
   constructor(
     private readonly run: Runner,
+    /** Brings messages_fts up to date before a search; told of appended rows. */
+    private readonly fts: FtsIndexer,
     /** Shared by the store's repositories; used only outside transactions (committed rows only). */
     private readonly cache?: HistoryCache,
   ) {}
@@ -196,6 +197,7 @@ export class SqliteMessageRepo implements MessageRepo {
         );
       else insert.run(sessionId, personKey, 'user', m.content, null, null, null, at, null, null, null);
     });
+    this.fts.appended(messages.length);
   }
 
   /**
@@ -241,6 +243,7 @@ export class SqliteMessageRepo implements MessageRepo {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const fts = toFtsQuery(query);
     if (!fts) return [];
+    this.fts.indexPending();
     const rows = prepare(this.db, 
         `SELECT m.id AS messageId, m.session_id AS sessionId, s.platform AS platform, s.started_at AS sessionStartedAt, m.created_at AS createdAt, m.role AS role,
                 snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank
@@ -257,6 +260,7 @@ export class SqliteMessageRepo implements MessageRepo {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const fts = toFtsQuery(query);
     if (!fts) return [];
+    this.fts.indexPending();
     return prepare(this.db, 
         `SELECT m.id AS messageId, m.session_id AS sessionId, m.person_key AS personKey, s.platform AS platform, s.started_at AS sessionStartedAt,
                 m.created_at AS createdAt, m.role AS role, snippet(messages_fts, 0, '[', ']', '…', 12) AS snippet, bm25(messages_fts) AS rank

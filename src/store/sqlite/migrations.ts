@@ -192,6 +192,27 @@ export const MIGRATIONS: readonly Migration[] = [
   DROP TABLE leases;
   ALTER TABLE leases_by_name RENAME TO leases;
   `,
+  // 9: FTS5 indexing in batches (fts-index.ts), not by a trigger per inserted row: FTS5 wrote a new
+  // segment and its structure record at every commit, about three times what a turn's two inserts
+  // cost without it. fts_indexed holds the highest messages.id indexed: everything up to now, which
+  // the old trigger indexed. A row deleted before it was indexed is not in the index, and FTS5's
+  // 'delete' of a row it never had corrupts an external-content index, so the delete trigger removes
+  // only rows at or below the watermark. And since a new row takes max(id) + 1, a delete of the
+  // highest rows brings the watermark down to the highest id left — otherwise a later row would
+  // take an id at or below it and never be indexed.
+  // (No statement updates messages.content; compression only sets `compressed`.)
+  `
+  DROP TRIGGER IF EXISTS messages_ai;
+  DROP TRIGGER IF EXISTS messages_ad;
+  CREATE TABLE fts_indexed (only_row INTEGER PRIMARY KEY CHECK (only_row = 1), last_id INTEGER NOT NULL);
+  INSERT INTO fts_indexed (only_row, last_id) SELECT 1, COALESCE(max(id), 0) FROM messages;
+  CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, content) SELECT 'delete', old.id, old.content
+      WHERE old.role IN ('user','assistant') AND old.id <= (SELECT last_id FROM fts_indexed);
+    UPDATE fts_indexed SET last_id = (SELECT COALESCE(max(id), 0) FROM messages)
+      WHERE last_id > (SELECT COALESCE(max(id), 0) FROM messages);
+  END;
+  `,
 ];
 
 /**

@@ -8,7 +8,8 @@ const TABLES = ['sessions', 'messages', 'inbound', 'outbox', 'cron_jobs', 'cron_
 /**
  * Deletes finished rows past their cutoff, a batch per table per call. Each statement picks its
  * victims through the partial indexes of migration 3, so a pass costs what it deletes, not the
- * table size. Sessions go with their messages (the FTS delete trigger keeps the index in step).
+ * table size. Sessions go with their messages; the delete trigger (migration 9) removes from the FTS
+ * index the rows that were indexed, and a row not yet indexed simply never will be.
  */
 export class SqliteRetentionRepo implements RetentionRepo {
   constructor(
