@@ -12,7 +12,26 @@ const processor = unified().use(remarkParse).use(remarkGfm).freeze();
 
 /** Parses Markdown into an mdast Root. Lone surrogates become U+FFFD first (no platform accepts them). */
 export function parseMarkdown(markdown: string): Root {
-  return processor.parse(wellFormed(markdown));
+  const text = wellFormed(markdown);
+  return plainParagraph(text) ?? processor.parse(text);
+}
+
+/**
+ * One line of prose in which Markdown can find nothing: it starts with a letter (no block marker,
+ * list number, indent or heading), has no line ending, control character or trailing space, and none
+ * of the characters any inline construct or GFM extension needs (\ ` * _ ~ [ ] < > & | # @) nor a
+ * link literal (www. or ://). Its tree is one paragraph holding the text, which is what the parser
+ * gives — but the parser first recombines its construct tables and handlers for every document,
+ * about 150 µs even for a one-word answer, most of what a short reply cost to render.
+ * test/render/parse-plain.test.ts compares the two on generated text.
+ */
+const PLAIN_LINE = /^\p{L}[^\0-\x1F\x7F\\`*_~[\]<>&|#@]*$/u;
+const LINK_LITERAL = /www\.|:\/\//i;
+
+export function plainParagraph(text: string): Root | null {
+  if (!PLAIN_LINE.test(text) || text.endsWith(' ') || LINK_LITERAL.test(text)) return null;
+  const position = () => ({ start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: text.length + 1, offset: text.length } });
+  return { type: 'root', children: [{ type: 'paragraph', children: [{ type: 'text', value: text, position: position() }], position: position() }], position: position() };
 }
 
 /** Link reference definitions by normalized identifier (first one wins, as in CommonMark). */
