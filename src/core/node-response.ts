@@ -9,9 +9,10 @@
  * message left in old space, which is what grows the heap under load.
  *
  * grammY reads every Bot API answer with json(), the model SDK a non-streamed answer with json() or
- * text(): those read the Node stream directly, and the headers are built when first read. The web
- * side (body, clone, blob, formData) is a real Response over the same stream, made the first time
- * one of them is asked for, so the object answers as fetch's own Response does throughout.
+ * text(): those read the Node stream directly, and the headers are built when first read. A streamed
+ * answer's `body` is a web stream made when first asked for; the rest of the web side (clone, blob,
+ * formData, or a read after `body` was taken) is a real Response over the same stream, made the first
+ * time it is needed, so the object answers as fetch's own Response does throughout.
  */
 import { finished, type Readable } from 'node:stream';
 import { webStream } from './web-stream.js';
@@ -51,7 +52,9 @@ export class NodeResponse implements Response {
   /** The body still to be read; null when the answer has none. */
   readonly #source: Readable | null;
   #used = false;
-  /** The web Response over the same body, once something asked for the web side. */
+  /** The body as a web stream, once `body` was asked for (null: none). */
+  #stream: ReadableStream<Uint8Array> | null | undefined;
+  /** The web Response over the same body, once something asked for the rest of the web side. */
   #web: Response | undefined;
 
   constructor(source: Readable | null, init: NodeResponseInit) {
@@ -67,32 +70,36 @@ export class NodeResponse implements Response {
     return (this.#headers ??= this.#web?.headers ?? new Headers(this.#pairs));
   }
 
+  /** The body as a web stream (the model SDK reads a streamed answer so), made when first asked for. */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.web().body;
+    if (this.#web) return this.#web.body;
+    if (this.#stream === undefined) this.#stream = this.#source && !this.#used ? webStream(this.#source) : null;
+    return this.#stream;
   }
 
+  /** Whether the body was read; once `body` was taken, whether a reader holds it (fetch: whether a read began). */
   get bodyUsed(): boolean {
-    return this.#used || (this.#web?.bodyUsed ?? false);
+    return this.#used || (this.#stream?.locked ?? false) || (this.#web?.bodyUsed ?? false);
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    if (this.#web) return this.#web.arrayBuffer();
+    if (this.#web || this.#stream !== undefined) return this.web().arrayBuffer();
     const bytes = await this.read();
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
   async text(): Promise<string> {
-    if (this.#web) return this.#web.text();
+    if (this.#web || this.#stream !== undefined) return this.web().text();
     return utf8.decode(await this.read());
   }
 
   async json(): Promise<unknown> {
-    if (this.#web) return this.#web.json();
+    if (this.#web || this.#stream !== undefined) return this.web().json();
     return JSON.parse(utf8.decode(await this.read())) as unknown;
   }
 
   async blob(): Promise<Blob> {
-    if (this.#web) return this.#web.blob();
+    if (this.#web || this.#stream !== undefined) return this.web().blob();
     return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
   }
 
@@ -114,7 +121,7 @@ export class NodeResponse implements Response {
   private web(): Response {
     if (!this.#web) {
       // A body already read by json()/text() is gone: the web side has an empty one (bodyUsed stays true).
-      const body = this.#source && !this.#used ? webStream(this.#source) : null;
+      const body = this.#stream !== undefined ? this.#stream : this.#source && !this.#used ? webStream(this.#source) : null;
       this.#web = new Response(body, { status: this.status, statusText: this.statusText, headers: this.#headers ?? this.#pairs });
     }
     return this.#web;

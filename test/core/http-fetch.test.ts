@@ -69,13 +69,19 @@ describe('httpFetch', () => {
       const reader = (await post('d')).body!.getReader();
       let streamed = '';
       for (let r = await reader.read(); !r.done; r = await reader.read()) streamed += Buffer.from(r.value).toString('utf8');
+      const taken = await post('f');
+      const takenReader = taken.body!.getReader();
+      const lockedThenUsed = [(await takenReader.read()).done === false, taken.bodyUsed];
+      const viaBody = await post('g');
+      void viaBody.body;
+      const afterBody = await viaBody.text();
       const original = await post('e');
       const copy = original.clone();
       const both = [await original.text(), await copy.text()];
-      seen.push({ text, used, again, bytes, blob: [await blob.text(), blob.type], streamed, both, ok: a.ok, url: a.url, type: a.type, header: a.headers.get('X-Seen') });
+      seen.push({ text, used, again, lockedThenUsed, afterBody, bytes, blob: [await blob.text(), blob.type], streamed, both, ok: a.ok, url: a.url, type: a.type, header: a.headers.get('X-Seen') });
     }
     expect(seen[0]).toEqual(seen[1]);
-    expect(seen[0]).toMatchObject({ text: 'got {"x":"é"}', used: true, again: 'TypeError', bytes: 'got b', streamed: 'got d', both: ['got e', 'got e'], header: 'POST text/plain' });
+    expect(seen[0]).toMatchObject({ text: 'got {"x":"é"}', used: true, lockedThenUsed: [true, true], afterBody: 'got g', again: 'TypeError', bytes: 'got b', streamed: 'got d', both: ['got e', 'got e'], header: 'POST text/plain' });
   });
 
   it('streams a long body whole and in order, and fails the body of a cut response as fetch does', async () => {
