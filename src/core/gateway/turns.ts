@@ -3,7 +3,8 @@
  * answered together in one follow-up turn (at most `max_queued` waiting, then a "busy" reply), a
  * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
  * A turn is: typing indicator → agent → one transaction storing the history (the agent's), the
- * reply (outbox) and the journal rows → delivery.
+ * reply (outbox) and the journal rows (and giving the session's lease up when nothing else of it
+ * is pending) → delivery.
  *
  * Many instances (DESIGN §9): a session runs on one instance at a time, under the lease
  * `session:<key>`. Its turns take their batch from the journal (every pending message of the
