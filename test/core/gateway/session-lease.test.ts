@@ -238,7 +238,7 @@ for (const engine of ENGINES) {
         seen.push({ held: c.app.presence.holds(lease), holder: (await c.store.leases.get(lease))?.holder });
         return { text: 'done' };
       });
-      c = await core(calls, { yaml: 'gateway:\n  lease_seconds: 0.3\n' });
+      c = await core(calls, { yaml: 'gateway:\n  lease_seconds: 1\n' });
       const lost: string[] = [];
       c.app.presence.onLost((name) => lost.push(name));
       await c.app.presence.start();
@@ -266,7 +266,7 @@ for (const engine of ENGINES) {
     beforeEach(async () => {
       db = await engine.create();
       store = await db.open();
-      presence = new Presence({ store, instanceId: 'one', timing: leaseTiming(0.3), logger: silentLogger, now: () => new Date() });
+      presence = new Presence({ store, instanceId: 'one', timing: leaseTiming(1), logger: silentLogger, now: () => new Date() });
       lost.length = 0;
       presence.onLost((n) => lost.push(n));
       await presence.start();
