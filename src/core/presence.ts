@@ -5,7 +5,7 @@
  * listeners hear of it, so a door stops polling at once.
  */
 import { hostname } from 'node:os';
-import type { Store } from './store/types.js';
+import type { Repositories, Store } from './store/types.js';
 import type { Logger } from './logger.js';
 import { oneLine } from './errors.js';
 
@@ -38,6 +38,8 @@ export class Presence {
   readonly timing: LeaseTiming;
   /** Leases this instance believes it holds, with the tick number they were taken in. */
   private readonly held = new Map<string, number>();
+  /** Leases being given up inside a transaction that has not ended yet (see `releaseIn`). */
+  private readonly releasing = new Set<string>();
   private readonly lostListeners = new Set<(name: string) => void>();
   private readonly tickListeners = new Set<() => void>();
   private tickNo = 0;
@@ -76,6 +78,22 @@ export class Presence {
     await this.deps.store.leases.release(name, this.id);
   }
 
+  /**
+   * Gives `name` up inside the open transaction `tx`, so it goes with what that transaction
+   * commits (a turn's answer). The lease stays held here until `settled` says how the transaction
+   * ended; meanwhile the renewal does not count it as lost.
+   */
+  async releaseIn(tx: Pick<Repositories, 'leases'>, name: string): Promise<void> {
+    this.releasing.add(name);
+    await tx.leases.release(name, this.id);
+  }
+
+  /** The transaction of `releaseIn` ended: committed, the lease is gone; rolled back, still held. */
+  settled(name: string, committed: boolean): void {
+    this.releasing.delete(name);
+    if (committed) this.held.delete(name);
+  }
+
   holds(name: string): boolean {
     return this.held.has(name);
   }
@@ -99,6 +117,7 @@ export class Presence {
     this.timer = undefined;
     await this.ticking;
     this.held.clear();
+    this.releasing.clear();
     try {
       await this.deps.store.leases.releaseAll(this.id);
       if (wasStarted) await this.deps.store.instances.remove(this.id);
@@ -123,8 +142,9 @@ export class Presence {
     await store.instances.heartbeat({ id: this.id, host: hostname(), pid: process.pid, startedAt: this.startedAt }, at, this.timing.ttlMs);
     const renewed = new Set(await store.leases.renewAll(this.id, at, this.timing.ttlMs));
     for (const [name, since] of this.held) {
-      // Taken during this renewal: its own expiry is fresh, whatever the renewal saw.
-      if (since >= tick || renewed.has(name)) continue;
+      // Taken during this renewal: its own expiry is fresh, whatever the renewal saw. Being given
+      // up in a transaction: gone once it commits (then no longer held); a rollback kept the row.
+      if (since >= tick || renewed.has(name) || this.releasing.has(name)) continue;
       this.held.delete(name);
       this.deps.logger.warn('instances', `lease ${name} was lost (not renewed in time; another instance may hold it now)`);
       this.lostListeners.forEach((f) => f(name));

@@ -93,10 +93,20 @@ export interface CoreHarness {
   close(): Promise<void>;
 }
 
-export function makeCore(options: { home?: string; modelUrl: string; yaml?: string; allowed?: string; tools?: Tool[]; door?: ReturnType<typeof recordingAdapter>; provider?: Provider }): CoreHarness {
+export function makeCore(options: {
+  home?: string;
+  modelUrl: string;
+  yaml?: string;
+  allowed?: string;
+  tools?: Tool[];
+  door?: ReturnType<typeof recordingAdapter>;
+  provider?: Provider;
+  /** The store to run on (closed with the core); SQLite in `home` when not given. */
+  store?: Store;
+}): CoreHarness {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'sb-core-'));
   const settings = testSettings(home, options.modelUrl, options.yaml, options.allowed);
-  const store = openSqliteStore({ path: sqlitePath(home), home });
+  const store = options.store ?? openSqliteStore({ path: sqlitePath(home), home });
   const provider = options.provider ?? createOpenAIProvider({ apiKey: 'k', baseURL: options.modelUrl, timeoutMs: 5000, maxRetries: 0 });
   const door = options.door ?? recordingAdapter('telegram');
   const app = createApp({

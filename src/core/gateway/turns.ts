@@ -3,25 +3,28 @@
  * answered together in one follow-up turn (at most `max_queued` waiting, then a "busy" reply), a
  * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
  * A turn is: typing indicator → agent → one transaction storing the history (the agent's), the
- * reply (outbox) and the journal rows → delivery.
+ * reply (outbox) and the journal rows (and giving the session's lease up when nothing else of it
+ * is pending) → delivery.
  *
  * Many instances (DESIGN §9): a session runs on one instance at a time, under the lease
  * `session:<key>`. Its turns take their batch from the journal (every pending message of the
  * session, whichever instance received it, in arrival order), and settling the journal rows is
- * conditional, so a turn whose messages another instance answered first commits nothing.
+ * conditional, so a turn whose messages another instance answered first commits nothing. A turn
+ * that leaves nothing of its session pending gives the lease up in its own transaction (one commit
+ * fewer per message, issue #14); what another instance journaled meanwhile is read after the loop.
  */
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, InboundMessage } from '../types.js';
-import type { Store } from '../store/types.js';
+import type { Repositories, Store } from '../store/types.js';
 import { parseCommand } from '../commands.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
 import { formatBatch } from '../user-content.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
-import type { Replies } from './replies.js';
+import type { Replies, Reply } from './replies.js';
 import type { IntakeContext } from './pipeline.js';
 import { startTyping } from './typing.js';
 import { LiveReply } from '../streaming/live-reply.js';
@@ -43,6 +46,10 @@ export interface TurnRunnerDeps {
 export interface SessionLeases {
   acquire(name: string): Promise<boolean>;
   release(name: string): Promise<void>;
+  /** Gives the lease up inside the open transaction `tx`; `settled` must follow once it ended. */
+  releaseIn(tx: Pick<Repositories, 'leases'>, name: string): Promise<void>;
+  /** The transaction of `releaseIn` ended: committed (the lease is gone) or rolled back (still held). */
+  settled(name: string, committed: boolean): void;
 }
 
 export const sessionLease = (sessionKey: string): string => `session:${sessionKey}`;
@@ -144,8 +151,10 @@ export class TurnRunner {
 
   /**
    * Runs the session's turns while this instance holds its lease: each turn answers every pending
-   * message of the session in the journal. When nothing is left the lease goes; anything journaled
-   * for the session meanwhile (another instance received it and saw the lease taken) starts again.
+   * message of the session in the journal. When nothing is left the lease goes — with the last
+   * turn's commit when it saw nothing else pending, else on its own; anything journaled for the
+   * session meanwhile (another instance received it and saw the lease taken, or a local message
+   * raced the end of the loop) starts again.
    */
   private async runSession(ctx: IntakeContext): Promise<void> {
     const key = ctx.sessionKey;
@@ -154,12 +163,13 @@ export class TurnRunner {
     try {
       // Someone else runs this session: it takes this message from the journal with its next turn.
       if (!(await this.deps.leases.acquire(lease))) return;
+      let released = false;
       try {
         for (let batch = await this.batchOf(key); batch.length; batch = await this.batchOf(key)) {
           if (this.stopping) return; // left journaled for the next start (or another instance)
           const release = await this.slots.acquire();
           try {
-            await this.runTurn(ctx, batch);
+            released = await this.runTurn(ctx, batch);
           } catch (error) {
             if (error instanceof AnsweredElsewhere) this.deps.logger.info('gateway', `turn for ${key} dropped: ${error.message} by another instance`);
             // Storing the outcome failed (database gone): the messages stay journaled for the next start.
@@ -169,9 +179,10 @@ export class TurnRunner {
             release();
           }
           this.queues.reset(key);
+          if (released) break; // its commit saw nothing else pending and gave the lease up
         }
       } finally {
-        await this.deps.leases.release(lease).catch(() => undefined);
+        if (!released) await this.deps.leases.release(lease).catch(() => undefined);
       }
       again = !this.stopping;
     } catch (error) {
@@ -211,8 +222,40 @@ export class TurnRunner {
     });
   }
 
-  private async runTurn(ctx: IntakeContext, batch: InboundMessage[]): Promise<void> {
-    const { agent, replies, logger } = this.deps;
+  /**
+   * The one transaction that ends a turn: `fn` (history, reply), then the batch's journal rows
+   * settled (AnsweredElsewhere when another instance answered one first: everything rolls back,
+   * the lease's release too); when no other message of the session is pending, the session's
+   * lease is given up in it as well. True when it was, and the transaction committed.
+   */
+  private async commitTurn(
+    sessionKey: string,
+    batch: InboundMessage[],
+    clearStream: boolean,
+    fn: (tx: Repositories, reply: Reply) => Promise<void>,
+  ): Promise<boolean> {
+    const lease = sessionLease(sessionKey);
+    let releasing = false;
+    let committed = false;
+    try {
+      await this.deps.replies.commit(sessionKey, async (tx, reply) => {
+        await fn(tx, reply);
+        for (const m of batch) if (!(await tx.inbound.mark(m.platform, m.updateId, 'done'))) throw new AnsweredElsewhere(m.updateId);
+        if (clearStream) await tx.streams.clear(sessionKey);
+        if ((await tx.inbound.pendingFor(sessionKey)).some((m) => !parseCommand(m.text))) return;
+        releasing = true;
+        await this.deps.leases.releaseIn(tx, lease);
+      });
+      committed = true;
+    } finally {
+      if (releasing) this.deps.leases.settled(lease, committed);
+    }
+    return releasing;
+  }
+
+  /** One turn; true when its commit gave the session's lease up (nothing else was pending). */
+  private async runTurn(ctx: IntakeContext, batch: InboundMessage[]): Promise<boolean> {
+    const { agent, logger } = this.deps;
     const last = batch[batch.length - 1];
     const signal = this.queues.signal(ctx.sessionKey);
     const live = await this.liveReply(ctx.sessionKey, last.replyTarget).catch((error: unknown) => {
@@ -235,26 +278,21 @@ export class TurnRunner {
     };
     // A 429 met while streaming: the finished reply waits as long as the platform asked.
     const quiet = () => (live?.quietUntil ? { notBefore: live.quietUntil } : {});
-    const markDone = async (tx: Parameters<Parameters<Replies['commit']>[1]>[0]) => {
-      for (const m of batch) if (!(await tx.inbound.mark(m.platform, m.updateId, 'done'))) throw new AnsweredElsewhere(m.updateId);
-      if (live) await tx.streams.clear(ctx.sessionKey);
-    };
     try {
       const result = await agent.turn(input);
-      if (signal.aborted && this.stopping) return;
+      if (signal.aborted && this.stopping) return false;
       const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
       const target = await finish();
       const at = this.deps.now().getTime();
-      await replies.commit(ctx.sessionKey, async (tx, reply) => {
+      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, reply) => {
         await agent.commit(tx, result, ctx.person, at);
         await reply(target, answer, quiet());
-        await markDone(tx);
       });
     } catch (error) {
       if (error instanceof AnsweredElsewhere) throw error;
       if (signal.aborted && this.stopping) {
         await live?.finish();
-        return; // journaled; answered after restart (the stream's messages are finished then)
+        return false; // journaled; answered after restart (the stream's messages are finished then)
       }
       const stopped = signal.aborted;
       if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
@@ -264,9 +302,8 @@ export class TurnRunner {
       let text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
-      await replies.commit(ctx.sessionKey, async (tx, reply) => {
+      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (_tx, reply) => {
         await reply(target, text, quiet());
-        await markDone(tx);
       });
     } finally {
       typing.stop();

@@ -412,6 +412,11 @@ export interface Repositories {
   readonly pairing: PairingRepo;
   readonly memory: MemoryRepo;
   readonly streams: LiveStreamRepo;
+  /**
+   * Leases (sessions, single-consumer doors). Inside a transaction only a turn's last commit uses
+   * them: it gives its session's lease up together with what it answered (DESIGN §9).
+   */
+  readonly leases: LeaseRepo;
 }
 
 export interface Store extends Repositories {
@@ -419,8 +424,6 @@ export interface Store extends Repositories {
   readonly engine: string;
   /** Pruning by the retention policy (src/core/retention.ts) and table sizes; outside transactions. */
   readonly retention: RetentionRepo;
-  /** Leases (sessions, single-consumer doors); outside transactions. */
-  readonly leases: LeaseRepo;
   /** The instances on this database and their heartbeats. */
   readonly instances: InstanceRepo;
   /**

@@ -28,6 +28,7 @@ function repositories(run: Runner): Repositories {
     pairing: new PgPairingRepo(run),
     memory: new PgMemoryRepo(run),
     streams: new PgLiveStreamRepo(run),
+    leases: new PgLeaseRepo(run),
   };
 }
 
@@ -68,7 +69,6 @@ function storeOn(pool: pg.Pool): Store {
     engine: 'postgres',
     ...repositories(poolRunner(pool)),
     retention: new PgRetentionRepo(poolRunner(pool)),
-    leases: new PgLeaseRepo(poolRunner(pool)),
     instances: new PgInstanceRepo(poolRunner(pool)),
     // Calls on the store's own repositories meanwhile run on other pooled connections and see only
     // what is committed (as a second instance would); `tx` is the transaction.

@@ -27,6 +27,7 @@ function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache,
     pairing: new SqlitePairingRepo(run),
     memory,
     streams: new SqliteLiveStreamRepo(run),
+    leases: new SqliteLeaseRepo(run),
   };
 }
 
@@ -53,7 +54,6 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     engine: 'sqlite',
     ...free,
     retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path, () => history.invalidate()),
-    leases: new SqliteLeaseRepo(freeRunner(connection)),
     instances: new SqliteInstanceRepo(freeRunner(connection)),
     transaction: (fn) => connection.transaction(() => fn(bound)),
     schemaVersion: async () => schemaVersion(connection.db),

@@ -1,0 +1,311 @@
+/**
+ * A session's lease around its turns (DESIGN §7, §9; issue #14) on both engines: what the store
+ * is asked for one message to an idle session — the turn's own commit gives the lease up when
+ * nothing else of the session is pending, so there is no separate release and no extra read of
+ * the journal, and the check for messages journaled meanwhile still follows. A message that
+ * arrives during a turn is still answered in a second turn; a turn answered elsewhere rolls its
+ * release back with everything else; Presence stops renewing a lease given up in a transaction
+ * only once that commits, and never counts it as lost.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Repositories, Store } from '../../../src/core/store/types.js';
+import { leaseTiming, Presence } from '../../../src/core/presence.js';
+import { sessionLease } from '../../../src/core/gateway/turns.js';
+import { formatSessionKey } from '../../../src/platform/address.js';
+import { silentLogger } from '../../../src/core/logger.js';
+import { startModelFake, lastUserText, type ModelFake } from '../../fakes/model.js';
+import { inbound, makeCore, until, type CoreHarness } from '../../helpers/core.js';
+import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+
+reportSkips();
+
+const RECORDED = new Set(['claim', 'mark', 'pending', 'pendingFor', 'acquire', 'release', 'releaseAll']);
+
+type Fail = (call: string, result: unknown) => void;
+
+/**
+ * `store`, recording the journal and lease calls made on it (`tx …` inside a transaction) and how
+ * each transaction ended. `fail` may throw after a call inside a transaction (a failing commit).
+ */
+function recording(store: Store, calls: string[], fail: Fail = () => undefined): Store {
+  const watch = <T extends object>(repo: T, label: string, inTx: boolean): T =>
+    new Proxy(repo, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== 'function' || typeof name !== 'string' || !RECORDED.has(name)) return value;
+        return async (...args: unknown[]) => {
+          const call = `${inTx ? 'tx ' : ''}${label}.${name}`;
+          calls.push(call);
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (inTx) fail(call, result);
+          return result;
+        };
+      },
+    });
+  const bound = (tx: Repositories): Repositories =>
+    new Proxy(tx, {
+      get: (t, name, r) => (name === 'inbound' ? watch(t.inbound, 'inbound', true) : name === 'leases' ? watch(t.leases, 'leases', true) : Reflect.get(t, name, r)),
+    });
+  const inboundRepo = watch(store.inbound, 'inbound', false);
+  const leaseRepo = watch(store.leases, 'leases', false);
+  const transaction: Store['transaction'] = async (fn) => {
+    calls.push('begin');
+    try {
+      const value = await store.transaction((tx) => fn(bound(tx)));
+      calls.push('commit');
+      return value;
+    } catch (error) {
+      calls.push('rollback');
+      throw error;
+    }
+  };
+  return new Proxy(store, {
+    get: (target, name, r) => (name === 'inbound' ? inboundRepo : name === 'leases' ? leaseRepo : name === 'transaction' ? transaction : Reflect.get(target, name, r)),
+  });
+}
+
+const USER = '4242';
+const key = formatSessionKey({ platform: 'telegram', chatId: USER, userId: USER });
+const lease = sessionLease(key);
+
+/** The calls of one message to an idle session after its journal row is written, as the gateway makes them now. */
+const ONE_MESSAGE = [
+  'leases.acquire',
+  'inbound.pendingFor', // the batch
+  'begin',
+  'tx inbound.mark',
+  'tx inbound.pendingFor', // nothing else pending:
+  'tx leases.release', // the lease goes with the answer
+  'commit',
+  'inbound.pendingFor', // messages journaled meanwhile (another instance, or a local one that raced)
+];
+
+for (const engine of ENGINES) {
+  describe.skipIf(Boolean(engine.skip))(`session lease around turns (${engine.name})`, () => {
+    let model: ModelFake;
+    let db: EngineDb;
+    const cores: CoreHarness[] = [];
+    const stores: Store[] = [];
+
+    async function core(calls: string[], options: { yaml?: string; fail?: Fail } = {}): Promise<CoreHarness> {
+      const c = makeCore({ home: db.home, modelUrl: model.openaiUrl, yaml: options.yaml, store: recording(await db.open(), calls, options.fail) });
+      cores.push(c);
+      return c;
+    }
+
+    /** Calls from the first lease acquisition on (the journal write before it is the intake's). */
+    const fromAcquire = (calls: string[]) => calls.slice(calls.indexOf('leases.acquire'));
+
+    beforeEach(async () => {
+      model = await startModelFake();
+      db = await engine.create();
+    });
+    afterEach(async () => {
+      for (const c of cores.splice(0)) await c.close();
+      for (const s of stores.splice(0)) await s.close();
+      await model.close();
+      await db.cleanup();
+    });
+
+    it('one message to an idle session: the lease goes in the turn’s commit, then the late check; no separate release', async () => {
+      model.setScript((req) => ({ text: `got: ${lastUserText(req)}` }));
+      const calls: string[] = [];
+      const c = await core(calls);
+      await c.gateway.handle(inbound('hello', { user: USER }));
+      await until(() => c.door.sent.length === 1);
+      await c.gateway.idle();
+      expect(c.door.sent.map((s) => s.text)).toEqual(['got: hello']);
+      expect(calls[0]).toBe('inbound.claim');
+      expect(fromAcquire(calls)).toEqual(ONE_MESSAGE);
+      expect(await c.store.leases.get(lease)).toBeUndefined();
+      expect(c.app.presence.holds(lease)).toBe(false);
+      expect(await c.store.inbound.pendingFor(key)).toEqual([]);
+    });
+
+    it('a failed turn ends the same way: its apology and the release in one commit', async () => {
+      model.queue({ status: 500 });
+      const calls: string[] = [];
+      const c = await core(calls);
+      await c.gateway.handle(inbound('hello', { user: USER }));
+      await until(() => c.door.sent.length === 1);
+      await c.gateway.idle();
+      expect(c.door.sent[0].text).toMatch(/^Sorry, I could not answer that/);
+      // The message kept in the history is the agent's own commit, before the turn's.
+      const turn = fromAcquire(calls);
+      expect(turn.slice(0, 2)).toEqual(ONE_MESSAGE.slice(0, 2));
+      expect(turn.slice(-6)).toEqual(ONE_MESSAGE.slice(2));
+      expect(turn.filter((x) => x.endsWith('leases.release'))).toEqual(['tx leases.release']);
+      expect(await c.store.leases.get(lease)).toBeUndefined();
+    });
+
+    it('a message arriving during a turn is answered in a second turn; the lease goes with the second commit', async () => {
+      const calls: string[] = [];
+      let c!: CoreHarness;
+      const during: string[] = [];
+      model.setScript(async (req) => {
+        const text = lastUserText(req);
+        if (text === 'one') {
+          during.push(`held: ${String(c.app.presence.holds(lease))}`);
+          await c.gateway.handle(inbound('two', { user: USER }));
+        }
+        return { text: `got: ${text}` };
+      });
+      c = await core(calls);
+      await c.gateway.handle(inbound('one', { user: USER }));
+      await until(() => c.door.sent.length === 2);
+      await c.gateway.idle();
+      expect(c.door.sent.map((s) => s.text)).toEqual(['got: one', 'got: two']);
+      expect(during).toEqual(['held: true']);
+      expect(fromAcquire(calls)).toEqual([
+        'leases.acquire',
+        'inbound.pendingFor',
+        'inbound.claim', // "two", journaled while the model writes
+        'begin',
+        'tx inbound.mark',
+        'tx inbound.pendingFor', // finds "two": the lease stays
+        'commit',
+        'inbound.pendingFor', // the second batch
+        'begin',
+        'tx inbound.mark',
+        'tx inbound.pendingFor',
+        'tx leases.release',
+        'commit',
+        'inbound.pendingFor',
+      ]);
+      expect(await c.store.leases.get(lease)).toBeUndefined();
+    });
+
+    it('a turn another instance answered first commits nothing: no reply, and the lease is given up on its own', async () => {
+      const calls: string[] = [];
+      const other = await db.open();
+      stores.push(other);
+      const message = inbound('hello', { user: USER });
+      let c!: CoreHarness;
+      model.setScript(async () => {
+        // Another instance settles the row while this one's model writes.
+        expect(await other.inbound.mark('telegram', message.updateId, 'done')).toBe(true);
+        return { text: 'answered twice?' };
+      });
+      c = await core(calls);
+      await c.gateway.handle(message);
+      await until(() => model.completions().length === 1);
+      await c.gateway.idle();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(c.door.sent).toEqual([]);
+      expect(await c.store.outbox.pending()).toEqual([]);
+      expect(fromAcquire(calls)).toEqual([
+        'leases.acquire',
+        'inbound.pendingFor',
+        'begin',
+        'tx inbound.mark', // already done: AnsweredElsewhere
+        'rollback',
+        'inbound.pendingFor',
+        'leases.release',
+        'inbound.pendingFor',
+      ]);
+      expect(await c.store.leases.get(lease)).toBeUndefined();
+      expect(c.app.presence.holds(lease)).toBe(false);
+    });
+
+    it('a commit that fails after giving the lease up rolls the release back with it (the lease is still there for the next commit)', async () => {
+      const calls: string[] = [];
+      const released: unknown[] = [];
+      let failures = 1;
+      const fail: Fail = (call, result) => {
+        if (call !== 'tx leases.release') return;
+        released.push(result);
+        if (failures-- > 0) throw new Error('disk full');
+      };
+      model.setScript(() => ({ text: 'fine' }));
+      const c = await core(calls, { fail });
+      await c.gateway.handle(inbound('hello', { user: USER }));
+      await until(() => c.door.sent.length === 1);
+      await c.gateway.idle();
+      // The answer's commit failed; the apology's commit found the lease row again and gave it up.
+      expect(c.door.sent[0].text).toMatch(/^Sorry, I could not answer that/);
+      expect(released).toEqual([true, true]);
+      expect(calls.filter((x) => x === 'rollback' || x.endsWith('leases.release'))).toEqual(['tx leases.release', 'rollback', 'tx leases.release']);
+      expect(await c.store.leases.get(lease)).toBeUndefined();
+    });
+
+    it('Presence renews the lease during the turn, forgets it once the turn’s commit gave it up, and never reports it lost', async () => {
+      const calls: string[] = [];
+      let c!: CoreHarness;
+      const seen: Array<{ held: boolean; holder?: string }> = [];
+      model.setScript(async () => {
+        // Two renewals while the model writes.
+        for (let ticks = 0; ticks < 2; ) await new Promise<void>((r) => c.app.presence.onTick(() => (ticks++, r())));
+        seen.push({ held: c.app.presence.holds(lease), holder: (await c.store.leases.get(lease))?.holder });
+        return { text: 'done' };
+      });
+      c = await core(calls, { yaml: 'gateway:\n  lease_seconds: 1\n' });
+      const lost: string[] = [];
+      c.app.presence.onLost((name) => lost.push(name));
+      await c.app.presence.start();
+      await c.gateway.handle(inbound('hello', { user: USER }));
+      await until(() => c.door.sent.length === 1);
+      await c.gateway.idle();
+      expect(seen).toEqual([{ held: true, holder: c.app.presence.id }]);
+      // Renewals after the commit do not bring it back.
+      await new Promise<void>((r) => c.app.presence.onTick(r));
+      await new Promise<void>((r) => c.app.presence.onTick(r));
+      expect(c.app.presence.holds(lease)).toBe(false);
+      expect(await c.store.leases.get(lease)).toBeUndefined();
+      expect(lost).toEqual([]);
+    });
+  });
+
+  describe.skipIf(Boolean(engine.skip))(`Presence: a lease given up inside a transaction (${engine.name})`, () => {
+    let db: EngineDb;
+    let store: Store;
+    let presence: Presence;
+    const lost: string[] = [];
+    const name = 'session:telegram:1:1';
+    const tick = () => new Promise<void>((r) => presence.onTick(r));
+
+    beforeEach(async () => {
+      db = await engine.create();
+      store = await db.open();
+      presence = new Presence({ store, instanceId: 'one', timing: leaseTiming(1), logger: silentLogger, now: () => new Date() });
+      lost.length = 0;
+      presence.onLost((n) => lost.push(n));
+      await presence.start();
+      expect(await presence.acquire(name)).toBe(true);
+    });
+    afterEach(async () => {
+      await presence.stop();
+      await store.close();
+      await db.cleanup();
+    });
+
+    it('committed: a renewal before `settled` does not count it as lost; afterwards it is neither held nor renewed', async () => {
+      await store.transaction((tx) => presence.releaseIn(tx, name));
+      expect(await store.leases.get(name)).toBeUndefined();
+      await tick();
+      await tick();
+      expect(lost).toEqual([]);
+      presence.settled(name, true);
+      expect(presence.holds(name)).toBe(false);
+      await tick();
+      expect(await store.leases.get(name)).toBeUndefined();
+      expect(lost).toEqual([]);
+    });
+
+    it('rolled back: still held, still renewed', async () => {
+      const before = (await store.leases.get(name))!.expiresAt;
+      await expect(
+        store.transaction(async (tx) => {
+          await presence.releaseIn(tx, name);
+          throw new Error('answered elsewhere');
+        }),
+      ).rejects.toThrow('answered elsewhere');
+      presence.settled(name, false);
+      expect(presence.holds(name)).toBe(true);
+      await tick();
+      await tick();
+      expect(presence.holds(name)).toBe(true);
+      expect((await store.leases.get(name))!.expiresAt).toBeGreaterThan(before);
+      expect(lost).toEqual([]);
+    });
+  });
+}
