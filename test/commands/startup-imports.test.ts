@@ -62,7 +62,9 @@ async function modulesLoadedByStart(env: Record<string, string>, ready: RegExp):
       }),
     });
     await gw.waitFor(ready, 20_000);
-    expect(await gw.stop('SIGTERM')).toBe(0);
+    const code = await gw.stop('SIGTERM');
+    // Once seen under the full suite's load: ended by a signal (code null). Say which, with the log.
+    expect(code, `exit ${code} (signal ${gw.child.signalCode}); log:\n${gw.stderr().slice(-3000)}`).toBe(0);
     return readFileSync(loadedFile, 'utf8').split('\n');
   } finally {
     await cleanUp(() => killIfRunning(gw), () => removeDir(home));
