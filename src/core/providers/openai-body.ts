@@ -46,12 +46,20 @@ const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'ut
  * unchanged) and serialises only the rest. Text rather than the last body's bytes: a body is then
  * garbage as soon as its request is done, instead of living on until the session's next turn —
  * long enough to be promoted, so the bodies of all turns piled up until the next full collection.
+ *
+ * The pieces a later request shared are folded into one string, `prefix` (the head and pieces
+ * [0, folded)), so a body is written with one call for all of them rather than one per message —
+ * hundreds in a long session, most of what a request cost to put together. The last turn's own
+ * messages stay separate pieces until a request shows they are shared (a turn's user message comes
+ * back from the history as another object, so it is serialised once more).
  */
 interface SessionPieces {
   model: string;
-  head: string;
-  headBytes: number;
-  /** messages[i] of the last request, its content and extra then, its piece and the piece's UTF-8 length. */
+  /** The head and the pieces of messages [0, folded), as one string, and its UTF-8 length. */
+  prefix: string;
+  prefixBytes: number;
+  folded: number;
+  /** messages[i] of the last request, its content and extra then; its piece and the piece's UTF-8 length for i ≥ folded. */
   messages: ChatMessage[];
   contents: string[];
   extras: unknown[];
@@ -77,6 +85,8 @@ function toolsPiece(tools: readonly ToolSpec[]): Buffer {
 
 const headOf = (request: ModelRequest): string => `{"model":${JSON.stringify(request.model)},"messages":[${JSON.stringify(systemParam(request.system))}`;
 
+const pieceOf = (m: ChatMessage): string => `,${JSON.stringify(toParam(m))}`;
+
 /** The request body for `request`, streamed or not: equal to JSON.stringify of the SDK body object. */
 export function chatCompletionBody(request: ModelRequest, stream: boolean): Buffer {
   const { messages } = request;
@@ -85,7 +95,7 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   if (last && last.model !== request.model) last = undefined;
   if (!last) {
     const head = headOf(request);
-    last = { model: request.model, head, headBytes: Buffer.byteLength(head), messages: [], contents: [], extras: [], pieces: [], pieceBytes: [] };
+    last = { model: request.model, prefix: head, prefixBytes: Buffer.byteLength(head), folded: 0, messages: [], contents: [], extras: [], pieces: [], pieceBytes: [] };
     if (cacheable) sessions.set(request.system, last);
   }
   // How many leading messages the last request of this session had, unchanged; the rest is serialised now.
@@ -96,10 +106,28 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
     if (m !== last.messages[shared] || m.content !== last.contents[shared] || extraOf(m) !== last.extras[shared]) break;
     shared++;
   }
-  for (const list of [last.messages, last.contents, last.extras, last.pieces, last.pieceBytes]) list.length = shared;
+  if (shared < last.folded) {
+    // A message already folded changed (compression, an edit): fold the shared ones again.
+    const head = headOf(request);
+    last.prefix = head + messages.slice(0, shared).map(pieceOf).join('');
+    last.prefixBytes = Buffer.byteLength(last.prefix);
+    last.folded = shared;
+  } else if (shared > last.folded) {
+    // The pieces this request shares with the last are folded into the prefix.
+    const fold = shared - last.folded;
+    for (let i = 0; i < fold; i++) {
+      last.prefix += last.pieces[i];
+      last.prefixBytes += last.pieceBytes[i];
+    }
+    last.folded = shared;
+  }
+  // Pieces of the last request's messages past the shared ones are serialised again below.
+  last.pieces.length = 0;
+  last.pieceBytes.length = 0;
+  for (const list of [last.messages, last.contents, last.extras]) list.length = shared;
   for (let i = shared; i < messages.length; i++) {
     const m = messages[i];
-    const piece = `,${JSON.stringify(toParam(m))}`;
+    const piece = pieceOf(m);
     last.messages.push(m);
     last.contents.push(m.content);
     last.extras.push(extraOf(m));
@@ -113,10 +141,10 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   let end = request.maxOutputTokens === undefined ? '' : `,"max_tokens":${JSON.stringify(request.maxOutputTokens)}`;
   if (stream) end += ',"stream":true,"stream_options":{"include_usage":true}';
   end += '}';
-  let size = last.headBytes + Buffer.byteLength(rest) + (tools?.length ?? 0) + Buffer.byteLength(end);
+  let size = last.prefixBytes + Buffer.byteLength(rest) + (tools?.length ?? 0) + Buffer.byteLength(end);
   for (const n of last.pieceBytes) size += n;
   const body = Buffer.allocUnsafe(size);
-  let at = body.write(last.head, 0);
+  let at = body.write(last.prefix, 0);
   for (const piece of last.pieces) at += body.write(piece, at);
   at += body.write(rest, at);
   if (tools) at += tools.copy(body, at);

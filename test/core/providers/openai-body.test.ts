@@ -49,4 +49,25 @@ describe('OpenAI request body', () => {
     (history[2] as { content: string }).content = 'tool result edited';
     expect(chatCompletionBody(request, true).toString('utf8')).toBe(sdkBody(request, true));
   });
+
+  it('equals the SDK body over a long session: turns as the history gives them back, a compression, an edit far back', () => {
+    const system = Object.freeze([Object.freeze({ name: 'identity', text: 'You are a long-running assistant.' })]);
+    const request = (messages: ChatMessage[]): ModelRequest => ({ model: 'm', system: system as never, messages, tools: tools as never, maxOutputTokens: 50 });
+    let history: ChatMessage[] = [];
+    for (let turn = 0; turn < 60; turn++) {
+      // The turn's request: the stored history and the new user message.
+      const asked: ChatMessage[] = [...history, { role: 'user', content: `question ${turn} “é”` }];
+      expect(chatCompletionBody(request(asked), turn % 2 === 0).toString('utf8')).toBe(sdkBody(request(asked), turn % 2 === 0));
+      // The history gives the user message back as another object, with the answer after it.
+      history = [...history, { role: 'user', content: `question ${turn} “é”` }, { role: 'assistant', content: `answer ${turn}` }];
+    }
+    // Compression: the oldest turns become one summary message; the rest are the same objects.
+    history = [{ role: 'user', content: 'Summary of earlier turns' }, ...history.slice(40)];
+    expect(chatCompletionBody(request(history), true).toString('utf8')).toBe(sdkBody(request(history), true));
+    history = [...history, { role: 'user', content: 'after the summary' }];
+    expect(chatCompletionBody(request(history), false).toString('utf8')).toBe(sdkBody(request(history), false));
+    // A message far back changed in place.
+    (history[3] as { content: string }).content = 'edited long ago';
+    expect(chatCompletionBody(request(history), true).toString('utf8')).toBe(sdkBody(request(history), true));
+  });
 });
