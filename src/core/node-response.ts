@@ -1,12 +1,12 @@
 /**
  * A fetch Response read straight from a node:http answer.
  *
- * On Node 20 a web ReadableStream — and so every Response, which holds one — is an object the
- * young-generation collector cannot free: it survives every scavenge, and with it everything it
- * holds (the IncomingMessage, its socket's buffers, the closures of the call), until the next full
- * collection. 200,000 `new Response('x')` left 23.5 MB in old space here, plain objects of the
- * same shape 0.5 MB. A Response per Bot API call and per model call was the largest share of what a
- * message left in old space, which is what grows the heap under load.
+ * On Node 20 a web ReadableStream — and so every Response, which holds one — is costly to make and
+ * hard to collect: 200,000 `new Response('x')` left 23.5 MB in old space here, plain objects of the
+ * same shape 0.5 MB, and a Response with its stream, controller and Headers cost more CPU than
+ * reading a Bot API call's small JSON answer. (Under load a message's other in-flight objects are
+ * promoted too — bench/promoted.ts gives about 28 KB a message with or without this — so what it
+ * saves is mostly CPU.)
  *
  * grammY reads every Bot API answer with json(), the model SDK a non-streamed answer with json() or
  * text(): those read the Node stream directly, and the headers are built when first read. A streamed
