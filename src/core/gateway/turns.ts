@@ -196,9 +196,12 @@ export class TurnRunner {
     if (late.length && !this.queues.isRunning(key)) await this.offer({ ...ctx, message: late[0] });
   }
 
-  /** The session's pending messages in arrival order; commands are answered by their own step. */
-  private async batchOf(sessionKey: string): Promise<InboundMessage[]> {
-    return (await this.deps.store.inbound.pendingFor(sessionKey)).filter((m) => !parseCommand(m.text));
+  /**
+   * The session's pending messages in arrival order; commands are answered by their own step. Read
+   * through `inbound` (a transaction's, to see what it has settled) or the store's.
+   */
+  private async batchOf(sessionKey: string, inbound: Repositories['inbound'] = this.deps.store.inbound): Promise<InboundMessage[]> {
+    return (await inbound.pendingFor(sessionKey)).filter((m) => !parseCommand(m.text));
   }
 
   /** The live reply of a turn, when its chat streams (DESIGN §10); null otherwise. */
@@ -242,7 +245,7 @@ export class TurnRunner {
         await fn(tx, reply);
         for (const m of batch) if (!(await tx.inbound.mark(m.platform, m.updateId, 'done'))) throw new AnsweredElsewhere(m.updateId);
         if (clearStream) await tx.streams.clear(sessionKey);
-        if ((await tx.inbound.pendingFor(sessionKey)).some((m) => !parseCommand(m.text))) return;
+        if ((await this.batchOf(sessionKey, tx.inbound)).length) return;
         releasing = true;
         await this.deps.leases.releaseIn(tx, lease);
       });
