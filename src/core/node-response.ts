@@ -72,9 +72,7 @@ export class NodeResponse implements Response {
 
   /** The body as a web stream (the model SDK reads a streamed answer so), made when first asked for. */
   get body(): ReadableStream<Uint8Array> | null {
-    if (this.#web) return this.#web.body;
-    if (this.#stream === undefined) this.#stream = this.#source && !this.#used ? webStream(this.#source) : null;
-    return this.#stream;
+    return this.#web ? this.#web.body : this.bodyStream();
   }
 
   /** Whether the body was read; once `body` was taken, whether a reader holds it (fetch: whether a read began). */
@@ -83,23 +81,23 @@ export class NodeResponse implements Response {
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
-    if (this.#web || this.#stream !== undefined) return this.web().arrayBuffer();
+    if (this.onWebSide) return this.web().arrayBuffer();
     const bytes = await this.read();
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
   async text(): Promise<string> {
-    if (this.#web || this.#stream !== undefined) return this.web().text();
+    if (this.onWebSide) return this.web().text();
     return utf8.decode(await this.read());
   }
 
   async json(): Promise<unknown> {
-    if (this.#web || this.#stream !== undefined) return this.web().json();
+    if (this.onWebSide) return this.web().json();
     return JSON.parse(utf8.decode(await this.read())) as unknown;
   }
 
   async blob(): Promise<Blob> {
-    if (this.#web || this.#stream !== undefined) return this.web().blob();
+    if (this.onWebSide) return this.web().blob();
     return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
   }
 
@@ -118,12 +116,20 @@ export class NodeResponse implements Response {
     return this.#source ? readAll(this.#source) : Promise.resolve(Buffer.alloc(0));
   }
 
+  /** Whether `body` or the web Response was made: every read then goes through the web side. */
+  private get onWebSide(): boolean {
+    return this.#web !== undefined || this.#stream !== undefined;
+  }
+
+  /** The web stream over the body, made once; null when there is none or it was read already. */
+  private bodyStream(): ReadableStream<Uint8Array> | null {
+    if (this.#stream === undefined) this.#stream = this.#source && !this.#used ? webStream(this.#source) : null;
+    return this.#stream;
+  }
+
   private web(): Response {
-    if (!this.#web) {
-      // A body already read by json()/text() is gone: the web side has an empty one (bodyUsed stays true).
-      const body = this.#stream !== undefined ? this.#stream : this.#source && !this.#used ? webStream(this.#source) : null;
-      this.#web = new Response(body, { status: this.status, statusText: this.statusText, headers: this.#headers ?? this.#pairs });
-    }
+    // A body already read by json()/text() is gone: the web side has an empty one (bodyUsed stays true).
+    this.#web ??= new Response(this.bodyStream(), { status: this.status, statusText: this.statusText, headers: this.#headers ?? this.#pairs });
     return this.#web;
   }
 }
