@@ -89,34 +89,36 @@ export async function serve(options: ServeOptions): Promise<number> {
     }
   }
 
-  // A signal while the doors are still connecting stops the start cleanly (the doors that are up are
-  // stopped, what they took in stays journaled for the next start), rather than killing the process.
-  let onEarlySignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const earlySignal = new Promise<NodeJS.Signals>((resolve) => {
-    onEarlySignal = resolve;
-    process.once('SIGTERM', onEarlySignal);
-    process.once('SIGINT', onEarlySignal);
+  // One listener for SIGTERM/SIGINT from here to the end, so no signal ever meets Node's default
+  // (the process killed on the spot). While the doors are still connecting it stops the start cleanly
+  // (the doors that are up are stopped, what they took in stays journaled for the next start); once
+  // they are open it ends the run. (Handing over to a second listener after the ready line left a
+  // moment without one: a SIGTERM sent on seeing "ready" killed the process.)
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
   });
-  const offEarlySignal = () => {
-    process.off('SIGTERM', onEarlySignal);
-    process.off('SIGINT', onEarlySignal);
+  const offSignal = () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
   };
   try {
     // This instance on the database (heartbeat, leases), then the doors: an exclusive one (Telegram
     // long polling, the Discord gateway, IMAP) only when its lease is free, else it stands by.
     await app.presence.start();
     const opening = app.doors.open(adapters, app.gateway.handle, doorLogs);
-    const signal = await Promise.race([opening.then(() => null), earlySignal]);
+    const signal = await Promise.race([opening.then(() => null), signalled]);
     if (signal) {
-      offEarlySignal();
+      offSignal();
       opening.catch(() => undefined);
       for (const a of adapters) doorLogs.release(a.platform);
       return await stop(signal);
     }
     opened = true;
-    offEarlySignal();
   } catch (error) {
-    offEarlySignal();
+    offSignal();
     // Doors the door keeper never told about (the database failed first) log as they come from now on.
     for (const a of adapters) doorLogs.release(a.platform);
     await stop('start failed').catch(() => undefined);
@@ -143,15 +145,8 @@ export async function serve(options: ServeOptions): Promise<number> {
   // How to configure a model, once: the terminal says it in its answer, the log says it for other doors.
   if (!model.ok && started.some((a) => a.platform !== 'cli' && a.platform !== 'email')) logger.warn('model', HOW_TO_CONFIGURE_MODEL);
 
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const signalled = new Promise<string>((resolve) => {
-    onSignal = (signal) => resolve(signal);
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
-  });
   const done = async (reason: string): Promise<number> => {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
+    offSignal();
     // The `you>` prompt (and a ^C the terminal echoed) stays on its line; the goodbye gets its own.
     if (interactive) io.stdout.write(`\n${reason === 'end of input' ? 'Bye.' : `Stopped (${reason === 'SIGINT' ? 'Ctrl-C' : reason}).`}\n`);
     return stop(reason);
