@@ -47,16 +47,19 @@ const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'ut
  * garbage as soon as its request is done, instead of living on until the session's next turn —
  * long enough to be promoted, so the bodies of all turns piled up until the next full collection.
  *
- * The pieces a later request shared are folded into one string, `prefix` (the head and pieces
- * [0, folded)), so a body is written with one call for all of them rather than one per message —
- * hundreds in a long session, most of what a request cost to put together. The last turn's own
- * messages stay separate pieces until a request shows they are shared (a turn's user message comes
- * back from the history as another object, so it is serialised once more).
+ * The pieces a later request shared are folded into `prefix`, the UTF-8 bytes of the head and pieces
+ * [0, folded), so a body is copied from it in one call rather than written piece by piece — hundreds
+ * in a long session, most of what a request cost to put together. Bytes, in a buffer that grows by
+ * doubling, rather than one string grown by `+=`: writing such a string flattens it, a fresh copy of
+ * the whole history each turn, kept with the string until the next turn and so promoted — the
+ * largest part of what a message left in old space. The last turn's own messages stay separate
+ * pieces until a request shows they are shared (a turn's user message comes back from the history
+ * as another object, so it is serialised once more).
  */
 interface SessionPieces {
   model: string;
-  /** The head and the pieces of messages [0, folded), as one string, and its UTF-8 length. */
-  prefix: string;
+  /** The head and the pieces of messages [0, folded), UTF-8, in prefix[0, prefixBytes); the rest is room to grow. */
+  prefix: Buffer;
   prefixBytes: number;
   folded: number;
   /** messages[i] of the last request, its content and extra then; its piece and the piece's UTF-8 length for i ≥ folded. */
@@ -87,6 +90,23 @@ const headOf = (request: ModelRequest): string => `{"model":${JSON.stringify(req
 
 const pieceOf = (m: ChatMessage): string => `,${JSON.stringify(toParam(m))}`;
 
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Appends `text` (`byteLength` UTF-8 bytes) to the session's prefix, growing its buffer to twice
+ * what it needs when full. Its own allocation (not a slice of Node's shared pool, which a buffer
+ * kept for the session's life would pin), and the old one left as garbage.
+ */
+function appendToPrefix(last: SessionPieces, text: string, byteLength = Buffer.byteLength(text)): void {
+  const need = last.prefixBytes + byteLength;
+  if (need > last.prefix.length) {
+    const grown = Buffer.allocUnsafeSlow(Math.max(need * 2, 1024));
+    last.prefix.copy(grown, 0, 0, last.prefixBytes);
+    last.prefix = grown;
+  }
+  last.prefixBytes += last.prefix.write(text, last.prefixBytes);
+}
+
 /** The request body for `request`, streamed or not: equal to JSON.stringify of the SDK body object. */
 export function chatCompletionBody(request: ModelRequest, stream: boolean): Buffer {
   const { messages } = request;
@@ -94,8 +114,8 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   let last = cacheable ? sessions.get(request.system) : undefined;
   if (last && last.model !== request.model) last = undefined;
   if (!last) {
-    const head = headOf(request);
-    last = { model: request.model, prefix: head, prefixBytes: Buffer.byteLength(head), folded: 0, messages: [], contents: [], extras: [], pieces: [], pieceBytes: [] };
+    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, folded: 0, messages: [], contents: [], extras: [], pieces: [], pieceBytes: [] };
+    appendToPrefix(last, headOf(request));
     if (cacheable) sessions.set(request.system, last);
   }
   // How many leading messages the last request of this session had, unchanged; the rest is serialised now.
@@ -108,17 +128,13 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   }
   if (shared < last.folded) {
     // A message already folded changed (compression, an edit): fold the shared ones again.
-    const head = headOf(request);
-    last.prefix = head + messages.slice(0, shared).map(pieceOf).join('');
-    last.prefixBytes = Buffer.byteLength(last.prefix);
+    last.prefixBytes = 0;
+    appendToPrefix(last, headOf(request) + messages.slice(0, shared).map(pieceOf).join(''));
     last.folded = shared;
   } else if (shared > last.folded) {
     // The pieces this request shares with the last are folded into the prefix.
     const fold = shared - last.folded;
-    for (let i = 0; i < fold; i++) {
-      last.prefix += last.pieces[i];
-      last.prefixBytes += last.pieceBytes[i];
-    }
+    for (let i = 0; i < fold; i++) appendToPrefix(last, last.pieces[i], last.pieceBytes[i]);
     last.folded = shared;
   }
   // Pieces of the last request's messages past the shared ones are serialised again below.
@@ -144,7 +160,7 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   let size = last.prefixBytes + Buffer.byteLength(rest) + (tools?.length ?? 0) + Buffer.byteLength(end);
   for (const n of last.pieceBytes) size += n;
   const body = Buffer.allocUnsafe(size);
-  let at = body.write(last.prefix, 0);
+  let at = last.prefix.copy(body, 0, 0, last.prefixBytes);
   for (const piece of last.pieces) at += body.write(piece, at);
   at += body.write(rest, at);
   if (tools) at += tools.copy(body, at);
