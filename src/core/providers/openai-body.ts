@@ -40,12 +40,13 @@ export function toOpenAITools(tools: readonly ToolSpec[]): ChatCompletionTool[] 
 const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
 
 /**
- * What a session's last request was made of, as text: the head (model and system message) and each
+ * What a session's last request was made of: the head (model and system message) and each
  * message's piece (`,` + its JSON), with their UTF-8 lengths, and what each message held then. The
- * next request of the session reuses the pieces of the messages it shares with it (the same objects,
- * unchanged) and serialises only the rest. Text rather than the last body's bytes: a body is then
- * garbage as soon as its request is done, instead of living on until the session's next turn —
- * long enough to be promoted, so the bodies of all turns piled up until the next full collection.
+ * next request of the session reuses the pieces of the messages it shares with it (unchanged: the
+ * same objects, or equal ones when the history was read again) and serialises only the rest. These
+ * pieces rather than the last body: a body is then garbage as soon as its request is done, instead
+ * of living on until the session's next turn — long enough to be promoted, so the bodies of all
+ * turns piled up until the next full collection.
  *
  * The pieces a later request shared are folded into `prefix`, the UTF-8 bytes of the head and pieces
  * [0, folded), so a body is copied from it in one call rather than written piece by piece — hundreds
@@ -62,10 +63,14 @@ interface SessionPieces {
   prefix: Buffer;
   prefixBytes: number;
   folded: number;
-  /** messages[i] of the last request, its content and extra then; its piece and the piece's UTF-8 length for i ≥ folded. */
+  /**
+   * messages[i] of the last request, its content and extra then, and what it held besides its content
+   * (keyOf, for a message read again as another object); its piece and the piece's UTF-8 length for i ≥ folded.
+   */
   messages: ChatMessage[];
   contents: string[];
   extras: unknown[];
+  keys: string[];
   pieces: string[];
   pieceBytes: number[];
 }
@@ -76,6 +81,27 @@ const sessions = new WeakMap<readonly PromptLayer[], SessionPieces>();
 const toolBytes = new WeakMap<readonly ToolSpec[], Buffer>();
 
 const extraOf = (m: ChatMessage): unknown => (m.role === 'assistant' ? m.toolCalls : m.role === 'tool' ? `${m.toolCallId}\0${m.name}` : undefined);
+
+/** Everything of a message but its content, as text: equal for two objects that serialise alike. */
+const keyOf = (m: ChatMessage): string =>
+  m.role === 'assistant' ? `assistant\0${m.toolCalls?.length ? JSON.stringify(m.toolCalls) : ''}` : m.role === 'tool' ? `tool\0${m.toolCallId}\0${m.name}` : m.role;
+
+/**
+ * Whether messages[i] of this request is the one the last request had there: the same object
+ * unchanged (the usual case: the history came from the store's cache), or another object holding
+ * the same (the history was read again — evicted from that cache, or changed by another process).
+ * A match by value takes the new object, so the next request matches it by identity.
+ */
+function sameAsLast(last: SessionPieces, i: number, m: ChatMessage): boolean {
+  if (m.content !== last.contents[i]) return false;
+  if (m === last.messages[i]) {
+    if (extraOf(m) === last.extras[i]) return true;
+  }
+  if (keyOf(m) !== last.keys[i]) return false;
+  last.messages[i] = m;
+  last.extras[i] = extraOf(m);
+  return true;
+}
 
 const frozen = (list: readonly object[]): boolean => Object.isFrozen(list) && list.every((x) => Object.isFrozen(x));
 
@@ -114,18 +140,14 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   let last = cacheable ? sessions.get(request.system) : undefined;
   if (last && last.model !== request.model) last = undefined;
   if (!last) {
-    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, folded: 0, messages: [], contents: [], extras: [], pieces: [], pieceBytes: [] };
+    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, folded: 0, messages: [], contents: [], extras: [], keys: [], pieces: [], pieceBytes: [] };
     appendToPrefix(last, headOf(request));
     if (cacheable) sessions.set(request.system, last);
   }
   // How many leading messages the last request of this session had, unchanged; the rest is serialised now.
   let shared = 0;
   const max = Math.min(last.messages.length, messages.length);
-  while (shared < max) {
-    const m = messages[shared];
-    if (m !== last.messages[shared] || m.content !== last.contents[shared] || extraOf(m) !== last.extras[shared]) break;
-    shared++;
-  }
+  while (shared < max && sameAsLast(last, shared, messages[shared])) shared++;
   if (shared < last.folded) {
     // A message already folded changed (compression, an edit): fold the shared ones again.
     last.prefixBytes = 0;
@@ -140,13 +162,14 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   // Pieces of the last request's messages past the shared ones are serialised again below.
   last.pieces.length = 0;
   last.pieceBytes.length = 0;
-  for (const list of [last.messages, last.contents, last.extras]) list.length = shared;
+  for (const list of [last.messages, last.contents, last.extras, last.keys]) list.length = shared;
   for (let i = shared; i < messages.length; i++) {
     const m = messages[i];
     const piece = pieceOf(m);
     last.messages.push(m);
     last.contents.push(m.content);
     last.extras.push(extraOf(m));
+    last.keys.push(keyOf(m));
     last.pieces.push(piece);
     last.pieceBytes.push(Buffer.byteLength(piece));
   }

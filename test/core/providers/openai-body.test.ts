@@ -70,4 +70,36 @@ describe('OpenAI request body', () => {
     (history[3] as { content: string }).content = 'edited long ago';
     expect(chatCompletionBody(request(history), true).toString('utf8')).toBe(sdkBody(request(history), true));
   });
+
+  it('equals the SDK body when the history is read again as other objects: equal ones, and ones that differ only beside their content', () => {
+    const system = Object.freeze([Object.freeze({ name: 'identity', text: 'You are a long-running assistant.' })]);
+    const request = (messages: ChatMessage[]): ModelRequest => ({ model: 'm', system: system as never, messages, tools: tools as never, maxOutputTokens: 50 });
+    const history: ChatMessage[] = [];
+    for (let turn = 0; turn < 30; turn++) {
+      history.push({ role: 'user', content: `question ${turn}` });
+      if (turn % 5 === 0) {
+        history.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${turn}`, name: 'memory', arguments: '{"action":"add"}' }] });
+        history.push({ role: 'tool', toolCallId: `c${turn}`, name: 'memory', content: 'ok' });
+      }
+      history.push({ role: 'assistant', content: `answer ${turn}` });
+      expect(chatCompletionBody(request(history), true).toString('utf8')).toBe(sdkBody(request(history), true));
+    }
+    // Evicted from the store's cache and read again: every message another object, equal to the last.
+    const reread = structuredClone(history);
+    expect(chatCompletionBody(request(reread), false).toString('utf8')).toBe(sdkBody(request(reread), false));
+    // Read again with a message that differs only in what it holds besides its content.
+    const variants: Array<(h: ChatMessage[]) => void> = [
+      (h) => (h[1] = { role: 'assistant', content: '', toolCalls: [{ id: 'c0', name: 'memory', arguments: '{"action":"remove"}' }] }),
+      (h) => (h[2] = { role: 'tool', toolCallId: 'c0', name: 'search', content: 'ok' }),
+      (h) => (h[2] = { role: 'tool', toolCallId: 'other', name: 'memory', content: 'ok' }),
+      (h) => (h[3] = { role: 'user', content: 'answer 0' }),
+      (h) => (h[1] = { role: 'assistant', content: '' }),
+    ];
+    for (const change of variants) {
+      const copy = structuredClone(reread);
+      change(copy);
+      expect(chatCompletionBody(request(copy), true).toString('utf8')).toBe(sdkBody(request(copy), true));
+    }
+    expect(chatCompletionBody(request(reread), true).toString('utf8')).toBe(sdkBody(request(reread), true));
+  });
 });
