@@ -34,7 +34,8 @@ export interface FootprintBench {
   rssAfterMiB: number;
   messages: number;
   /** RSS after each checkpoint (every 10,000 messages), MiB. */
-  checkpoints: Array<{ messages: number; rssMiB: number }>;
+  /** RSS after each 10,000 messages, and the rate of those 10,000 (a rate that falls as sessions grow is work that grows with them). */
+  checkpoints: Array<{ messages: number; rssMiB: number; perSec: number }>;
   /** RSS growth over the last 10,000 messages, MiB. */
   growthLast10kMiB: number;
   /** RSS SETTLE_MS after the last message, the process idle again: what the messages left behind, MiB. */
@@ -101,11 +102,12 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         let ms = 0;
         for (let done = 0; done < messages; ) {
           const step = Math.min(CHECKPOINT, messages - done);
-          ms += await closedLoop(tg, 100, step, 900_000);
+          const stepMs = await closedLoop(tg, 100, step, 900_000);
+          ms += stepMs;
           done += step;
           await sleep(500);
-          checkpoints.push({ messages: done, rssMiB: rssMiB(gw.child.pid!) });
-          log(`footprint: ${done.toLocaleString('en')} messages, ${checkpoints.at(-1)!.rssMiB} MiB`);
+          checkpoints.push({ messages: done, rssMiB: rssMiB(gw.child.pid!), perSec: round(step / (stepMs / 1000), 0) });
+          log(`footprint: ${done.toLocaleString('en')} messages, ${checkpoints.at(-1)!.rssMiB} MiB, ${checkpoints.at(-1)!.perSec} messages/s`);
         }
         perSec = messages / (ms / 1000);
         rssAfter = checkpoints.at(-1)!.rssMiB;

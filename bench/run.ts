@@ -116,6 +116,7 @@ function rows(r: Results): Row[] {
     add('Footprint', 'resident memory at ready, all three chat doors connected, 0.5 s after the ready line (goal ≤ 110)', n(f.rssReadyMiB, 1), 'MiB');
     if (f.rssIdleMiB !== undefined) add('Footprint', 'the same, idle 30 s later (after V8\'s memory reducer)', n(f.rssIdleMiB, 1), 'MiB');
     for (const c of f.checkpoints) add('Footprint', `resident memory after ${n(c.messages, 0)} messages${c.messages === f.messages ? ` (${n(f.perSec, 0)} messages/s; goal ≤ 150)` : ''}`, n(c.rssMiB, 1), 'MiB');
+    if (f.checkpoints.length > 1 && f.checkpoints.every((c) => c.perSec !== undefined)) add('Footprint', `rate of the first and of the last ${n(f.checkpoints[0].messages, 0)} messages (sessions ${n(f.checkpoints[0].messages / 100, 0)} and ${n(f.messages / 100, 0)} turns long)`, `${n(f.checkpoints[0].perSec, 0)} / ${n(f.checkpoints.at(-1)!.perSec, 0)}`, 'messages/s');
     add('Footprint', 'growth from the next-to-last to the last checkpoint (goal ≤ 15)', n(f.growthLast10kMiB, 1), 'MiB');
     if (f.rssAfterIdleMiB !== undefined) add('Footprint', 'resident memory idle 30 s after the last message (what the messages left behind)', n(f.rssAfterIdleMiB, 1), 'MiB');
   }
