@@ -62,6 +62,8 @@ interface SessionPieces {
   /** The head and the pieces of messages [0, folded), UTF-8, in prefix[0, prefixBytes); the rest is room to grow. */
   prefix: Buffer;
   prefixBytes: number;
+  /** What these pieces hold, in bytes, as their PiecesCache last counted it. */
+  counted: number;
   folded: number;
   /**
    * messages[i] of the last request, its content and extra then, and what it held besides its content
@@ -75,8 +77,57 @@ interface SessionPieces {
   pieceBytes: number[];
 }
 
-/** Keyed by the prompt layers: a session's, frozen and shared by its turns (src/store/sqlite/sessions.ts). */
-const sessions = new WeakMap<readonly PromptLayer[], SessionPieces>();
+/**
+ * Sessions' pieces by their prompt layers (a session's, frozen and shared by its turns:
+ * src/store/sqlite/sessions.ts), least recently used first, bounded by the bytes they hold (their
+ * prefix buffers, their pieces not yet folded, and about 40 bytes a message for the arrays). (A WeakMap on the layers kept them as long as the session's prompt stayed cached: a bound
+ * in sessions, not in bytes, so a few hundred long sessions could hold a few hundred MB.) A
+ * session whose pieces went is serialised whole on its next turn, and kept again.
+ */
+export class PiecesCache {
+  private readonly entries = new Map<readonly PromptLayer[], SessionPieces>();
+  /** What the entries hold, as last counted by `settle` (their `weight`s). */
+  private held = 0;
+
+  constructor(readonly maxBytes = 16 * 1024 * 1024) {}
+
+  get bytes(): number {
+    return this.held;
+  }
+
+  get(layers: readonly PromptLayer[]): SessionPieces | undefined {
+    const e = this.entries.get(layers);
+    if (e) {
+      this.entries.delete(layers);
+      this.entries.set(layers, e);
+    }
+    return e;
+  }
+
+  /** Takes `pieces` (new, or grown since) into account; the least recently used go while over the bound, never the one just used. */
+  settle(layers: readonly PromptLayer[], pieces: SessionPieces): void {
+    if (this.entries.get(layers) !== pieces) {
+      this.drop(layers);
+      this.entries.set(layers, pieces);
+    }
+    const weight = pieces.prefix.length + pieces.pieceBytes.reduce((n, b) => n + b, 0) + 40 * pieces.messages.length;
+    this.held += weight - pieces.counted;
+    pieces.counted = weight;
+    for (const [key] of this.entries) {
+      if (this.held <= this.maxBytes || key === layers) break;
+      this.drop(key);
+    }
+  }
+
+  private drop(layers: readonly PromptLayer[]): void {
+    const e = this.entries.get(layers);
+    if (!e) return;
+    this.entries.delete(layers);
+    this.held -= e.counted;
+  }
+}
+
+const sessions = new PiecesCache();
 /** Tool lists (frozen, one per set of tools: ToolRegistry.specs) as bytes. */
 const toolBytes = new WeakMap<readonly ToolSpec[], Buffer>();
 
@@ -134,15 +185,14 @@ function appendToPrefix(last: SessionPieces, text: string, byteLength = Buffer.b
 }
 
 /** The request body for `request`, streamed or not: equal to JSON.stringify of the SDK body object. */
-export function chatCompletionBody(request: ModelRequest, stream: boolean): Buffer {
+export function chatCompletionBody(request: ModelRequest, stream: boolean, cache: PiecesCache = sessions): Buffer {
   const { messages } = request;
   const cacheable = frozen(request.system);
-  let last = cacheable ? sessions.get(request.system) : undefined;
+  let last = cacheable ? cache.get(request.system) : undefined;
   if (last && last.model !== request.model) last = undefined;
   if (!last) {
-    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, folded: 0, messages: [], contents: [], extras: [], keys: [], pieces: [], pieceBytes: [] };
+    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, counted: 0, folded: 0, messages: [], contents: [], extras: [], keys: [], pieces: [], pieceBytes: [] };
     appendToPrefix(last, headOf(request));
-    if (cacheable) sessions.set(request.system, last);
   }
   // How many leading messages the last request of this session had, unchanged; the rest is serialised now.
   let shared = 0;
@@ -189,5 +239,6 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean): Buff
   if (tools) at += tools.copy(body, at);
   at += body.write(end, at);
   if (at !== size) throw new Error(`request body: wrote ${at} of ${size} bytes`);
+  if (cacheable) cache.settle(request.system, last);
   return body;
 }

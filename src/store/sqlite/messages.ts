@@ -27,15 +27,16 @@ interface CachedHistory {
 /**
  * Histories read before, per session, bounded by their total characters (least recently used go
  * first). Every turn replays the whole history; with this, a turn reads only the rows added since
- * the last one. The bound, about 16 MB of messages, holds a few hundred busy chat sessions of some
- * hundred turns each, or some sixty at a 64k-token context: sessions that take turns in a round past
- * what it holds each find theirs evicted (least recently used is the one asked for next) and read
- * their whole history again every turn — at 2 MB that happened to 100 users after about 170 turns
- * each, and tripled the CPU a message cost. The rows are kept anyway while their session's request
- * body is (openai-body.ts), so a smaller bound saved little memory. While no other connection has committed anything (PRAGMA data_version) and this one
+ * the last one. While no other connection has committed anything (PRAGMA data_version) and this one
  * has only appended (compression and deletes call `invalidate`), the rows after the highest id known
  * are all that changed; otherwise each use is checked against the table (highest id, row count,
  * compressed count, summary), so rows written by another process or compression are never missed.
+ *
+ * The bound, about 16 MB of messages, holds a few hundred busy chat sessions of some hundred turns
+ * each, or some sixty at a 64k-token context. Sessions that take turns in a round past what it holds
+ * each find theirs evicted (the least recently used is the one asked for next) and read their whole
+ * history again every turn: at 2 MB that happened to 100 users after about 170 turns each, and
+ * tripled the CPU a message cost.
  */
 export class HistoryCache {
   private readonly entries = new Map<string, CachedHistory>();

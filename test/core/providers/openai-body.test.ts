@@ -4,7 +4,7 @@
  * or the tool list is not one seen before, or a message changed since.
  */
 import { describe, expect, it } from 'vitest';
-import { chatCompletionBody, toOpenAIMessages, toOpenAITools } from '../../../src/core/providers/openai-body.js';
+import { chatCompletionBody, PiecesCache, toOpenAIMessages, toOpenAITools } from '../../../src/core/providers/openai-body.js';
 import type { ModelRequest } from '../../../src/core/providers/provider.js';
 import type { ChatMessage } from '../../../src/core/messages.js';
 
@@ -101,5 +101,24 @@ describe('OpenAI request body', () => {
       expect(chatCompletionBody(request(copy), true).toString('utf8')).toBe(sdkBody(request(copy), true));
     }
     expect(chatCompletionBody(request(reread), true).toString('utf8')).toBe(sdkBody(request(reread), true));
+  });
+
+  it('keeps the pieces of sessions within its bound in bytes, and a session whose pieces went still gets its body whole', () => {
+    const cache = new PiecesCache(64 * 1024);
+    const sessions = Array.from({ length: 40 }, (_, i) => ({
+      system: Object.freeze([Object.freeze({ name: 'identity', text: `You are assistant ${i}.` })]),
+      history: [] as ChatMessage[],
+    }));
+    for (let turn = 0; turn < 25; turn++) {
+      for (const s of sessions) {
+        s.history.push({ role: 'user', content: `question ${turn}: ${'x'.repeat(60)}` });
+        const request: ModelRequest = { model: 'm', system: s.system as never, messages: s.history, tools: tools as never, maxOutputTokens: 50 };
+        expect(chatCompletionBody(request, true, cache).toString('utf8')).toBe(sdkBody(request, true));
+        expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
+        s.history.push({ role: 'assistant', content: `answer ${turn}` });
+      }
+    }
+    // 40 sessions of 25 turns hold more than the bound: it was reached and kept.
+    expect(cache.bytes).toBeGreaterThan(cache.maxBytes / 2);
   });
 });
