@@ -55,12 +55,17 @@ interface CachedPrompt {
  * first). Every turn looks up its session; without this it read and parsed the whole prompt (many
  * kilobytes of text and JSON) each time. An entry is used only while the row's hash and rebuild
  * count are those it was read with, so a prompt replaced by anyone (another process too) is read afresh.
+ * The bound, 8 MB (a prompt and its layers, two copies of the text), holds about 1,500 sessions of
+ * a few-kilobyte prompt. Past what it holds, sessions that take turns in a round each find theirs
+ * evicted; their prompt is then read and parsed again every turn, and its layers are new objects,
+ * so the request body is serialised whole as well (openai-body.ts keys its pieces by the layers).
+ * At 1 MB that began at about 190 such sessions.
  */
 export class PromptCache {
   private readonly entries = new Map<string, CachedPrompt>();
   private chars = 0;
 
-  constructor(private readonly maxChars = 1_000_000) {}
+  constructor(private readonly maxChars = 8_000_000) {}
 
   get(row: SessionRowBase): CachedPrompt | undefined {
     const e = this.entries.get(row.id);
