@@ -40,6 +40,8 @@ export interface FootprintBench {
   growthLast10kMiB: number;
   /** RSS SETTLE_MS after the last message, the process idle again: what the messages left behind, MiB. */
   rssAfterIdleMiB: number;
+  /** The same LONG_SETTLE_MS after the last message (V8's memory reducer waits until the allocation rate it last saw has fallen far enough), MiB. */
+  rssAfterLongIdleMiB: number;
   /** Rate of that run, messages/s (the spawned process, Telegram fake and model fake on this machine). */
   perSec: number;
 }
@@ -53,6 +55,12 @@ const STARTS = 3;
  * some seconds without allocation (about 20 s on this machine kind).
  */
 const SETTLE_MS = 30_000;
+/**
+ * After a load the reducer can wait longer: it starts only once the allocation rate it measures over
+ * the last ten collections (the load's) and the idle time since has fallen far enough — after 30 to
+ * 90 s here, depending on how much the load allocated.
+ */
+const LONG_SETTLE_MS = 90_000;
 
 export async function benchFootprint(log: (line: string) => void = () => undefined, messages = MESSAGES): Promise<FootprintBench> {
   const tg = await startTelegramFake({ maxPollHoldMs: 1000 });
@@ -83,6 +91,7 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
     let rssAfter = 0;
     let rssIdle = 0;
     let rssAfterIdle = 0;
+    let rssAfterLongIdle = 0;
     let perSec = 0;
     const checkpoints: FootprintBench['checkpoints'] = [];
     for (let i = 0; i < STARTS; i++) {
@@ -113,6 +122,8 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         rssAfter = checkpoints.at(-1)!.rssMiB;
         await sleep(SETTLE_MS);
         rssAfterIdle = rssMiB(gw.child.pid!);
+        await sleep(LONG_SETTLE_MS - SETTLE_MS);
+        rssAfterLongIdle = rssMiB(gw.child.pid!);
       } finally {
         const code = await gw.stop('SIGTERM');
         if (code !== 0) throw new Error(`switchboard start exited ${code}\n${gw.stderr().slice(-2000)}`);
@@ -129,6 +140,7 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
       checkpoints,
       growthLast10kMiB: checkpoints.length > 1 ? round(checkpoints.at(-1)!.rssMiB - checkpoints.at(-2)!.rssMiB, 1) : 0,
       rssAfterIdleMiB: rssAfterIdle,
+      rssAfterLongIdleMiB: rssAfterLongIdle,
       perSec: round(perSec, 0),
     };
   } finally {

@@ -119,6 +119,7 @@ function rows(r: Results): Row[] {
     if (f.checkpoints.length > 1 && f.checkpoints.every((c) => c.perSec !== undefined)) add('Footprint', `rate of the first and of the last ${n(f.checkpoints[0].messages, 0)} messages (sessions ${n(f.checkpoints[0].messages / 100, 0)} and ${n(f.messages / 100, 0)} turns long)`, `${n(f.checkpoints[0].perSec, 0)} / ${n(f.checkpoints.at(-1)!.perSec, 0)}`, 'messages/s');
     add('Footprint', 'growth from the next-to-last to the last checkpoint (goal ≤ 15)', n(f.growthLast10kMiB, 1), 'MiB');
     if (f.rssAfterIdleMiB !== undefined) add('Footprint', 'resident memory idle 30 s after the last message (what the messages left behind)', n(f.rssAfterIdleMiB, 1), 'MiB');
+    if (f.rssAfterLongIdleMiB !== undefined) add('Footprint', 'the same, idle 90 s after the last message (V8\'s memory reducer may wait that long after a load)', n(f.rssAfterLongIdleMiB, 1), 'MiB');
   }
   if (r.dbsize) {
     const d = r.dbsize;
