@@ -15,7 +15,8 @@ export type { PromptFactory } from './session-prompts.js';
 
 /**
  * Runs before a turn, may rewrite the session (context compression). Returns the session to use —
- * with its history when it read it anyway, so the turn does not read it a second time.
+ * with its history when it read it anyway, so the turn does not read it a second time (the turn
+ * takes that array over, as it does one from MessageRepo.history).
  */
 export type SessionMaintainer = (
   session: SessionRecord,
@@ -178,8 +179,11 @@ export class Agent {
       if ('history' in maintained) ({ session, history } = maintained);
       else session = maintained;
     }
-    history ??= await store.messages.history(session.id);
-    const messages: ChatMessage[] = [...history, { role: 'user', content: input.userContent }];
+    // The history is an array of this turn's own (MessageRepo.history): the turn's messages go on
+    // after it, rather than into a copy of a long history made for every turn.
+    const messages: ChatMessage[] = history ?? (await store.messages.history(session.id));
+    const stored = messages.length;
+    messages.push({ role: 'user', content: input.userContent });
     const specs = ToolRegistry.specs(tools);
     const ctx: ToolContext = {
       settings,
@@ -233,7 +237,7 @@ export class Agent {
     }
     if (answer === null) answer = '';
     logger.debug('agent', `session ${session.id}: ${requests} request(s), ${usage.inputTokens} in / ${usage.cachedTokens} cached / ${usage.outputTokens} out`);
-    return { answer, session, newMessages: messages.slice(history.length), usage, requests };
+    return { answer, session, newMessages: messages.slice(stored), usage, requests };
   }
 
   /**

@@ -105,7 +105,7 @@ export interface DailyActivity {
 }
 
 export interface MessageRepo {
-  /** The replayable history: the compression summary (if any), then the kept rows, oldest first. */
+  /** The replayable history: the compression summary (if any), then the kept rows, oldest first; an array of the caller's own. */
   history(sessionId: string): Promise<ChatMessage[]>;
   /** Row ids with the history, for compression. */
   historyRows(sessionId: string): Promise<Array<{ id: number; message: ChatMessage }>>;

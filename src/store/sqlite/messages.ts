@@ -136,9 +136,11 @@ export class SqliteMessageRepo implements MessageRepo {
       if (dataVersion.get() === known.version) {
         if (!added.length) return known.rows;
         const fresh = added.map((a) => a.message);
-        const rows = known.rows.concat(fresh);
-        cache.set(sessionId, { ...known, last: added[added.length - 1].id, count: known.count + added.length, rows, chars: known.chars + charsOf(fresh) });
-        return rows;
+        // In place: the cache's array is never handed out (replay copies it), and a copy per turn
+        // of a long history was garbage that lived until the next turn, long enough to be promoted.
+        for (const m of fresh) known.rows.push(m);
+        cache.set(sessionId, { ...known, last: added[added.length - 1].id, count: known.count + added.length, chars: known.chars + charsOf(fresh) });
+        return known.rows;
       }
     }
     // Read before the check: a commit by another connection after it makes the next use check again.
@@ -152,9 +154,9 @@ export class SqliteMessageRepo implements MessageRepo {
       }
       const added = this.readRows(sessionId, known.last);
       if (known.count + added.length === now.count) {
-        const rows = known.rows.concat(added);
-        cache.set(sessionId, { ...now, summary, version, generation, rows, chars: known.chars + charsOf(added) });
-        return rows;
+        for (const m of added) known.rows.push(m);
+        cache.set(sessionId, { ...now, summary, version, generation, rows: known.rows, chars: known.chars + charsOf(added) });
+        return known.rows;
       }
     }
     const rows = this.readRows(sessionId, 0);

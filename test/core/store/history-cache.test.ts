@@ -64,6 +64,20 @@ describe('history cache', () => {
     await say(other, 'd');
     expect(await texts(store)).toEqual(['S', 'c2', 're c2', 'd', 're d']);
     expect(await texts(store)).toEqual(await texts(other));
+    // A history read before is the caller's: later turns (appended to the cached rows) do not change
+    // it, with a summary first or without one.
+    await store.sessions.create({ id: 's2', address: { platform: 'telegram', chatId: '2', userId: '2' }, personKey: 'p', startedAt: 1, promptLayers: [], prompt: 'x', promptSha256: 'h', toolsSignature: '' });
+    await store.messages.append('s2', 'p', [{ role: 'user', content: 'x' }], 2);
+    const unsummarised = await store.messages.history('s2');
+    await store.messages.append('s2', 'p', [{ role: 'user', content: 'y' }], 2);
+    expect(unsummarised.map((m) => m.content)).toEqual(['x']);
+    expect((await store.messages.history('s2')).map((m) => m.content)).toEqual(['x', 'y']);
+    const earlier = await store.messages.history('s1');
+    await say(store, 'e');
+    await say(store, 'f');
+    expect(earlier.map((m) => m.content)).toEqual(['S', 'c2', 're c2', 'd', 're d']);
+    expect(await texts(store)).toEqual(['S', 'c2', 're c2', 'd', 're d', 'e', 're e', 'f', 're f']);
+    expect(await texts(store)).toEqual(await texts(other));
   });
 });
 
