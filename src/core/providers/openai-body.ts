@@ -79,10 +79,11 @@ interface SessionPieces {
 
 /**
  * Sessions' pieces by their prompt layers (a session's, frozen and shared by its turns:
- * src/store/sqlite/sessions.ts), least recently used first, bounded by the bytes they hold (their
- * prefix buffers, their pieces not yet folded, and about 40 bytes a message for the arrays). (A WeakMap on the layers kept them as long as the session's prompt stayed cached: a bound
- * in sessions, not in bytes, so a few hundred long sessions could hold a few hundred MB.) A
- * session whose pieces went is serialised whole on its next turn, and kept again.
+ * src/store/sqlite/sessions.ts), least recently used first, bounded by the bytes they hold: their
+ * prefix buffers, their pieces not yet folded, and about 40 bytes a message for the arrays. (A
+ * WeakMap on the layers kept them as long as the session's prompt stayed cached: a bound in
+ * sessions, not in bytes, so a few hundred long sessions could hold a few hundred MB.) A session
+ * whose pieces went is serialised whole on its next turn, and kept again.
  */
 export class PiecesCache {
   private readonly entries = new Map<readonly PromptLayer[], SessionPieces>();
@@ -145,9 +146,7 @@ const keyOf = (m: ChatMessage): string =>
  */
 function sameAsLast(last: SessionPieces, i: number, m: ChatMessage): boolean {
   if (m.content !== last.contents[i]) return false;
-  if (m === last.messages[i]) {
-    if (extraOf(m) === last.extras[i]) return true;
-  }
+  if (m === last.messages[i] && extraOf(m) === last.extras[i]) return true;
   if (keyOf(m) !== last.keys[i]) return false;
   last.messages[i] = m;
   last.extras[i] = extraOf(m);
