@@ -6,6 +6,7 @@
  * path does — was the largest garbage a message made. The bytes are what JSON.stringify of the
  * same body object gives (same keys, same order), so the provider's prefix cache sees no change.
  */
+import { LRUCache } from 'lru-cache';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ChatMessage } from '../messages.js';
 import type { ModelRequest, PromptLayer, ToolSpec } from './provider.js';
@@ -62,8 +63,6 @@ interface SessionPieces {
   /** The head and the pieces of messages [0, folded), UTF-8, in prefix[0, prefixBytes); the rest is room to grow. */
   prefix: Buffer;
   prefixBytes: number;
-  /** What these pieces hold, in bytes, as their PiecesCache last counted it. */
-  counted: number;
   folded: number;
   /**
    * messages[i] of the last request, its content and extra then, and what it held besides its content
@@ -86,45 +85,29 @@ interface SessionPieces {
  * whose pieces went is serialised whole on its next turn, and kept again.
  */
 export class PiecesCache {
-  private readonly entries = new Map<readonly PromptLayer[], SessionPieces>();
-  /** What the entries hold, as last counted by `settle` (their `weight`s). */
-  private held = 0;
+  private readonly lru: LRUCache<readonly PromptLayer[], SessionPieces>;
 
-  constructor(readonly maxBytes = 16 * 1024 * 1024) {}
+  constructor(readonly maxBytes = 16 * 1024 * 1024) {
+    this.lru = new LRUCache({ maxSize: maxBytes });
+  }
 
+  /** What the kept pieces hold, in bytes. */
   get bytes(): number {
-    return this.held;
+    return this.lru.calculatedSize;
   }
 
   get(layers: readonly PromptLayer[]): SessionPieces | undefined {
-    const e = this.entries.get(layers);
-    if (e) {
-      this.entries.delete(layers);
-      this.entries.set(layers, e);
-    }
-    return e;
+    return this.lru.get(layers);
   }
 
-  /** Takes `pieces` (new, or grown since) into account; the least recently used go while over the bound, never the one just used. */
-  settle(layers: readonly PromptLayer[], pieces: SessionPieces): void {
-    if (this.entries.get(layers) !== pieces) {
-      this.drop(layers);
-      this.entries.set(layers, pieces);
-    }
-    const weight = pieces.prefix.length + pieces.pieceBytes.reduce((n, b) => n + b, 0) + 40 * pieces.messages.length;
-    this.held += weight - pieces.counted;
-    pieces.counted = weight;
-    for (const [key] of this.entries) {
-      if (this.held <= this.maxBytes || key === layers) break;
-      this.drop(key);
-    }
-  }
-
-  private drop(layers: readonly PromptLayer[]): void {
-    const e = this.entries.get(layers);
-    if (!e) return;
-    this.entries.delete(layers);
-    this.held -= e.counted;
+  /**
+   * Keeps `pieces`, which hold `size` bytes now; the least recently used go while over the bound,
+   * and pieces bigger than all of it are not kept. Taken out first: a session's pieces grow in
+   * place, and the cache counts an entry's size again only when it is set anew.
+   */
+  keep(layers: readonly PromptLayer[], pieces: SessionPieces, size: number): void {
+    this.lru.delete(layers);
+    this.lru.set(layers, pieces, { size });
   }
 }
 
@@ -190,7 +173,7 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean, cache
   let last = cacheable ? cache.get(request.system) : undefined;
   if (last && last.model !== request.model) last = undefined;
   if (!last) {
-    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, counted: 0, folded: 0, messages: [], contents: [], extras: [], keys: [], pieces: [], pieceBytes: [] };
+    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, folded: 0, messages: [], contents: [], extras: [], keys: [], pieces: [], pieceBytes: [] };
     appendToPrefix(last, headOf(request));
   }
   // How many leading messages the last request of this session had, unchanged; the rest is serialised now.
@@ -229,8 +212,9 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean, cache
   let end = request.maxOutputTokens === undefined ? '' : `,"max_tokens":${JSON.stringify(request.maxOutputTokens)}`;
   if (stream) end += ',"stream":true,"stream_options":{"include_usage":true}';
   end += '}';
-  let size = last.prefixBytes + Buffer.byteLength(rest) + (tools?.length ?? 0) + Buffer.byteLength(end);
-  for (const n of last.pieceBytes) size += n;
+  let piecesBytes = 0;
+  for (const n of last.pieceBytes) piecesBytes += n;
+  const size = last.prefixBytes + piecesBytes + Buffer.byteLength(rest) + (tools?.length ?? 0) + Buffer.byteLength(end);
   const body = Buffer.allocUnsafe(size);
   let at = last.prefix.copy(body, 0, 0, last.prefixBytes);
   for (const piece of last.pieces) at += body.write(piece, at);
@@ -238,6 +222,6 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean, cache
   if (tools) at += tools.copy(body, at);
   at += body.write(end, at);
   if (at !== size) throw new Error(`request body: wrote ${at} of ${size} bytes`);
-  if (cacheable) cache.settle(request.system, last);
+  if (cacheable) cache.keep(request.system, last, last.prefix.length + piecesBytes + 40 * last.messages.length);
   return body;
 }

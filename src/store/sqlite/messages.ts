@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { prepare, type Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
@@ -39,8 +40,7 @@ interface CachedHistory {
  * tripled the CPU a message cost.
  */
 export class HistoryCache {
-  private readonly entries = new Map<string, CachedHistory>();
-  private chars = 0;
+  private readonly entries: LRUCache<string, CachedHistory>;
   /** Bumped by every write of this connection that changes or removes history rows. */
   generation = 0;
 
@@ -49,33 +49,17 @@ export class HistoryCache {
     this.generation++;
   }
 
-  constructor(private readonly maxChars = 16_000_000) {}
+  constructor(maxChars = 16_000_000) {
+    // A history longer than the whole bound is not kept; an empty one counts as one character.
+    this.entries = new LRUCache({ maxSize: maxChars, sizeCalculation: (e) => Math.max(1, e.chars) });
+  }
 
   get(sessionId: string): CachedHistory | undefined {
-    const e = this.entries.get(sessionId);
-    if (e) {
-      this.entries.delete(sessionId);
-      this.entries.set(sessionId, e);
-    }
-    return e;
+    return this.entries.get(sessionId);
   }
 
   set(sessionId: string, entry: CachedHistory): void {
-    this.delete(sessionId);
-    if (entry.chars > this.maxChars) return;
     this.entries.set(sessionId, entry);
-    this.chars += entry.chars;
-    for (const [key] of this.entries) {
-      if (this.chars <= this.maxChars) break;
-      this.delete(key);
-    }
-  }
-
-  delete(sessionId: string): void {
-    const e = this.entries.get(sessionId);
-    if (!e) return;
-    this.entries.delete(sessionId);
-    this.chars -= e.chars;
   }
 }
 

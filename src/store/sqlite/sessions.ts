@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { prepare, type Runner } from './db.js';
 import type { PromptLayer } from '../../core/providers/provider.js';
 import type { Usage } from '../../core/messages.js';
@@ -62,36 +63,21 @@ interface CachedPrompt {
  * At 1 MB that began at about 190 such sessions.
  */
 export class PromptCache {
-  private readonly entries = new Map<string, CachedPrompt>();
-  private chars = 0;
+  private readonly entries: LRUCache<string, CachedPrompt>;
 
-  constructor(private readonly maxChars = 8_000_000) {}
+  constructor(maxChars = 8_000_000) {
+    // A prompt bigger than the whole bound is not kept.
+    this.entries = new LRUCache({ maxSize: maxChars, sizeCalculation: (e) => Math.max(1, e.prompt.length * 2) });
+  }
 
   get(row: SessionRowBase): CachedPrompt | undefined {
     const e = this.entries.get(row.id);
     if (!e || e.sha256 !== row.prompt_sha256 || e.rebuilds !== row.prompt_rebuilds) return undefined;
-    this.entries.delete(row.id);
-    this.entries.set(row.id, e);
     return e;
   }
 
   set(id: string, entry: CachedPrompt): void {
-    this.delete(id);
-    const size = entry.prompt.length * 2;
-    if (size > this.maxChars) return;
     this.entries.set(id, entry);
-    this.chars += size;
-    for (const [key] of this.entries) {
-      if (this.chars <= this.maxChars) break;
-      this.delete(key);
-    }
-  }
-
-  private delete(id: string): void {
-    const e = this.entries.get(id);
-    if (!e) return;
-    this.entries.delete(id);
-    this.chars -= e.prompt.length * 2;
   }
 }
 
