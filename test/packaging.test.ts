@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMPILED_BIN } from './helpers/cli.js';
+import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until } from './helpers/cli.js';
+import { startModelFake, lastUserText } from './fakes/model.js';
+import { startTelegramFake } from './fakes/telegram.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -22,12 +24,12 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 describe('packaging', () => {
   beforeAll(() => {
     // What `prepare` runs during `npm ci`.
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'pipe' });
   }, 120_000);
 
   it('builds at install and runs the compiled code', () => {
     expect(pkg.scripts.prepare).toMatch(/npm run build/);
-    expect(pkg.scripts.build).toMatch(/tsc -p tsconfig\.build\.json/);
+    expect(pkg.scripts.build).toBe('node scripts/build.mjs');
     expect(pkg.scripts.start).toBe('node bin/switchboard.js start');
     expect(pkg.bin.switchboard).toBe('bin/switchboard.js');
     expect(readFileSync(COMPILED_BIN, 'utf8')).not.toMatch(/['"]tsx/);
@@ -35,6 +37,28 @@ describe('packaging', () => {
     expect(pkg.dependencies.tsx).toBeUndefined();
     expect(pkg.devDependencies.tsx).toBeDefined();
   });
+
+  it('the bundled `start` finds the default config beside the package and answers a Telegram message', async () => {
+    const model = await startModelFake({ script: (req) => ({ text: `Echo: ${lastUserText(req)}` }) });
+    const tg = await startTelegramFake({ maxPollHoldMs: 300 });
+    const home = mkdtempSync(join(tmpdir(), 'sb-packaging-'));
+    const gw = startCli(['start'], {
+      bin: COMPILED_BIN,
+      env: cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-pack', MODEL: 'fake-model', TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' }),
+    });
+    try {
+      // No config.yaml in the home: the start reads config/default.yaml, found from dist/chunks/.
+      await gw.waitFor(/ready \(telegram/, 20_000);
+      tg.pushText({ text: 'hello from the bundle', userId: 7001 });
+      await until(() => tg.sent.some((m) => m.chatId === '7001'), 15_000, 'the answer', gw);
+      expect(tg.sent.filter((m) => m.chatId === '7001').map((m) => m.plain)).toEqual(['Echo: hello from the bundle']);
+      expect(gw.stderr()).not.toMatch(/\n\s+at /); // no stack trace on the way
+    } finally {
+      await killIfRunning(gw);
+      await Promise.all([tg.close(), model.close()]);
+      removeDir(home);
+    }
+  }, 40_000);
 
   it('the bin answers from dist/ without a TypeScript loader', () => {
     const r = spawnSync(process.execPath, [COMPILED_BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH } });

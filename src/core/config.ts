@@ -7,9 +7,17 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { AddressError, parseDeliverableAddress, formatAddress, type DeliverableAddress } from '../platform/address.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** Repository root (src/core/ → ../..). */
-export const PACKAGE_ROOT = resolve(here, '..', '..');
+/**
+ * The package's folder: the nearest one above this module with a package.json — src/core/ when run
+ * from the sources, dist/ or dist/chunks/ when run from the bundle (scripts/build.mjs).
+ */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from, '..', '..');
+  }
+}
+export const PACKAGE_ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
 export const DEFAULT_CONFIG_PATH = join(PACKAGE_ROOT, 'config', 'default.yaml');
 
 const platformRef = z

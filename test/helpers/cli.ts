@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'switchboard-dev.js');
+/** SWITCHBOARD_TEST_COMPILED=1 runs these tests against the bundle in dist/ instead (build it first). */
+export const BIN = join(ROOT, 'bin', process.env.SWITCHBOARD_TEST_COMPILED === '1' ? 'switchboard.js' : 'switchboard-dev.js');
 /** The production entry point: dist/ (built by `npm run build` / `prepare`). */
 export const COMPILED_BIN = join(ROOT, 'bin', 'switchboard.js');
 
