@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startDiscordFake } from '../fakes/discord.js';
 import { startSlackFake } from '../fakes/slack.js';
-import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli, type Running } from '../helpers/cli.js';
+import { cleanEnv, cleanUp, DEV_BIN, killIfRunning, removeDir, startCli, type Running } from '../helpers/cli.js';
 import { sourceFiles, staticPackages, staticSpecifiers } from '../helpers/source-imports.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,6 +60,8 @@ async function modulesLoadedByStart(env: Record<string, string>, ready: RegExp):
         NODE_OPTIONS: `--import=${pathToFileURL(join(root, 'test/helpers/loaded-modules.mjs')).href}`,
         SWITCHBOARD_LOADED_MODULES: loadedFile,
       }),
+      // The source modules' graph, as tsx loads it file by file (dist/ is one bundle).
+      bin: DEV_BIN,
     });
     await gw.waitFor(ready, 20_000);
     const code = await gw.stop('SIGTERM');
