@@ -10,12 +10,13 @@
  *
  * grammY reads every Bot API answer with json(), the model SDK a non-streamed answer with json() or
  * text(): those read the Node stream directly, and the headers are built when first read. A streamed
- * answer's `body` is a web stream made when first asked for; the rest of the web side (clone, blob,
+ * answer's `body` (made when first asked for) is iterated straight from the Node stream too
+ * (node-body.ts), and is a web stream for anything else; the rest of the web side (clone, blob,
  * formData, or a read after `body` was taken) is a real Response over the same stream, made the first
  * time it is needed, so the object answers as fetch's own Response does throughout.
  */
 import { finished, type Readable } from 'node:stream';
-import { webStream } from './web-stream.js';
+import { NodeBody } from './node-body.js';
 
 const utf8 = new TextDecoder();
 
@@ -52,8 +53,8 @@ export class NodeResponse implements Response {
   /** The body still to be read; null when the answer has none. */
   readonly #source: Readable | null;
   #used = false;
-  /** The body as a web stream, once `body` was asked for (null: none). */
-  #stream: ReadableStream<Uint8Array> | null | undefined;
+  /** The body, once `body` was asked for (null: none). */
+  #stream: NodeBody | null | undefined;
   /** The web Response over the same body, once something asked for the rest of the web side. */
   #web: Response | undefined;
 
@@ -121,15 +122,15 @@ export class NodeResponse implements Response {
     return this.#web !== undefined || this.#stream !== undefined;
   }
 
-  /** The web stream over the body, made once; null when there is none or it was read already. */
-  private bodyStream(): ReadableStream<Uint8Array> | null {
-    if (this.#stream === undefined) this.#stream = this.#source && !this.#used ? webStream(this.#source) : null;
+  /** The body over the Node stream, made once; null when there is none or it was read already. */
+  private bodyStream(): NodeBody | null {
+    if (this.#stream === undefined) this.#stream = this.#source && !this.#used ? new NodeBody(this.#source) : null;
     return this.#stream;
   }
 
   private web(): Response {
     // A body already read by json()/text() is gone: the web side has an empty one (bodyUsed stays true).
-    this.#web ??= new Response(this.bodyStream(), { status: this.status, statusText: this.statusText, headers: this.#headers ?? this.#pairs });
+    this.#web ??= new Response(this.bodyStream()?.web() ?? null, { status: this.status, statusText: this.statusText, headers: this.#headers ?? this.#pairs });
     return this.#web;
   }
 }

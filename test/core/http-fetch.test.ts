@@ -95,6 +95,40 @@ describe('httpFetch', () => {
     }
   });
 
+  it('a body read with for await (as the model SDKs read a streamed answer) answers as the built-in fetch does', async () => {
+    const seen = [];
+    for (const f of [httpFetch, fetch]) {
+      const whole = await f(`${base}/pieces`);
+      const body = whole.body!;
+      let bytes = 0;
+      let first = -1;
+      let last = -1;
+      let lockedWhile = false;
+      for await (const chunk of body) {
+        if (first < 0) first = chunk[0];
+        last = chunk[chunk.length - 1];
+        bytes += chunk.length;
+        lockedWhile ||= body.locked;
+      }
+      const afterAll = [whole.bodyUsed, await whole.text().then(() => 'read again', (e: Error) => e.constructor.name)];
+      const broken = await f(`${base}/pieces`);
+      for await (const chunk of broken.body!) if (chunk.length) break; // a break cancels the rest
+      const afterBreak = await broken.text().then(() => 'read again', (e: Error) => e.constructor.name);
+      const cut = await f(`${base}/cut`);
+      const cutBody = await (async () => {
+        let text = '';
+        for await (const chunk of cut.body!) text += Buffer.from(chunk).toString('utf8');
+        return text;
+      })().then(() => 'whole', (e: Error) => `failed after ${e instanceof Error ? 'an error' : 'something else'}`);
+      const gz = await f(`${base}/gzip`);
+      let unzipped = '';
+      for await (const chunk of gz.body!) unzipped += Buffer.from(chunk).toString('utf8');
+      seen.push({ bytes, first, last, lockedWhile, afterAll, afterBreak, cutBody, unzipped });
+    }
+    expect(seen[0]).toEqual(seen[1]);
+    expect(seen[0]).toEqual({ bytes: 200 * 65536, first: 0, last: 199, lockedWhile: true, afterAll: [true, 'TypeError'], afterBreak: 'TypeError', cutBody: 'failed after an error', unzipped: '{"ok":true}' });
+  });
+
   it('rejects on an abort and on a refused connection', async () => {
     await expect(httpFetch(`${base}/slow`, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: expect.stringMatching(/Abort|Timeout/) });
     await expect(httpFetch('http://127.0.0.1:1/')).rejects.toThrow();
