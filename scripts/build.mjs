@@ -13,11 +13,12 @@
 // own tested layout. Type checking is `npm run typecheck` (tsc); esbuild only strips the types.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-export const EXTERNAL = [
+const EXTERNAL = [
   // native addon, found through `bindings` beside its package
   'better-sqlite3',
   // PostgreSQL: the server binaries are found beside their package; the driver's native build is optional
@@ -37,7 +38,7 @@ export const EXTERNAL = [
   '@anthropic-ai/sdk',
 ];
 
-rmSync(new URL('../dist/', import.meta.url), { recursive: true, force: true });
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli.ts', 'commands/source-maps': 'src/commands/source-maps.ts' },

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The production entry point: dist/ (built by `npm run build` / `prepare`). */
+export const COMPILED_BIN = join(ROOT, 'bin', 'switchboard.js');
 /** The sources through tsx, whatever SWITCHBOARD_TEST_COMPILED says (tests of the source modules' own graph). */
 export const DEV_BIN = join(ROOT, 'bin', 'switchboard-dev.js');
 /** SWITCHBOARD_TEST_COMPILED=1 runs these tests against the bundle in dist/ instead (build it first). */
-export const BIN = process.env.SWITCHBOARD_TEST_COMPILED === '1' ? join(ROOT, 'bin', 'switchboard.js') : DEV_BIN;
-/** The production entry point: dist/ (built by `npm run build` / `prepare`). */
-export const COMPILED_BIN = join(ROOT, 'bin', 'switchboard.js');
+export const BIN = process.env.SWITCHBOARD_TEST_COMPILED === '1' ? COMPILED_BIN : DEV_BIN;
 
 /**
  * Environment without any credential from the developer's shell, plus `extra`. The web console is
