@@ -123,10 +123,14 @@ describe('httpFetch', () => {
       const gz = await f(`${base}/gzip`);
       let unzipped = '';
       for await (const chunk of gz.body!) unzipped += Buffer.from(chunk).toString('utf8');
-      seen.push({ bytes, first, last, lockedWhile, afterAll, afterBreak, cutBody, unzipped });
+      const cancelled = await f(`${base}/pieces`);
+      await cancelled.body!.cancel();
+      let afterCancel = 0;
+      for await (const chunk of cancelled.body!) afterCancel += chunk.length;
+      seen.push({ bytes, first, last, lockedWhile, afterAll, afterBreak, cutBody, unzipped, afterCancel });
     }
     expect(seen[0]).toEqual(seen[1]);
-    expect(seen[0]).toEqual({ bytes: 200 * 65536, first: 0, last: 199, lockedWhile: true, afterAll: [true, 'TypeError'], afterBreak: 'TypeError', cutBody: 'failed after an error', unzipped: '{"ok":true}' });
+    expect(seen[0]).toEqual({ bytes: 200 * 65536, first: 0, last: 199, lockedWhile: true, afterAll: [true, 'TypeError'], afterBreak: 'TypeError', cutBody: 'failed after an error', unzipped: '{"ok":true}', afterCancel: 0 });
   });
 
   it('rejects on an abort and on a refused connection', async () => {
