@@ -12,6 +12,7 @@
 // chat doors never loads (e-mail, PostgreSQL, the console's server, the model SDKs), which keep their
 // own tested layout. Type checking is `npm run typecheck` (tsc); esbuild only strips the types.
 import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +39,27 @@ const EXTERNAL = [
   '@anthropic-ai/sdk',
 ];
 
+/**
+ * V8 keeps the source text of every loaded module in the heap, one byte a character only while every
+ * character is Latin-1; a single other one makes it two bytes a character. esbuild writes string
+ * literals as ASCII but leaves regular-expression literals as they are, so the multilingual word lists
+ * of the injection defence made the core chunk (about 800 KB) a 1.5 MB string. Every character past
+ * ASCII in a source file is written as its \uXXXX escape before esbuild reads it; in a string,
+ * template, regular expression (a surrogate pair stays one code point with the u flag) or identifier
+ * that is the same character, and in a comment it does not matter. No source has a backslash before
+ * such a character (which would escape the escape); test/packaging.test.ts checks the output is ASCII.
+ */
+const asciiSources = {
+  name: 'ascii-sources',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      if (!/[^\0-\x7f]/.test(text)) return undefined;
+      return { contents: text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), loader: 'ts' };
+    });
+  },
+};
+
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -61,5 +83,6 @@ await build({
   sourcesContent: false,
   // CommonJS packages in an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
+  plugins: [asciiSources],
   logLevel: 'warning',
 });

@@ -3,7 +3,7 @@
  * bin run the compiled JavaScript with no TypeScript loader; a stack trace points at src/.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,6 +12,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until } from './helpers/cli.js';
 import { startModelFake, lastUserText } from './fakes/model.js';
 import { startTelegramFake } from './fakes/telegram.js';
+import { scanText } from '../src/core/prompt/threat-scan.js';
+import { ATTACKS, BENIGN } from './core/prompt/threat-corpus.js';
+import { REDTEAM } from './core/prompt/redteam/corpus.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -59,6 +62,36 @@ describe('packaging', () => {
       removeDir(home);
     }
   }, 40_000);
+
+  it('every file in dist/ is Latin-1, so V8 keeps each loaded module one byte a character', () => {
+    const files = ['cli.js', ...readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join('chunks', f))];
+    const wide = files.filter((f) => /[^\0-\xff]/.test(readFileSync(join(root, 'dist', f), 'utf8')));
+    expect(wide).toEqual([]);
+  });
+
+  it('the bundled injection defence, its multilingual patterns escaped to ASCII, blocks exactly what the sources block', () => {
+    const chunk = readdirSync(join(root, 'dist', 'chunks')).find((f) => f.endsWith('.js') && /export\{[^}]*\bscanText\b/.test(readFileSync(join(root, 'dist', 'chunks', f), 'utf8')));
+    expect(chunk).toBeDefined();
+    const cases = [
+      ...[...ATTACKS, ...BENIGN].map((c) => ({ text: c.text, scope: c.scope })),
+      ...REDTEAM.map((c) => ({ text: c.text, scope: c.where === 'soul' ? ('system' as const) : ('context' as const) })),
+    ];
+    expect(cases.filter((c) => /[^\0-\x7f]/.test(c.text)).length).toBeGreaterThan(100);
+    const script = `
+      import { readFileSync } from 'node:fs';
+      const { scanText } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'chunks', chunk!)).href)});
+      const cases = JSON.parse(readFileSync(0, 'utf8'));
+      process.stdout.write(JSON.stringify(cases.map((c) => { const r = scanText(c.text, { file: 'AGENTS.md', scope: c.scope }); return [r.blocked, r.categories]; })));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', input: JSON.stringify(cases), env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
+    expect(r.stderr).toBe('');
+    const bundled = JSON.parse(r.stdout) as Array<[boolean, string[]]>;
+    const sources = cases.map((c) => {
+      const v = scanText(c.text, { file: 'AGENTS.md', scope: c.scope });
+      return [v.blocked, v.categories];
+    });
+    expect(bundled).toEqual(sources);
+    expect(sources.filter(([blocked]) => blocked).length).toBeGreaterThan(100);
+  }, 60_000);
 
   it('the bin answers from dist/ without a TypeScript loader', () => {
     const r = spawnSync(process.execPath, [COMPILED_BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
