@@ -113,7 +113,7 @@ function rows(r: Results): Row[] {
   if (r.footprint) {
     const f = r.footprint;
     add('Footprint', 'cold start of `switchboard start` (compiled dist/) to ready, Telegram, Slack, Discord, median (goal ≤ 700)', n(f.coldStartMs, 0), 'ms');
-    add('Footprint', 'resident memory at ready, all three chat doors connected, 0.5 s after the ready line (goal ≤ 110)', n(f.rssReadyMiB, 1), 'MiB');
+    add('Footprint', `resident memory at ready, all three chat doors connected, 0.5 s after the ready line, median of ${f.starts} starts (goal ≤ 110)`, n(f.rssReadyMiB, 1), 'MiB');
     if (f.rssIdleMiB !== undefined) add('Footprint', 'the same, idle 30 s later (after V8\'s memory reducer)', n(f.rssIdleMiB, 1), 'MiB');
     for (const c of f.checkpoints) add('Footprint', `resident memory after ${n(c.messages, 0)} messages${c.messages === f.messages ? ` (${n(f.perSec, 0)} messages/s; goal ≤ 150)` : ''}`, n(c.rssMiB, 1), 'MiB');
     if (f.checkpoints.length > 1 && f.checkpoints.every((c) => c.perSec !== undefined)) add('Footprint', `rate of the first and of the last ${n(f.checkpoints[0].messages, 0)} messages (sessions ${n(f.checkpoints[0].messages / 100, 0)} and ${n(f.messages / 100, 0)} turns long)`, `${n(f.checkpoints[0].perSec, 0)} / ${n(f.checkpoints.at(-1)!.perSec, 0)}`, 'messages/s');
