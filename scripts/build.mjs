@@ -14,7 +14,7 @@
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,10 +49,12 @@ const EXTERNAL = [
  * that is the same character, and in a comment it does not matter. No source has a backslash before
  * such a character (which would escape the escape); test/packaging.test.ts checks the output is ASCII.
  */
+const sources = join(root, 'src') + sep;
 const asciiSources = {
   name: 'ascii-sources',
   setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async ({ path }) => {
+    b.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+      if (!path.startsWith(sources)) return undefined;
       const text = await readFile(path, 'utf8');
       if (!/[^\0-\x7f]/.test(text)) return undefined;
       return { contents: text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), loader: 'ts' };
