@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until } from './helpers/cli.js';
 import { startModelFake, lastUserText } from './fakes/model.js';
 import { startTelegramFake } from './fakes/telegram.js';
+import { startDiscordFake } from './fakes/discord.js';
 import { scanText } from '../src/core/prompt/threat-scan.js';
 import { ATTACKS, BENIGN } from './core/prompt/threat-corpus.js';
 import { REDTEAM } from './core/prompt/redteam/corpus.js';
@@ -59,6 +60,31 @@ describe('packaging', () => {
     } finally {
       await killIfRunning(gw);
       await Promise.all([tg.close(), model.close()]);
+      removeDir(home);
+    }
+  }, 40_000);
+
+  it("the bundled `start` answers a Discord DM through @discordjs/rest's fetch build, bundled, and knows its errors", async () => {
+    const model = await startModelFake({ script: (req) => ({ text: `Echo: ${lastUserText(req)}` }) });
+    const discord = await startDiscordFake({ heartbeatInterval: 500 });
+    const home = mkdtempSync(join(tmpdir(), 'sb-packaging-'));
+    const gw = startCli(['start'], {
+      bin: COMPILED_BIN,
+      env: cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-pack', MODEL: 'fake-model', DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_ALLOWED_USERS: '*' }),
+    });
+    try {
+      await gw.waitFor(/ready \(discord/, 20_000);
+      const id = discord.sendDM({ userId: '4242', content: 'hello from the bundle' });
+      const [answer] = await discord.waitForMessages(1, 15_000);
+      expect([answer.content, answer.replyTo, answer.channelId]).toEqual(['Echo: hello from the bundle', id, discord.dmChannelId('4242')]);
+      // A 403 is a DiscordAPIError of the same class the door checks for: parked at once, with Discord's reason.
+      discord.failNext({ route: 'messages', status: 403, code: 50001, message: 'Missing Access' });
+      discord.sendDM({ userId: '4242', content: 'this one is refused' });
+      await gw.waitFor(/failed for good after 1 attempt\(s\): .*403 Missing Access \(code 50001\)/, 15_000);
+      expect(gw.stderr()).not.toMatch(/\n\s+at /);
+    } finally {
+      await killIfRunning(gw);
+      await Promise.all([discord.close(), model.close()]);
       removeDir(home);
     }
   }, 40_000);

@@ -4,7 +4,8 @@
  * Node 20 has fetch built in; Slack's Socket Mode already loads undici 7. The fetch build is the one
  * the package itself serves every runtime but Node ("default" in its exports), with the same REST
  * class, rate-limit queues and errors. Its file is found next to the resolved entry, so the package
- * version stays the one in package.json.
+ * version stays the one in package.json. The build (scripts/build.mjs) gives this module as a static
+ * re-export of the same file, so dist/ bundles it rather than loading it and its imports one by one.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
