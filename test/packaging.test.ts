@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until } from './helpers/cli.js';
+import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until, type Running } from './helpers/cli.js';
 import { startModelFake, lastUserText } from './fakes/model.js';
 import { startTelegramFake } from './fakes/telegram.js';
 import { startDiscordFake } from './fakes/discord.js';
@@ -42,50 +42,57 @@ describe('packaging', () => {
     expect(pkg.devDependencies.tsx).toBeDefined();
   });
 
-  it('the bundled `start` finds the default config beside the package and answers a Telegram message', async () => {
+  /**
+   * The bundled `start` with a model fake answering "Echo: …" and the door `doorEnv` configures, in
+   * a fresh home with no config.yaml; `use` runs once the `ready` line names `door`. No stack trace on
+   * the way; everything is stopped and removed after.
+   */
+  async function withBundledStart(door: string, doorEnv: Record<string, string>, use: (gw: Running) => Promise<void>): Promise<void> {
     const model = await startModelFake({ script: (req) => ({ text: `Echo: ${lastUserText(req)}` }) });
-    const tg = await startTelegramFake({ maxPollHoldMs: 300 });
     const home = mkdtempSync(join(tmpdir(), 'sb-packaging-'));
     const gw = startCli(['start'], {
       bin: COMPILED_BIN,
-      env: cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-pack', MODEL: 'fake-model', TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' }),
+      env: cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-pack', MODEL: 'fake-model', ...doorEnv }),
     });
     try {
-      // No config.yaml in the home: the start reads config/default.yaml, found from dist/chunks/.
-      await gw.waitFor(/ready \(telegram/, 20_000);
-      tg.pushText({ text: 'hello from the bundle', userId: 7001 });
-      await until(() => tg.sent.some((m) => m.chatId === '7001'), 15_000, 'the answer', gw);
-      expect(tg.sent.filter((m) => m.chatId === '7001').map((m) => m.plain)).toEqual(['Echo: hello from the bundle']);
-      expect(gw.stderr()).not.toMatch(/\n\s+at /); // no stack trace on the way
+      await gw.waitFor(new RegExp(`ready \\(${door}`), 20_000);
+      await use(gw);
+      expect(gw.stderr()).not.toMatch(/\n\s+at /);
     } finally {
       await killIfRunning(gw);
-      await Promise.all([tg.close(), model.close()]);
+      await model.close();
       removeDir(home);
+    }
+  }
+
+  it('the bundled `start` finds the default config beside the package and answers a Telegram message', async () => {
+    const tg = await startTelegramFake({ maxPollHoldMs: 300 });
+    try {
+      // No config.yaml in the home: the start reads config/default.yaml, found from dist/chunks/.
+      await withBundledStart('telegram', { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' }, async (gw) => {
+        tg.pushText({ text: 'hello from the bundle', userId: 7001 });
+        await until(() => tg.sent.some((m) => m.chatId === '7001'), 15_000, 'the answer', gw);
+        expect(tg.sent.filter((m) => m.chatId === '7001').map((m) => m.plain)).toEqual(['Echo: hello from the bundle']);
+      });
+    } finally {
+      await tg.close();
     }
   }, 40_000);
 
   it("the bundled `start` answers a Discord DM through @discordjs/rest's fetch build, bundled, and knows its errors", async () => {
-    const model = await startModelFake({ script: (req) => ({ text: `Echo: ${lastUserText(req)}` }) });
     const discord = await startDiscordFake({ heartbeatInterval: 500 });
-    const home = mkdtempSync(join(tmpdir(), 'sb-packaging-'));
-    const gw = startCli(['start'], {
-      bin: COMPILED_BIN,
-      env: cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-pack', MODEL: 'fake-model', DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_ALLOWED_USERS: '*' }),
-    });
     try {
-      await gw.waitFor(/ready \(discord/, 20_000);
-      const id = discord.sendDM({ userId: '4242', content: 'hello from the bundle' });
-      const [answer] = await discord.waitForMessages(1, 15_000);
-      expect([answer.content, answer.replyTo, answer.channelId]).toEqual(['Echo: hello from the bundle', id, discord.dmChannelId('4242')]);
-      // A 403 is a DiscordAPIError of the same class the door checks for: parked at once, with Discord's reason.
-      discord.failNext({ route: 'messages', status: 403, code: 50001, message: 'Missing Access' });
-      discord.sendDM({ userId: '4242', content: 'this one is refused' });
-      await gw.waitFor(/failed for good after 1 attempt\(s\): .*403 Missing Access \(code 50001\)/, 15_000);
-      expect(gw.stderr()).not.toMatch(/\n\s+at /);
+      await withBundledStart('discord', { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_ALLOWED_USERS: '*' }, async (gw) => {
+        const id = discord.sendDM({ userId: '4242', content: 'hello from the bundle' });
+        const [answer] = await discord.waitForMessages(1, 15_000);
+        expect([answer.content, answer.replyTo, answer.channelId]).toEqual(['Echo: hello from the bundle', id, discord.dmChannelId('4242')]);
+        // A 403 is a DiscordAPIError of the same class the door checks for: parked at once, with Discord's reason.
+        discord.failNext({ route: 'messages', status: 403, code: 50001, message: 'Missing Access' });
+        discord.sendDM({ userId: '4242', content: 'this one is refused' });
+        await gw.waitFor(/failed for good after 1 attempt\(s\): .*403 Missing Access \(code 50001\)/, 15_000);
+      });
     } finally {
-      await killIfRunning(gw);
-      await Promise.all([discord.close(), model.close()]);
-      removeDir(home);
+      await discord.close();
     }
   }, 40_000);
 
