@@ -16,6 +16,7 @@ import { startDiscordFake } from './fakes/discord.js';
 import { scanText } from '../src/core/prompt/threat-scan.js';
 import { ATTACKS, BENIGN } from './core/prompt/threat-corpus.js';
 import { REDTEAM } from './core/prompt/redteam/corpus.js';
+import { SCOPE } from './core/prompt/redteam/score.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -107,7 +108,7 @@ describe('packaging', () => {
     expect(chunk).toBeDefined();
     const cases = [
       ...[...ATTACKS, ...BENIGN].map((c) => ({ text: c.text, scope: c.scope })),
-      ...REDTEAM.map((c) => ({ text: c.text, scope: c.where === 'soul' ? ('system' as const) : ('context' as const) })),
+      ...REDTEAM.map((c) => ({ text: c.text, scope: SCOPE[c.where] })),
     ];
     expect(cases.filter((c) => /[^\0-\x7f]/.test(c.text)).length).toBeGreaterThan(100);
     const script = `

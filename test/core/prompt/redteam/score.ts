@@ -2,7 +2,8 @@
 import { scanText, type ScanScope } from '../../../../src/core/prompt/threat-scan.js';
 import { REDTEAM, type RedTeamCase, type Where } from './corpus.js';
 
-const SCOPE: Record<Where, ScanScope> = { agents: 'context', memory: 'memory', user: 'memory', soul: 'system', skill: 'system', tool: 'system' };
+/** The scope each place's text is scanned with. */
+export const SCOPE: Record<Where, ScanScope> = { agents: 'context', memory: 'memory', user: 'memory', soul: 'system', skill: 'system', tool: 'system' };
 
 export interface Score {
   attacks: number;
