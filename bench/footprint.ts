@@ -20,7 +20,7 @@ import { startDiscordFake } from '../test/fakes/discord.js';
 import { cleanEnv, COMPILED_BIN, startCli } from '../test/helpers/cli.js';
 import { startInstantModel } from './instant-model.js';
 import { closedLoop } from './drive.js';
-import { round, rssMiB, sleep } from './util.js';
+import { percentile, round, rssMiB, sleep } from './util.js';
 
 export interface FootprintBench {
   /** Spawn → "ready (" on stderr, ms (median of the starts). */
@@ -130,11 +130,10 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         if (code !== 0) throw new Error(`switchboard start exited ${code}\n${gw.stderr().slice(-2000)}`);
       }
     }
-    startTimes.sort((a, b) => a - b);
     return {
-      coldStartMs: round(startTimes[Math.floor(startTimes.length / 2)], 0),
+      coldStartMs: round(percentile(startTimes, 50), 0),
       starts: STARTS,
-      rssReadyMiB: [...readyRss].sort((a, b) => a - b)[Math.floor(readyRss.length / 2)],
+      rssReadyMiB: percentile(readyRss, 50),
       rssIdleMiB: rssIdle,
       rssAfterMiB: rssAfter,
       messages,
