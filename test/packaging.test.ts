@@ -185,4 +185,41 @@ describe('packaging', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('lets a parsed map go once no trace has needed it for a while, and reads it again for the next trace', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-maps-'));
+    try {
+      const source = ['export function fail(): never {', '  throw new Error("boom");', '}', ''].join('\n');
+      const out = ts.transpileModule(source, { fileName: 'fail.ts', compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: true } });
+      mkdirSync(join(dir, 'dist'));
+      writeFileSync(join(dir, 'dist', 'fail.js'), out.outputText);
+      const mapFile = join(dir, 'dist', 'fail.js.map');
+      writeFileSync(mapFile, out.sourceMapText!.replace('"sources":["fail.ts"]', '"sources":["../src/first.ts"]'));
+      const maps = pathToFileURL(join(root, 'dist', 'commands', 'source-maps.js')).href;
+      // Each trace's frame in fail.js names the source its map names; the map on disk is changed after the first trace.
+      const script = `
+        import { readFileSync, writeFileSync } from 'node:fs';
+        import { setTimeout as sleep } from 'node:timers/promises';
+        const { installSourceMaps } = await import(${JSON.stringify(maps)});
+        installSourceMaps(new URL(${JSON.stringify(pathToFileURL(join(dir, 'dist')).href + '/')}), { keepMs: 300 });
+        const { fail } = await import(${JSON.stringify(pathToFileURL(join(dir, 'dist', 'fail.js')).href)});
+        const where = () => { try { fail(); } catch (e) { return e.stack.split('\\n')[1].match(/src\\/(\\w+)\\.ts/)?.[1] ?? e.stack; } };
+        const seen = [where()];
+        writeFileSync(${JSON.stringify(mapFile)}, readFileSync(${JSON.stringify(mapFile)}, 'utf8').replace('first.ts', 'second.ts'));
+        await sleep(100);
+        seen.push(where()); // within keepMs of the last trace: the parsed map is still kept
+        await sleep(200);
+        seen.push(where()); // and again: each trace keeps it a while longer
+        await sleep(700);
+        seen.push(where()); // nothing needed it for longer than keepMs: let go, read again
+        process.stdout.write(seen.join(' '));`;
+      const started = Date.now();
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 20_000 });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('first first first second');
+      expect(Date.now() - started).toBeLessThan(10_000); // the timer that lets maps go does not hold the process open (30 s by default)
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

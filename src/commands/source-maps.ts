@@ -5,8 +5,15 @@
  * parses the source map of every module loaded after it is on — node_modules included (Bolt alone
  * ships ~90) — and Node 20 cannot limit it to some files. Here nothing is read until a stack trace
  * is formatted (V8 formats `error.stack` on first read): a frame in dist/ is then mapped through the
- * `.js.map` beside its file (read once, kept); every other frame, and the first line, reads as V8's
- * and Node's default would.
+ * `.js.map` beside its file; every other frame, and the first line, reads as V8's and Node's default
+ * would.
+ *
+ * A parsed map is let go once no trace has needed it for a while (`keepMs`). Node's SourceMap keeps
+ * an array per mapping: the Slack chunk's 780 KB map (Bolt, undici and the rest bundled in it) is
+ * about 17 MB of heap once parsed. Most traces are formatted without ever being printed (Node's
+ * streams read `error.stack` of every error a socket is destroyed with, e.g. when an idle keep-alive
+ * connection times out), so a map kept for good is heap the process carries for its whole life, and
+ * V8 sizes the heap under load at a multiple of what is live.
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -31,17 +38,30 @@ function headline(error: unknown): string {
   }
 }
 
+/** How long parsed maps are kept after the last trace that needed one: a burst of errors parses each map once. */
+const KEEP_MS = 30_000;
+
 /**
  * Maps stack frames in the files under `root` (the compiled dist/ folder) to their sources from then
  * on. Returns a function that puts the previous formatter back (tests).
  */
-export function installSourceMaps(root: URL): () => void {
+export function installSourceMaps(root: URL, options: { keepMs?: number } = {}): () => void {
   const rootPath = fileURLToPath(root).replace(/\/?$/, '/');
   const rootUrl = pathToFileURL(rootPath).href;
   /** Per compiled file: its map with the folder its sources are relative to, or null without one. */
   const maps = new Map<string, { map: SourceMap; base: string } | null>();
+  /** Empties `maps` once KEEP_MS have passed without a trace needing it; unref'd, so it never holds the process open. */
+  let release: NodeJS.Timeout | undefined;
 
   function mapOf(path: string): { map: SourceMap; base: string } | null {
+    if (release) release.refresh();
+    else {
+      const forget = () => {
+        release = undefined;
+        maps.clear();
+      };
+      release = setTimeout(forget, options.keepMs ?? KEEP_MS).unref();
+    }
     if (!maps.has(path)) {
       let entry: { map: SourceMap; base: string } | null = null;
       try {
@@ -83,5 +103,6 @@ export function installSourceMaps(root: URL): () => void {
   };
   return () => {
     Error.prepareStackTrace = previous;
+    clearTimeout(release);
   };
 }
