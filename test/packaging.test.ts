@@ -201,16 +201,16 @@ describe('packaging', () => {
         import { readFileSync, writeFileSync } from 'node:fs';
         import { setTimeout as sleep } from 'node:timers/promises';
         const { installSourceMaps } = await import(${JSON.stringify(maps)});
-        installSourceMaps(new URL(${JSON.stringify(pathToFileURL(join(dir, 'dist')).href + '/')}), { keepMs: 300 });
+        installSourceMaps(new URL(${JSON.stringify(pathToFileURL(join(dir, 'dist')).href + '/')}), { keepMs: 1500 });
         const { fail } = await import(${JSON.stringify(pathToFileURL(join(dir, 'dist', 'fail.js')).href)});
         const where = () => { try { fail(); } catch (e) { return e.stack.split('\\n')[1].match(/src\\/(\\w+)\\.ts/)?.[1] ?? e.stack; } };
         const seen = [where()];
         writeFileSync(${JSON.stringify(mapFile)}, readFileSync(${JSON.stringify(mapFile)}, 'utf8').replace('first.ts', 'second.ts'));
-        await sleep(100);
+        await sleep(900);
         seen.push(where()); // within keepMs of the last trace: the parsed map is still kept
-        await sleep(200);
-        seen.push(where()); // and again: each trace keeps it a while longer
-        await sleep(700);
+        await sleep(900);
+        seen.push(where()); // and again, past keepMs since the first trace: each trace keeps it a while longer
+        await sleep(2500);
         seen.push(where()); // nothing needed it for longer than keepMs: let go, read again
         process.stdout.write(seen.join(' '));`;
       const started = Date.now();

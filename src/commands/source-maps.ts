@@ -50,7 +50,7 @@ export function installSourceMaps(root: URL, options: { keepMs?: number } = {}):
   const rootUrl = pathToFileURL(rootPath).href;
   /** Per compiled file: its map with the folder its sources are relative to, or null without one. */
   const maps = new Map<string, { map: SourceMap; base: string } | null>();
-  /** Empties `maps` once KEEP_MS have passed without a trace needing it; unref'd, so it never holds the process open. */
+  /** Empties `maps` once `keepMs` have passed without a trace needing it; unref'd, so it never holds the process open. */
   let release: NodeJS.Timeout | undefined;
 
   function mapOf(path: string): { map: SourceMap; base: string } | null {
