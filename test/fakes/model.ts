@@ -301,7 +301,7 @@ async function streamReply(a: StreamArgs): Promise<void> {
   const gap = 1000 / (a.reply.tokensPerSecond ?? a.defaultRate);
   const tokens = streamTokens(a.text);
   let closed = false;
-  a.req.socket.on('close', () => (closed = true));
+  res.on('close', () => (closed = true));
   const openai = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
   const anthropic = (event: string, data: Record<string, unknown>) => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   const base = { id: `chatcmpl-${a.index}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: a.model };

@@ -15,6 +15,14 @@ const TAKE_HEAD = `UPDATE outbox SET next_attempt_at = ?
   WHERE id = (SELECT id FROM outbox WHERE status = 'pending' AND chat_key = ? ORDER BY id LIMIT 1)
     AND status = 'pending' AND next_attempt_at <= ?
   RETURNING ${COLUMNS}`;
+/**
+ * Whether a chat has a pending item at all, read before TAKE_HEAD. Every drain ends with a look that
+ * finds nothing, and as the conditional UPDATE that look needed the write lock: while another
+ * process on the file (a second instance, `cron run`) held it, better-sqlite3 waited out
+ * the busy timeout — blocking this whole process — and failed. This read needs no lock. It decides
+ * nothing on its own: TAKE_HEAD still takes, or finds the item gone.
+ */
+const HAS_PENDING = "SELECT 1 FROM outbox WHERE status = 'pending' AND chat_key = ? LIMIT 1";
 
 /**
  * A row of COLUMNS read as an array (`.raw()`), as an item: better-sqlite3 looks every column name up
@@ -80,9 +88,11 @@ export class SqliteOutboxRepo implements OutboxRepo {
 
   async takeHead(chat: Address, now: number, leaseMs: number): Promise<OutboxItem | undefined> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const chatKey = formatAddress(chat);
+    if (prepare(this.db, HAS_PENDING).pluck().get(chatKey) === undefined) return undefined;
     const row = prepare(this.db, TAKE_HEAD)
       .raw()
-      .get(now + leaseMs, formatAddress(chat), now) as unknown[] | undefined;
+      .get(now + leaseMs, chatKey, now) as unknown[] | undefined;
     return row && item(row);
   }
 

@@ -414,6 +414,23 @@ describe('sqlite: one connection', () => {
     expect((await store.outbox.pending()).map((i) => i.message.chunks[0]).sort()).toEqual(['first', 'outside']);
   });
 
+  it('looks for a chat\'s next reply without waiting on another process\'s write when the chat has none', async () => {
+    const chat = { platform: 'telegram' as const, chatId: '1' };
+    const id = await store.outbox.enqueue(chat, { chunks: ['a'] }, T0);
+    // Another process on the same file (a second instance, `switchboard cron run`) holds the write lock.
+    const other = new Database(sqlitePath(home));
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      // Every drain ends with a look that finds nothing: it must not need the lock (it waited out the
+      // busy timeout and failed with SQLITE_BUSY when the look was the conditional UPDATE itself).
+      await expect(store.outbox.takeHead({ platform: 'telegram', chatId: '2' }, T0, 30_000)).resolves.toBeUndefined();
+      other.exec('COMMIT');
+    } finally {
+      other.close();
+    }
+    expect((await store.outbox.takeHead(chat, T0, 30_000))?.id).toBe(id);
+  });
+
   it('runs concurrent transactions one after the other', async () => {
     const order: string[] = [];
     const run = (name: string) =>
