@@ -23,6 +23,16 @@ function describe(error: unknown): string {
 const WAL_CHECKPOINT_PAGES = 10_000;
 
 /**
+ * The page cache of a connection, KiB (negative: SQLite's unit for "this many KiB"). better-sqlite3
+ * builds SQLite with 16 MiB where SQLite's own default is 2 MiB; the cache fills as the database
+ * grows and is never given back, so a gateway's malloc heap grew from 7 to about 40 MiB over 20,000
+ * messages. At 2 MiB it stays near 24 MiB with the same throughput: a turn reads its history from
+ * the store's own cache (messages.ts), and the rest of a message touches a few index pages; pages
+ * not cached come from the OS's file cache.
+ */
+const PAGE_CACHE_KIB = 2_000;
+
+/**
  * Opens (creating if needed) the SQLite database, WAL mode, and applies pending migrations.
  * Any failure is one StorageError line that names the file.
  */
@@ -37,6 +47,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     });
   }
   try {
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
