@@ -5,7 +5,8 @@
  * 10,000 and after 20,000 messages driven through the Telegram fake (100 users, one message in flight
  * each), so the growth from 10k to 20k shows whether the curve is flat; and the same process idle
  * 30 s after start and after the last message, once V8's memory reducer has run (what is kept, not
- * the heap's headroom under load).
+ * the heap's headroom under load). Then one more start with the same load in a 512 MiB memory
+ * cgroup, as on a small VPS (skipped, with the reason, where no cgroup can be made).
  *
  * Standalone: `node --import tsx bench/footprint.ts` prints the result as JSON.
  */
@@ -21,6 +22,9 @@ import { cleanEnv, COMPILED_BIN, startCli } from '../test/helpers/cli.js';
 import { startInstantModel } from './instant-model.js';
 import { closedLoop } from './drive.js';
 import { percentile, round, rssMiB, sleep } from './util.js';
+import { createMemoryCgroup } from './memory-limit.js';
+import type { Running } from '../test/helpers/cli.js';
+import type { TelegramFake } from '../test/fakes/telegram.js';
 
 export interface FootprintBench {
   /** Spawn → "ready (" on stderr, ms (median of the starts). */
@@ -44,9 +48,23 @@ export interface FootprintBench {
   rssAfterLongIdleMiB: number;
   /** Rate of that run, messages/s (the spawned process, Telegram fake and model fake on this machine). */
   perSec: number;
+  /**
+   * The same start and load in a memory cgroup of SMALL_BOX_MIB (as on a 512 MB VPS: Node sizes V8's
+   * heap to the limit it finds), or why it could not be run here.
+   */
+  smallBox: SmallBox | { skipped: string };
+}
+
+export interface SmallBox {
+  limitMiB: number;
+  rssReadyMiB: number;
+  checkpoints: Array<{ messages: number; rssMiB: number; perSec: number }>;
+  growthLast10kMiB: number;
 }
 
 const MESSAGES = 20_000;
+/** The small box's memory, MiB. */
+const SMALL_BOX_MIB = 512;
 const CHECKPOINT = 10_000;
 const STARTS = 3;
 /**
@@ -109,16 +127,7 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         await sleep(SETTLE_MS);
         rssIdle = rssMiB(gw.child.pid!);
         log(`footprint: ${messages.toLocaleString('en')} messages through the Telegram fake…`);
-        let ms = 0;
-        for (let done = 0; done < messages; ) {
-          const step = Math.min(CHECKPOINT, messages - done);
-          const stepMs = await closedLoop(tg, 100, step, 900_000);
-          ms += stepMs;
-          done += step;
-          await sleep(500);
-          checkpoints.push({ messages: done, rssMiB: rssMiB(gw.child.pid!), perSec: round(step / (stepMs / 1000), 0) });
-          log(`footprint: ${done.toLocaleString('en')} messages, ${checkpoints.at(-1)!.rssMiB} MiB, ${checkpoints.at(-1)!.perSec} messages/s`);
-        }
+        const ms = await load(tg, gw, messages, 900_000, checkpoints, log);
         perSec = messages / (ms / 1000);
         rssAfter = checkpoints.at(-1)!.rssMiB;
         await sleep(SETTLE_MS);
@@ -130,7 +139,9 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
         if (code !== 0) throw new Error(`switchboard start exited ${code}\n${gw.stderr().slice(-2000)}`);
       }
     }
+    const smallBox = await runSmallBox(tg, env, homes, messages, log);
     return {
+      smallBox,
       coldStartMs: round(percentile(startTimes, 50), 0),
       starts: STARTS,
       rssReadyMiB: percentile(readyRss, 50),
@@ -146,6 +157,57 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
   } finally {
     await Promise.allSettled([tg.close(), slack.close(), discord.close(), model.close()]);
     for (const h of homes) rmSync(h, { recursive: true, force: true });
+  }
+}
+
+/** Drives `messages` through the Telegram fake (100 users), RSS into `checkpoints` after each CHECKPOINT; ms taken. */
+async function load(tg: TelegramFake, gw: Running, messages: number, firstUser: number, checkpoints: SmallBox['checkpoints'], log: (line: string) => void): Promise<number> {
+  let ms = 0;
+  for (let done = 0; done < messages; ) {
+    const step = Math.min(CHECKPOINT, messages - done);
+    const stepMs = await closedLoop(tg, 100, step, firstUser);
+    ms += stepMs;
+    done += step;
+    await sleep(500);
+    checkpoints.push({ messages: done, rssMiB: rssMiB(gw.child.pid!), perSec: round(step / (stepMs / 1000), 0) });
+    log(`footprint: ${done.toLocaleString('en')} messages, ${checkpoints.at(-1)!.rssMiB} MiB, ${checkpoints.at(-1)!.perSec} messages/s`);
+  }
+  return ms;
+}
+
+/** One more start, in a memory cgroup of SMALL_BOX_MIB, with the same load (fresh home, other users). */
+async function runSmallBox(
+  tg: TelegramFake,
+  env: (home: string) => NodeJS.ProcessEnv,
+  homes: string[],
+  messages: number,
+  log: (line: string) => void,
+): Promise<FootprintBench['smallBox']> {
+  const group = createMemoryCgroup(SMALL_BOX_MIB);
+  if ('skipped' in group) {
+    log(`footprint: the ${SMALL_BOX_MIB} MiB run is skipped: ${group.skipped}`);
+    return group;
+  }
+  const home = mkdtempSync(join(tmpdir(), 'sb-bench-footprint-'));
+  homes.push(home);
+  log(`footprint: the same in a ${SMALL_BOX_MIB} MiB memory cgroup…`);
+  const gw = startCli(['start'], { env: env(home), bin: COMPILED_BIN, cgroup: group.dir });
+  try {
+    await gw.waitFor(/ready \(telegram, slack, discord/, 30_000);
+    await sleep(500);
+    const rssReadyMiB = rssMiB(gw.child.pid!);
+    const checkpoints: SmallBox['checkpoints'] = [];
+    await load(tg, gw, messages, 1_900_000, checkpoints, log);
+    return {
+      limitMiB: SMALL_BOX_MIB,
+      rssReadyMiB,
+      checkpoints,
+      growthLast10kMiB: checkpoints.length > 1 ? round(checkpoints.at(-1)!.rssMiB - checkpoints.at(-2)!.rssMiB, 1) : 0,
+    };
+  } finally {
+    const code = await gw.stop('SIGTERM');
+    group.remove();
+    if (code !== 0) throw new Error(`switchboard start (${SMALL_BOX_MIB} MiB cgroup) exited ${code}\n${gw.stderr().slice(-2000)}`);
   }
 }
 

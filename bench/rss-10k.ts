@@ -8,4 +8,4 @@ import { benchFootprint } from './footprint.js';
 
 const messages = Number(process.argv[2] ?? 10_000);
 const r = await benchFootprint((l) => process.stderr.write(`${l}\n`), messages);
-process.stdout.write(`${JSON.stringify({ rssReadyMiB: r.rssReadyMiB, rssAfterMiB: r.rssAfterMiB, messages: r.messages, perSec: r.perSec, coldStartMs: r.coldStartMs })}\n`);
+process.stdout.write(`${JSON.stringify({ rssReadyMiB: r.rssReadyMiB, rssAfterMiB: r.rssAfterMiB, messages: r.messages, perSec: r.perSec, coldStartMs: r.coldStartMs, smallBox: r.smallBox })}\n`);

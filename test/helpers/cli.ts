@@ -61,8 +61,16 @@ export interface Running {
   exited: Promise<number | null>;
 }
 
-export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string }): Running {
-  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * `cgroup`: a control group directory the process joins before Node starts (a shell writes its own
+ * pid into cgroup.procs, then execs node, so the pid and the limits are the gateway's own from its
+ * first instruction: Node sizes V8's heap to a memory limit it finds there).
+ */
+export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string; cgroup?: string }): Running {
+  const argv = [options.bin ?? BIN, ...args];
+  const child = options.cgroup
+    ? spawn('/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...argv], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn(process.execPath, argv, { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
