@@ -40,6 +40,25 @@ export interface SessionRow extends SessionRowBase {
   prompt_layers: string;
 }
 
+/**
+ * A session's layers with their texts as slices of its prompt. A prompt is its layers' texts end to
+ * end (the prompt builder's contract), and V8 keeps a slice of a string as a reference into it, not
+ * a copy: a session kept in memory then holds its prompt's text once rather than twice (about 4 KB
+ * for a typical prompt, per session). `shared` is false, and the texts are the parsed ones, when the
+ * layers do not add up to the prompt.
+ */
+export function layersOfPrompt(prompt: string, parsed: readonly PromptLayer[]): { layers: PromptLayer[]; shared: boolean } {
+  let at = 0;
+  for (const l of parsed) {
+    if (!prompt.startsWith(l.text, at)) return { layers: [...parsed], shared: false };
+    at += l.text.length;
+  }
+  if (at !== prompt.length) return { layers: [...parsed], shared: false };
+  at = 0;
+  const layers = parsed.map((l) => ({ name: l.name, text: prompt.slice(at, (at += l.text.length)) }));
+  return { layers, shared: true };
+}
+
 /** A sessions row as both engines store it. */
 export function sessionFromRow(r: SessionRow): SessionRecord {
   return sessionWithPrompt(r, r.prompt, JSON.parse(r.prompt_layers) as PromptLayer[]);

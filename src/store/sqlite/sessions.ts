@@ -5,7 +5,7 @@ import type { Usage } from '../../core/messages.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
 import type { NewSession, PersonUsage, SessionRecord, SessionRepo } from '../../core/store/types.js';
-import { sessionFromRow, sessionWithPrompt, type SessionRow, type SessionRowBase } from '../rows.js';
+import { layersOfPrompt, sessionFromRow, sessionWithPrompt, type SessionRow, type SessionRowBase } from '../rows.js';
 
 /** Every column but the prompt's two big ones (text and layers), which the PromptCache spares a turn. */
 const BASE_COLUMNS =
@@ -49,6 +49,8 @@ interface CachedPrompt {
   rebuilds: number;
   prompt: string;
   layers: PromptLayer[];
+  /** Characters held: the prompt once when the layers' texts are slices of it, else twice. */
+  chars: number;
 }
 
 /**
@@ -56,8 +58,8 @@ interface CachedPrompt {
  * first). Every turn looks up its session; without this it read and parsed the whole prompt (many
  * kilobytes of text and JSON) each time. An entry is used only while the row's hash and rebuild
  * count are those it was read with, so a prompt replaced by anyone (another process too) is read afresh.
- * The bound, 8 MB (a prompt and its layers, two copies of the text), holds about 1,500 sessions of
- * a few-kilobyte prompt. Past what it holds, sessions that take turns in a round each find theirs
+ * The bound, 8 M characters (a prompt, whose layers' texts are slices of it: rows.ts), holds about
+ * 3,000 sessions of a few-kilobyte prompt. Past what it holds, sessions that take turns in a round each find theirs
  * evicted; their prompt is then read and parsed again every turn, and its layers are new objects,
  * so the request body is serialised whole as well (openai-body.ts keys its pieces by the layers).
  * At 1 MB that began at about 190 such sessions.
@@ -67,7 +69,7 @@ export class PromptCache {
 
   constructor(maxChars = 8_000_000) {
     // A prompt bigger than the whole bound is not kept.
-    this.entries = new LRUCache({ maxSize: maxChars, sizeCalculation: (e) => Math.max(1, e.prompt.length * 2) });
+    this.entries = new LRUCache({ maxSize: maxChars, sizeCalculation: (e) => Math.max(1, e.chars) });
   }
 
   get(row: SessionRowBase): CachedPrompt | undefined {
@@ -94,8 +96,9 @@ export class SqliteSessionRepo implements SessionRepo {
     if (!cached) {
       const p = prepare(this.db, 'SELECT prompt, prompt_layers FROM sessions WHERE id = ?').get(row.id) as Pick<SessionRow, 'prompt' | 'prompt_layers'>;
       // The layers are shared by every turn of the session: frozen, so no caller changes them for the next.
-      const layers = Object.freeze((JSON.parse(p.prompt_layers) as PromptLayer[]).map((l) => Object.freeze(l))) as PromptLayer[];
-      cached = { sha256: row.prompt_sha256, rebuilds: row.prompt_rebuilds, prompt: p.prompt, layers };
+      const { layers: own, shared } = layersOfPrompt(p.prompt, JSON.parse(p.prompt_layers) as PromptLayer[]);
+      const layers = Object.freeze(own.map((l) => Object.freeze(l))) as PromptLayer[];
+      cached = { sha256: row.prompt_sha256, rebuilds: row.prompt_rebuilds, prompt: p.prompt, layers, chars: p.prompt.length * (shared ? 1 : 2) };
       this.prompts.set(row.id, cached);
     }
     return sessionWithPrompt(row, cached.prompt, cached.layers);

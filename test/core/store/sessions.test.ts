@@ -58,4 +58,34 @@ describe('sqlite session store', () => {
     expect(store.engine).toBe('sqlite');
     expect(await store.schemaVersion()).toBe(MIGRATIONS.length);
   });
+
+  it('reads a prompt back byte for byte with its layers, also from a row whose layers do not add up to it', async () => {
+    const layers = [
+      { name: 'identity', text: 'You are Switchboard, an assistant.\n\n' },
+      { name: 'user_profile', text: '' },
+      { name: 'platform_hint', text: 'You are talking on Telegram — keep it short. 👋\n\n' },
+      { name: 'session_info', text: '# Session\nstarted today' },
+    ];
+    const prompt = layers.map((l) => l.text).join('');
+    const address = { platform: 'telegram' as const, chatId: '77', userId: '77' };
+    await store.sessions.create({ id: 'layers-1', address, personKey: 'p77', startedAt: 1, promptLayers: layers, prompt, promptSha256: 'h1', toolsSignature: 't' });
+    await store.sessions.create({ id: 'layers-2', address: { ...address, chatId: '78', userId: '78' }, personKey: 'p78', startedAt: 1, promptLayers: layers, prompt, promptSha256: 'h2', toolsSignature: 't' });
+    // Another process rewrote the second row's prompt without its layers (they no longer add up to it).
+    const raw = new Database(sqlitePath(dir));
+    raw.prepare("UPDATE sessions SET prompt = 'rewritten' WHERE id = 'layers-2'").run();
+    raw.close();
+    // A fresh store: nothing cached, both read from their rows.
+    const again = openSqliteStore({ path: sqlitePath(dir), home: dir });
+    try {
+      const one = await again.sessions.get('layers-1');
+      expect(one?.prompt).toBe(prompt);
+      expect(one?.promptLayers).toEqual(layers);
+      expect(one?.promptLayers.map((l) => l.text).join('')).toBe(one?.prompt);
+      const two = await again.sessions.get('layers-2');
+      expect(two?.prompt).toBe('rewritten');
+      expect(two?.promptLayers).toEqual(layers);
+    } finally {
+      await again.close();
+    }
+  });
 });
