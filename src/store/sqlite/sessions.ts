@@ -59,8 +59,8 @@ interface CachedPrompt {
  * kilobytes of text and JSON) each time. An entry is used only while the row's hash and rebuild
  * count are those it was read with, so a prompt replaced by anyone (another process too) is read afresh.
  * The bound, 8 M characters (a prompt, whose layers' texts are slices of it: rows.ts), holds about
- * 3,000 sessions of a few-kilobyte prompt. Past what it holds, sessions that take turns in a round each find theirs
- * evicted; their prompt is then read and parsed again every turn, and its layers are new objects,
+ * 3,000 sessions of a few-kilobyte prompt. Past what it holds, sessions that take turns in a round
+ * each find theirs evicted; their prompt is then read and parsed again every turn, and its layers are new objects,
  * so the request body is serialised whole as well (openai-body.ts keys its pieces by the layers).
  * At 1 MB that began at about 190 such sessions.
  */
