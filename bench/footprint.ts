@@ -37,9 +37,8 @@ export interface FootprintBench {
   /** RSS after `messages` messages answered, MiB. */
   rssAfterMiB: number;
   messages: number;
-  /** RSS after each checkpoint (every 10,000 messages), MiB. */
   /** RSS after each 10,000 messages, and the rate of those 10,000 (a rate that falls as sessions grow is work that grows with them). */
-  checkpoints: Array<{ messages: number; rssMiB: number; perSec: number }>;
+  checkpoints: Checkpoint[];
   /** RSS growth over the last 10,000 messages, MiB. */
   growthLast10kMiB: number;
   /** RSS SETTLE_MS after the last message, the process idle again: what the messages left behind, MiB. */
@@ -55,10 +54,16 @@ export interface FootprintBench {
   smallBox: SmallBox | { skipped: string };
 }
 
+export interface Checkpoint {
+  messages: number;
+  rssMiB: number;
+  perSec: number;
+}
+
 export interface SmallBox {
   limitMiB: number;
   rssReadyMiB: number;
-  checkpoints: Array<{ messages: number; rssMiB: number; perSec: number }>;
+  checkpoints: Checkpoint[];
   growthLast10kMiB: number;
 }
 
@@ -112,7 +117,7 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
     let rssAfterIdle = 0;
     let rssAfterLongIdle = 0;
     let perSec = 0;
-    const checkpoints: FootprintBench['checkpoints'] = [];
+    const checkpoints: Checkpoint[] = [];
     for (let i = 0; i < STARTS; i++) {
       const home = mkdtempSync(join(tmpdir(), 'sb-bench-footprint-'));
       homes.push(home);
@@ -149,7 +154,7 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
       rssAfterMiB: rssAfter,
       messages,
       checkpoints,
-      growthLast10kMiB: checkpoints.length > 1 ? round(checkpoints.at(-1)!.rssMiB - checkpoints.at(-2)!.rssMiB, 1) : 0,
+      growthLast10kMiB: growthOfLast(checkpoints),
       rssAfterIdleMiB: rssAfterIdle,
       rssAfterLongIdleMiB: rssAfterLongIdle,
       perSec: round(perSec, 0),
@@ -160,8 +165,12 @@ export async function benchFootprint(log: (line: string) => void = () => undefin
   }
 }
 
+/** RSS growth from the next-to-last checkpoint to the last, MiB (0 with one checkpoint). */
+const growthOfLast = (checkpoints: readonly Checkpoint[]): number =>
+  checkpoints.length > 1 ? round(checkpoints.at(-1)!.rssMiB - checkpoints.at(-2)!.rssMiB, 1) : 0;
+
 /** Drives `messages` through the Telegram fake (100 users), RSS into `checkpoints` after each CHECKPOINT; ms taken. */
-async function load(tg: TelegramFake, gw: Running, messages: number, firstUser: number, checkpoints: SmallBox['checkpoints'], log: (line: string) => void): Promise<number> {
+async function load(tg: TelegramFake, gw: Running, messages: number, firstUser: number, checkpoints: Checkpoint[], log: (line: string) => void): Promise<number> {
   let ms = 0;
   for (let done = 0; done < messages; ) {
     const step = Math.min(CHECKPOINT, messages - done);
@@ -196,13 +205,13 @@ async function runSmallBox(
     await gw.waitFor(/ready \(telegram, slack, discord/, 30_000);
     await sleep(500);
     const rssReadyMiB = rssMiB(gw.child.pid!);
-    const checkpoints: SmallBox['checkpoints'] = [];
+    const checkpoints: Checkpoint[] = [];
     await load(tg, gw, messages, 1_900_000, checkpoints, log);
     return {
       limitMiB: SMALL_BOX_MIB,
       rssReadyMiB,
       checkpoints,
-      growthLast10kMiB: checkpoints.length > 1 ? round(checkpoints.at(-1)!.rssMiB - checkpoints.at(-2)!.rssMiB, 1) : 0,
+      growthLast10kMiB: growthOfLast(checkpoints),
     };
   } finally {
     const code = await gw.stop('SIGTERM');

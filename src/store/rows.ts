@@ -47,16 +47,14 @@ export interface SessionRow extends SessionRowBase {
  * for a typical prompt, per session). `shared` is false, and the texts are the parsed ones, when the
  * layers do not add up to the prompt.
  */
-export function layersOfPrompt(prompt: string, parsed: readonly PromptLayer[]): { layers: PromptLayer[]; shared: boolean } {
+export function layersOfPrompt(prompt: string, parsed: readonly PromptLayer[]): { layers: readonly PromptLayer[]; shared: boolean } {
+  const layers: PromptLayer[] = [];
   let at = 0;
   for (const l of parsed) {
-    if (!prompt.startsWith(l.text, at)) return { layers: [...parsed], shared: false };
-    at += l.text.length;
+    if (!prompt.startsWith(l.text, at)) return { layers: parsed, shared: false };
+    layers.push({ name: l.name, text: prompt.slice(at, (at += l.text.length)) });
   }
-  if (at !== prompt.length) return { layers: [...parsed], shared: false };
-  at = 0;
-  const layers = parsed.map((l) => ({ name: l.name, text: prompt.slice(at, (at += l.text.length)) }));
-  return { layers, shared: true };
+  return at === prompt.length ? { layers, shared: true } : { layers: parsed, shared: false };
 }
 
 /** A sessions row as both engines store it. */

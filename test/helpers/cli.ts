@@ -68,9 +68,10 @@ export interface Running {
  */
 export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string; cgroup?: string }): Running {
   const argv = [options.bin ?? BIN, ...args];
+  const how = { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'] };
   const child = options.cgroup
-    ? spawn('/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...argv], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] })
-    : spawn(process.execPath, argv, { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    ? spawn('/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...argv], how)
+    : spawn(process.execPath, argv, how);
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
