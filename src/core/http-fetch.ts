@@ -1,14 +1,13 @@
 /**
- * The `fetch` the model SDK and the Telegram door (grammY) are given: one request over node:http(s)
- * with a keep-alive agent, the answer as a Response read straight from the Node stream
- * (node-response.ts). Node 20's built-in fetch builds a Request, web streams for the body both ways
- * and a copy of it for a possible redirect, for every call; a model call made through it
- * cost about twice the CPU of the same call made here (bench: ~970 vs ~535 µs per streamed call).
- * The SDK keeps doing everything else (headers, retries, timeouts through the signal, SSE).
+ * The `fetch` the Telegram door (grammY) is given: one request over node:http(s) with a keep-alive
+ * agent, the answer as a Response read straight from the Node stream (node-response.ts). Node 20's
+ * built-in fetch builds a Request, web streams for the body both ways and a copy of it for a
+ * possible redirect, for every call; a call made through it cost about twice the CPU of the same
+ * call made here (bench: ~970 vs ~535 µs per streamed model call, when the model SDK still ran on it).
  *
- * What it does not do, unlike fetch: follow redirects (a model endpoint answers, it does not move;
- * a 3xx reaches the SDK as an error status) — bodies other than bytes or text (uploads) go to the
- * built-in fetch.
+ * What it does not do, unlike fetch: follow redirects (the Bot API answers, it does not move; a 3xx
+ * reaches grammY as an error status) — bodies other than bytes or text (uploads) go to the built-in
+ * fetch.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -27,7 +26,8 @@ const keepAlive = (): HttpAgents => ({ 'http:': new http.Agent({ keepAlive: true
 /** Statuses whose Response may not have a body. */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
-function decoded(res: http.IncomingMessage): Readable {
+/** The body of `res` as sent, whatever `content-encoding` it came in. */
+export function decoded(res: http.IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(createGunzip());
   if (encoding === 'deflate') return res.pipe(createInflate());
@@ -43,7 +43,7 @@ export const createHttpFetch = (agents: HttpAgents = keepAlive()): typeof fetch 
   if (input instanceof Request || !agent || (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
   return new Promise<Response>((resolve, reject) => {
     const headers: Record<string, string> = {};
-    // The model SDK hands a Headers, grammY a plain object: read either as it is rather than copying it first.
+    // grammY hands a plain object; a Headers or pairs are read as they are rather than copied first.
     const given = init.headers;
     if (given instanceof Headers) given.forEach((value, name) => (headers[name] = value));
     else if (Array.isArray(given)) for (const [name, value] of given) headers[name.toLowerCase()] = value;
@@ -64,9 +64,6 @@ export const createHttpFetch = (agents: HttpAgents = keepAlive()): typeof fetch 
     request.end(body);
   });
 };
-
-/** The process's shared fetch (the model SDK's). */
-export const httpFetch: typeof fetch = createHttpFetch();
 
 function toResponse(res: http.IncomingMessage, method: string | undefined, url: string): Response {
   // As pairs: Headers are built from them only when someone reads them (grammY never does).

@@ -8,15 +8,14 @@
  * promoted too — bench/promoted.ts gives about 28 KB a message with or without this — so what it
  * saves is mostly CPU.)
  *
- * grammY reads every Bot API answer with json(), the model SDK a non-streamed answer with json() or
- * text(): those read the Node stream directly, and the headers are built when first read. A streamed
- * answer's `body` (made when first asked for) is iterated straight from the Node stream too
- * (node-body.ts), and is a web stream for anything else; the rest of the web side (clone, blob,
- * formData, or a read after `body` was taken) is a real Response over the same stream, made the first
+ * grammY reads every Bot API answer with json(): json() and text() read the Node stream directly,
+ * and the headers are built when first read. `body` (made when first asked for) is a web stream over
+ * the Node stream (web-stream.ts); the rest of the web side (clone, blob, formData, or a read after
+ * `body` was taken) is a real Response over the same stream, made the first
  * time it is needed, so the object answers as fetch's own Response does throughout.
  */
 import { finished, type Readable } from 'node:stream';
-import { NodeBody } from './node-body.js';
+import { webStream } from './web-stream.js';
 
 const utf8 = new TextDecoder();
 
@@ -53,8 +52,6 @@ export class NodeResponse implements Response {
   /** The body still to be read; null when the answer has none. */
   readonly #source: Readable | null;
   #used = false;
-  /** The body, once `body` was asked for (null: none). */
-  #stream: NodeBody | null | undefined;
   /** The web Response over the same body, once something asked for the rest of the web side. */
   #web: Response | undefined;
 
@@ -71,14 +68,15 @@ export class NodeResponse implements Response {
     return (this.#headers ??= this.#web?.headers ?? new Headers(this.#pairs));
   }
 
-  /** The body as a web stream (the model SDK reads a streamed answer so), made when first asked for. */
+  /** The body as a web stream: the web Response's, made when first asked for (null once json()/text() read it). */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#web ? this.#web.body : this.bodyStream();
+    if (this.#web) return this.#web.body;
+    return this.#source && !this.#used ? this.web().body : null;
   }
 
-  /** Whether the body was read; once `body` was taken, whether a reader holds it (fetch: whether a read began). */
+  /** Whether the body was read (on the web side: whether a read began, as fetch says). */
   get bodyUsed(): boolean {
-    return this.#used || (this.#stream?.locked ?? false) || (this.#web?.bodyUsed ?? false);
+    return this.#used || (this.#web?.bodyUsed ?? false);
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
@@ -119,18 +117,12 @@ export class NodeResponse implements Response {
 
   /** Whether `body` or the web Response was made: every read then goes through the web side. */
   private get onWebSide(): boolean {
-    return this.#web !== undefined || this.#stream !== undefined;
-  }
-
-  /** The body over the Node stream, made once; null when there is none or it was read already. */
-  private bodyStream(): NodeBody | null {
-    if (this.#stream === undefined) this.#stream = this.#source && !this.#used ? new NodeBody(this.#source) : null;
-    return this.#stream;
+    return this.#web !== undefined;
   }
 
   private web(): Response {
     // A body already read by json()/text() is gone: the web side has an empty one (bodyUsed stays true).
-    this.#web ??= new Response(this.bodyStream()?.web() ?? null, { status: this.status, statusText: this.statusText, headers: this.#headers ?? this.#pairs });
+    this.#web ??= new Response(this.#source && !this.#used ? webStream(this.#source) : null, { status: this.status, statusText: this.statusText, headers: this.#headers ?? this.#pairs });
     return this.#web;
   }
 }

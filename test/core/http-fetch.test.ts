@@ -1,5 +1,5 @@
 /**
- * The fetch the model SDK runs on (http-fetch.ts): what it answers must be what the built-in fetch
+ * The fetch the Telegram door runs on (http-fetch.ts): what it answers must be what the built-in fetch
  * answers for the same exchange — status, headers, body (also compressed), a refused connection and
  * an abort as rejections.
  */
@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { httpFetch } from '../../src/core/http-fetch.js';
+import { createHttpFetch } from '../../src/core/http-fetch.js';
+
+const httpFetch = createHttpFetch();
 
 let server: Server;
 let base: string;
@@ -95,7 +97,7 @@ describe('httpFetch', () => {
     }
   });
 
-  it('a body read with for await (as the model SDKs read a streamed answer) answers as the built-in fetch does', async () => {
+  it('a body read with for await (a streamed answer) answers as the built-in fetch does', async () => {
     const seen = [];
     for (const f of [httpFetch, fetch]) {
       const whole = await f(`${base}/pieces`);

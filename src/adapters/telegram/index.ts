@@ -55,7 +55,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
   const { logger, config } = deps;
   const apiRoot = (settings.apiRoot ?? TELEGRAM_API_ROOT).replace(/\/+$/, '');
   // The adapter's own keep-alive pools, so close() can end their sockets; grammY sends through them with
-  // the fetch the model SDK uses too (node:http, no fetch polyfill loaded at start or built per call).
+  // http-fetch.ts (node:http, no fetch polyfill loaded at start or built per call).
   const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
   const bot = new Bot(settings.token, { client: { apiRoot, fetch: createHttpFetch(agents) }, botInfo: deps.botInfo });
   const now = deps.now ?? (() => new Date());

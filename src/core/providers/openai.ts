@@ -1,12 +1,10 @@
-import OpenAI from 'openai';
-import type { Stream } from 'openai/streaming';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ToolCall, Usage } from '../messages.js';
 import type { ModelRequest, ModelResponse, Provider } from './provider.js';
 import { toModelError } from './errors.js';
 import { chatCompletionBody } from './openai-body.js';
-import { httpFetch } from '../http-fetch.js';
+import { OpenAIClient } from './openai-http.js';
 
 export { toOpenAIMessages } from './openai-body.js';
 
@@ -26,30 +24,21 @@ function toUsage(usage: CompletionUsage | null | undefined): Usage {
   };
 }
 
-/** A body given as bytes is sent as it is: the SDK needs to be told its type. */
-const JSON_BODY = { 'content-type': 'application/json' };
-
 /**
  * The same request with `stream: true` (and usage in the last chunk): text deltas go to `onText` as
  * they come; tool calls are assembled from their indexed pieces; the result is what the
  * non-streamed call would have returned.
  */
-async function streamed(client: OpenAI, request: ModelRequest, onText: (delta: string) => void): Promise<ModelResponse> {
-  const stream = await client.post<Stream<ChatCompletionChunk>>('/chat/completions', {
-    body: chatCompletionBody(request, true),
-    headers: JSON_BODY,
-    stream: true,
-    signal: request.signal,
-  });
+async function streamed(client: OpenAIClient, request: ModelRequest, onText: (delta: string) => void): Promise<ModelResponse> {
   let text = '';
   let stopReason = 'stop';
   let usage: CompletionUsage | undefined;
   let sawChoice = false;
   const calls: Array<{ id: string; name: string; arguments: string }> = [];
-  for await (const chunk of stream) {
+  const onChunk = (chunk: ChatCompletionChunk) => {
     if (chunk.usage) usage = chunk.usage;
     const choice = chunk.choices?.[0];
-    if (!choice) continue;
+    if (!choice) return;
     sawChoice = true;
     const delta = choice.delta;
     if (delta?.content) {
@@ -63,35 +52,28 @@ async function streamed(client: OpenAI, request: ModelRequest, onText: (delta: s
       if (piece.function?.arguments) call.arguments += piece.function.arguments;
     }
     if (choice.finish_reason) stopReason = choice.finish_reason;
-  }
+  };
+  await client.postStream('chat/completions', chatCompletionBody(request, true), (data) => onChunk(data as ChatCompletionChunk), request.signal);
   if (!sawChoice) throw new Error('the model returned no choices');
   const toolCalls: ToolCall[] = calls.filter(Boolean).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments || '{}' }));
   return { text, toolCalls, stopReason, usage: toUsage(usage) };
 }
 
 /**
- * OpenAI-compatible Chat Completions (OpenAI, Ollama, vLLM, llama.cpp, OpenRouter). The SDK retries
- * 408/409/429/5xx with backoff and honours retry-after.
+ * OpenAI-compatible Chat Completions (OpenAI, Ollama, vLLM, llama.cpp, OpenRouter), over
+ * openai-http.ts: retries 408/409/429/5xx with backoff, honouring retry-after. The SDK's types
+ * describe the answers.
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    baseURL: options.baseURL,
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-    fetch: httpFetch,
-  });
+  const baseURL = options.baseURL ?? 'https://api.openai.com/v1';
+  const client = new OpenAIClient({ apiKey: options.apiKey, baseURL, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries });
   return {
     name: 'openai',
     async complete(request: ModelRequest): Promise<ModelResponse> {
       try {
         if (request.onText) return await streamed(client, request, request.onText);
         // POST /chat/completions as chat.completions.create sends it, the body pre-serialised (openai-body.ts).
-        const completion = await client.post<ChatCompletion>('/chat/completions', {
-          body: chatCompletionBody(request, false),
-          headers: JSON_BODY,
-          signal: request.signal,
-        });
+        const completion = await client.postJson<ChatCompletion>('chat/completions', chatCompletionBody(request, false), request.signal);
         const choice = completion.choices?.[0];
         if (!choice) throw new Error('the model returned no choices');
         const toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])
@@ -104,15 +86,15 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
           usage: toUsage(completion.usage),
         };
       } catch (error) {
-        throw toModelError(error, options.baseURL ?? 'https://api.openai.com/v1');
+        throw toModelError(error, baseURL);
       }
     },
     async check(checkOptions?: { timeoutMs?: number }): Promise<string | null> {
       try {
-        await client.models.list({ timeout: checkOptions?.timeoutMs ?? 5000, maxRetries: 0 });
+        await client.getJson('models', { timeoutMs: checkOptions?.timeoutMs ?? 5000, maxRetries: 0 });
         return null;
       } catch (error) {
-        return toModelError(error, options.baseURL ?? 'https://api.openai.com/v1').message;
+        return toModelError(error, baseURL).message;
       }
     },
   };
