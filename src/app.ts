@@ -16,7 +16,7 @@ import type { Tool } from './core/tools/types.js';
 import type { PlatformId } from './platform/ids.js';
 import { Agent, type SessionMaintainer } from './core/agent.js';
 import { SessionPrompts, type PromptFactory } from './core/session-prompts.js';
-import { DeliveryService } from './core/delivery.js';
+import { DeliveryService, SEND_LEASE_MS } from './core/delivery.js';
 import { Gateway } from './core/gateway/index.js';
 import { Replies, type Renderer } from './core/gateway/replies.js';
 import { createProvider } from './core/providers/index.js';
@@ -141,7 +141,7 @@ export function createApp(options: AppOptions): App {
     pollMs: options.outbox?.pollMs,
     now: () => now().getTime(),
   });
-  const replies = new Replies({ store, render, kick: (chat, at) => delivery.kick(chat, at), now });
+  const replies = new Replies({ store, render, kick: (chat, at) => delivery.kick(chat, at), takeForMs: SEND_LEASE_MS, handOver: (item) => delivery.handOver(item), now });
 
   // The cron tool tells the scheduler about jobs made from chat; the scheduler does not exist yet
   // when the tools are made, so the tool gets a notifier the scheduler subscribes to below.

@@ -18,7 +18,7 @@ export interface DeliveryOptions {
 }
 
 /** How long a delivery attempt holds its item against other processes; renewed while the send runs. */
-const SEND_LEASE_MS = 10_000;
+export const SEND_LEASE_MS = 10_000;
 
 const defaultBackoff = (attempt: number): number => Math.min(1000 * 2 ** (attempt - 1), 5 * 60_000);
 
@@ -34,6 +34,8 @@ export class DeliveryService {
   private readonly busy = new Set<string>();
   /** Chats kicked while their drain was running. */
   private readonly again = new Set<string>();
+  /** Items taken when they were stored (handOver) whose chat's drain was running: its next look sends them. */
+  private readonly handed = new Map<string, OutboxItem>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private pumping = false;
@@ -111,6 +113,16 @@ export class DeliveryService {
     })();
   }
 
+  /**
+   * Delivers an item that was taken (for SEND_LEASE_MS) in the transaction that stored it, as its
+   * chat's only pending reply — so no take is needed. While the process is stopping it is left to
+   * the outbox: due again once the lease runs out.
+   */
+  handOver(item: OutboxItem): void {
+    if (this.stopped) return;
+    this.drain(addressOf(item.target), item);
+  }
+
   /** Waits until deliveries under way have finished (shutdown, tests). */
   async idle(): Promise<void> {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
@@ -123,16 +135,17 @@ export class DeliveryService {
     }
   }
 
-  /** Starts delivering one chat's pending items unless that chat is already being delivered. */
-  private drain(chat: Address): void {
+  /** Starts delivering one chat's pending items (`taken` first) unless that chat is already being delivered. */
+  private drain(chat: Address, taken?: OutboxItem): void {
     const key = formatAddress(chat);
+    if (taken) this.handed.set(key, taken);
     if (this.busy.has(key)) {
       // The running drain may have just looked for work and be about to finish: look again after it.
       this.again.add(key);
       return;
     }
     this.busy.add(key);
-    const p = this.drainChat(chat)
+    const p = this.drainChat(chat, key)
       .catch((error: unknown) => {
         // Only when the store went away under a running send (shutdown): the item stays pending.
         this.options.logger.warn('outbox', `delivery to ${key} interrupted: ${oneLine(error)}`);
@@ -146,12 +159,15 @@ export class DeliveryService {
   }
 
   /** Delivers this chat's pending items in order, stopping at the first that cannot go now. */
-  private async drainChat(chat: Address): Promise<void> {
+  private async drainChat(chat: Address, key: string): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      // Taken in the same statement that finds it: another process on this database may be sending
-      // it right now, and then this one gets nothing (never twice).
-      const item = await this.options.store.outbox.takeHead(chat, this.now(), SEND_LEASE_MS);
+      // A handed-over item is the chat's head (taken because nothing else of it was pending). Else
+      // the head is taken in the same statement that finds it: another process on this database may
+      // be sending it right now, and then this one gets nothing (never twice).
+      const handed = this.handed.get(key);
+      if (handed) this.handed.delete(key);
+      const item = handed ?? (await this.options.store.outbox.takeHead(chat, this.now(), SEND_LEASE_MS));
       if (!item) return;
       const ok = await this.deliverOne(item);
       if (!ok) return;

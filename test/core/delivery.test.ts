@@ -115,6 +115,18 @@ for (const engine of ENGINES) {
       expect(await store.outbox.get(id)).toMatchObject({ status: 'sent', nextChunk: 1, lastError: null });
     });
 
+    it('a reply taken when it was stored is delivered with no take of its own: one write, the sent', async () => {
+      const writes: string[] = [];
+      const d = door();
+      const delivery = service(d, { store: countingOutbox(store, writes) });
+      const { id, taken } = await store.transaction((tx) => tx.outbox.enqueueTaken(chat, { chunks: ['hello'] }, Date.now(), null, 10_000));
+      delivery.handOver(taken!);
+      expect(await delivery.waitFor(id)).toBe(true);
+      await delivery.idle();
+      expect(d.seen).toEqual(['hello']);
+      expect(writes).toEqual(['sent', 'takeHead']);
+    });
+
     it('confirms the earlier chunks of a long reply one by one and the last with the outcome', async () => {
       const writes: string[] = [];
       const d = door(undefined, true);

@@ -1,4 +1,4 @@
-import type { Repositories, Store } from '../store/types.js';
+import type { OutboxItem, Repositories, Store } from '../store/types.js';
 import type { DeliveryTarget, OutboundMessage } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { Address } from '../../platform/address.js';
@@ -22,6 +22,13 @@ export interface RepliesDeps {
   render: Renderer;
   /** Starts delivering a chat's pending replies (the outbox dispatcher); not before `at` when given. */
   kick: (chat: Address, at?: number) => void;
+  /**
+   * When set: a reply due now that is its chat's only pending one is taken for this long in the
+   * transaction that stores it and handed to `handOver` once committed — its delivery needs no
+   * write of its own to take it (issue #14: one commit fewer per message).
+   */
+  takeForMs?: number;
+  handOver?: (item: OutboxItem) => void;
   now: () => Date;
 }
 
@@ -40,18 +47,30 @@ export class Replies {
 
   /** Runs `fn` in one transaction; the replies it makes are delivered once it has committed. */
   async commit<T>(sessionKey: string | null, fn: (tx: Repositories, reply: Reply) => Promise<T>): Promise<T> {
-    const queued: Array<{ chat: Address; notBefore?: number }> = [];
+    const { takeForMs, handOver } = this.deps;
+    const queued: Array<{ chat: Address; notBefore?: number; taken?: OutboxItem }> = [];
     const value = await this.deps.store.transaction((tx) =>
       fn(tx, async (target, markdown, { notBefore, ...extra } = {}) => {
         const message = this.deps.render(target.platform, markdown);
         if (!message.chunks.length) return null;
         const at = this.deps.now().getTime();
-        const id = await tx.outbox.enqueue(target, { ...message, ...extra }, at, sessionKey, notBefore);
-        queued.push({ chat: target, notBefore: notBefore !== undefined && notBefore > at ? notBefore : undefined });
+        if (notBefore !== undefined && notBefore > at) {
+          queued.push({ chat: target, notBefore });
+          return tx.outbox.enqueue(target, { ...message, ...extra }, at, sessionKey, notBefore);
+        }
+        if (takeForMs === undefined || !handOver) {
+          queued.push({ chat: target });
+          return tx.outbox.enqueue(target, { ...message, ...extra }, at, sessionKey);
+        }
+        const { id, taken } = await tx.outbox.enqueueTaken(target, { ...message, ...extra }, at, sessionKey, takeForMs);
+        queued.push({ chat: target, taken: taken ?? undefined });
         return id;
       }),
     );
-    for (const { chat, notBefore } of queued) this.deps.kick(chat, notBefore);
+    for (const { chat, notBefore, taken } of queued) {
+      if (taken && handOver) handOver(taken);
+      else this.deps.kick(chat, notBefore);
+    }
     return value;
   }
 

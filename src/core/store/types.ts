@@ -165,6 +165,14 @@ export interface OutboxItem {
 export interface OutboxRepo {
   /** Stores a reply made at `at`; its first attempt is not before `notBefore` (default `at`). */
   enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey?: string | null, notBefore?: number): Promise<number>;
+  /**
+   * Stores a reply due at once, as `enqueue` does, and when no other reply of its chat is pending
+   * takes it in the same write, for `leaseMs` (what takeHead would do next, without its own commit);
+   * `taken` is the item then, null when an earlier reply of the chat is still pending (it waits its
+   * turn). A reply committed at the same time by another instance may not be seen: two such replies
+   * to one chat may go in either order, as they could when both were taken by takeHead.
+   */
+  enqueueTaken(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null, leaseMs: number): Promise<{ id: number; taken: OutboxItem | null }>;
   get(id: number): Promise<OutboxItem | undefined>;
   /** The oldest pending item of each chat (replies to one chat go strictly in order). */
   heads(): Promise<OutboxItem[]>;

@@ -20,6 +20,22 @@ export class PgOutboxRepo implements OutboxRepo {
     return r.id;
   }
 
+  /** One statement: the insert takes the reply when, as this transaction sees it, nothing of its chat is pending. */
+  async enqueueTaken(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null, leaseMs: number): Promise<{ id: number; taken: OutboxItem | null }> {
+    const { platform, chatId, threadId, ...details } = target;
+    const chatKey = formatAddress(target);
+    const [r] = await this.run.rows<{ id: number; next_attempt_at: number }>(
+      `INSERT INTO outbox (session_key, chat_key, platform, chat_id, thread_id, target, message, created_at, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::bigint,
+         CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE status = 'pending' AND chat_key = $2) THEN $8::bigint ELSE $8::bigint + $9::bigint END)
+       RETURNING id, next_attempt_at`,
+      [sessionKey, chatKey, platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at, leaseMs],
+    );
+    const nextAttemptAt = Number(r.next_attempt_at);
+    if (nextAttemptAt === at) return { id: r.id, taken: null };
+    return { id: r.id, taken: { id: r.id, sessionKey, target, message, nextChunk: 0, attempts: 0, lastError: null, status: 'pending', createdAt: at, nextAttemptAt } };
+  }
+
   async get(id: number): Promise<OutboxItem | undefined> {
     const [row] = await this.run.rows<OutboxRow>('SELECT * FROM outbox WHERE id = $1', [id]);
     return row && outboxFromRow(row);

@@ -57,12 +57,27 @@ export class SqliteOutboxRepo implements OutboxRepo {
 
   async enqueue(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null = null, notBefore = at): Promise<number> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return this.insert(target, message, at, sessionKey, Math.max(at, notBefore));
+  }
+
+  async enqueueTaken(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null, leaseMs: number): Promise<{ id: number; taken: OutboxItem | null }> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    // Outside a transaction the read and the insert are two statements: another process could
+    // insert in between, so only a transaction's repository (the write lock held) takes.
+    const free = this.run.bound && prepare(this.db, HAS_PENDING).pluck().get(formatAddress(target)) === undefined;
+    const nextAttemptAt = free ? at + leaseMs : at;
+    const id = this.insert(target, message, at, sessionKey, nextAttemptAt);
+    if (!free) return { id, taken: null };
+    return { id, taken: { id, sessionKey, target, message, nextChunk: 0, attempts: 0, lastError: null, status: 'pending', createdAt: at, nextAttemptAt } };
+  }
+
+  private insert(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null, nextAttemptAt: number): number {
     const { platform, chatId, threadId, ...details } = target;
     const r = prepare(
       this.db,
       `INSERT INTO outbox (session_key, chat_key, platform, chat_id, thread_id, target, message, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at, Math.max(at, notBefore));
+    ).run(sessionKey, formatAddress(target), platform, chatId, threadId ?? null, JSON.stringify(details), JSON.stringify(message), at, nextAttemptAt);
     return Number(r.lastInsertRowid);
   }
 

@@ -224,6 +224,24 @@ for (const engine of ENGINES) {
         expect(await store.outbox.takeHead(chat, T0 + 60_000, 30_000)).toBeUndefined();
       });
 
+      it('takes a reply in the transaction that stores it only when nothing else of its chat is pending', async () => {
+        const chat = { platform: 'telegram' as const, chatId: '7' };
+        const other = { platform: 'telegram' as const, chatId: '8' };
+        const first = await store.transaction((tx) => tx.outbox.enqueueTaken(chat, { chunks: ['first'] }, T0, null, 30_000));
+        expect(first.taken).toMatchObject({ id: first.id, nextChunk: 0, attempts: 0, status: 'pending', message: { chunks: ['first'] }, target: chat, nextAttemptAt: T0 + 30_000 });
+        expect(await store.outbox.get(first.id)).toMatchObject({ nextAttemptAt: T0 + 30_000, status: 'pending' });
+        // Taken: nobody else takes it meanwhile.
+        expect(await store.outbox.takeHead(chat, T0 + 1, 30_000)).toBeUndefined();
+        // A reply behind a pending one waits its turn, due at once; another chat's is taken.
+        const second = await store.transaction((tx) => tx.outbox.enqueueTaken(chat, { chunks: ['second'] }, T0 + 2, null, 30_000));
+        expect(second.taken).toBeNull();
+        expect(await store.outbox.get(second.id)).toMatchObject({ nextAttemptAt: T0 + 2 });
+        const elsewhere = await store.transaction((tx) => tx.outbox.enqueueTaken(other, { chunks: ['elsewhere'] }, T0 + 3, null, 30_000));
+        expect(elsewhere.taken?.id).toBe(elsewhere.id);
+        await store.outbox.sent(first.id, T0 + 4, 1);
+        expect((await store.outbox.takeHead(chat, T0 + 5, 30_000))?.id).toBe(second.id);
+      });
+
       it('takes only the head of a chat: a later reply waits behind it, due or not, and other chats are apart', async () => {
         const chat = { platform: 'slack' as const, chatId: 'C1' };
         const other = { platform: 'slack' as const, chatId: 'C2' };
