@@ -141,7 +141,7 @@ export function createApp(options: AppOptions): App {
     pollMs: options.outbox?.pollMs,
     now: () => now().getTime(),
   });
-  const replies = new Replies({ store, render, kick: (chat, at) => delivery.kick(chat, at), takeForMs: SEND_LEASE_MS, handOver: (item) => delivery.handOver(item), now });
+  const replies = new Replies({ store, render, kick: (chat, at) => delivery.kick(chat, at), handOver: { leaseMs: SEND_LEASE_MS, deliver: (item) => delivery.handOver(item) }, now });
 
   // The cron tool tells the scheduler about jobs made from chat; the scheduler does not exist yet
   // when the tools are made, so the tool gets a notifier the scheduler subscribes to below.

@@ -26,8 +26,14 @@ const keepAlive = (): HttpAgents => ({ 'http:': new http.Agent({ keepAlive: true
 /** Statuses whose Response may not have a body. */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
-/** The body of `res` as sent, whatever `content-encoding` it came in. */
+/** The body of `res` as sent, whatever `content-encoding` it came in; an error of `res` (a reset) is the stream's. */
 export function decoded(res: http.IncomingMessage): Readable {
+  const stream = decompressed(res);
+  if (stream !== res) res.on('error', (error) => stream.destroy(error));
+  return stream;
+}
+
+function decompressed(res: http.IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(createGunzip());
   if (encoding === 'deflate') return res.pipe(createInflate());
@@ -75,7 +81,5 @@ function toResponse(res: http.IncomingMessage, method: string | undefined, url: 
     res.resume();
     return new NodeResponse(null, init);
   }
-  const stream = decoded(res);
-  if (stream !== res) res.on('error', (error) => stream.destroy(error));
-  return new NodeResponse(stream, init);
+  return new NodeResponse(decoded(res), init);
 }

@@ -23,12 +23,11 @@ export interface RepliesDeps {
   /** Starts delivering a chat's pending replies (the outbox dispatcher); not before `at` when given. */
   kick: (chat: Address, at?: number) => void;
   /**
-   * When set: a reply due now that is its chat's only pending one is taken for this long in the
-   * transaction that stores it and handed to `handOver` once committed — its delivery needs no
-   * write of its own to take it (issue #14: one commit fewer per message).
+   * When set: a reply due now that is its chat's only pending one is taken for `leaseMs` in the
+   * transaction that stores it and given to `deliver` once committed — its delivery needs no write
+   * of its own to take it (issue #14: one commit fewer per message).
    */
-  takeForMs?: number;
-  handOver?: (item: OutboxItem) => void;
+  handOver?: { leaseMs: number; deliver: (item: OutboxItem) => void };
   now: () => Date;
 }
 
@@ -47,28 +46,29 @@ export class Replies {
 
   /** Runs `fn` in one transaction; the replies it makes are delivered once it has committed. */
   async commit<T>(sessionKey: string | null, fn: (tx: Repositories, reply: Reply) => Promise<T>): Promise<T> {
-    const { takeForMs, handOver } = this.deps;
+    const { handOver } = this.deps;
     const queued: Array<{ chat: Address; notBefore?: number; taken?: OutboxItem }> = [];
     const value = await this.deps.store.transaction((tx) =>
       fn(tx, async (target, markdown, { notBefore, ...extra } = {}) => {
-        const message = this.deps.render(target.platform, markdown);
-        if (!message.chunks.length) return null;
+        const rendered = this.deps.render(target.platform, markdown);
+        if (!rendered.chunks.length) return null;
+        const message = { ...rendered, ...extra };
         const at = this.deps.now().getTime();
         if (notBefore !== undefined && notBefore > at) {
           queued.push({ chat: target, notBefore });
-          return tx.outbox.enqueue(target, { ...message, ...extra }, at, sessionKey, notBefore);
+          return tx.outbox.enqueue(target, message, at, sessionKey, notBefore);
         }
-        if (takeForMs === undefined || !handOver) {
+        if (!handOver) {
           queued.push({ chat: target });
-          return tx.outbox.enqueue(target, { ...message, ...extra }, at, sessionKey);
+          return tx.outbox.enqueue(target, message, at, sessionKey);
         }
-        const { id, taken } = await tx.outbox.enqueueTaken(target, { ...message, ...extra }, at, sessionKey, takeForMs);
+        const { id, taken } = await tx.outbox.enqueueTaken(target, message, at, sessionKey, handOver.leaseMs);
         queued.push({ chat: target, taken: taken ?? undefined });
         return id;
       }),
     );
     for (const { chat, notBefore, taken } of queued) {
-      if (taken && handOver) handOver(taken);
+      if (taken) handOver?.deliver(taken);
       else this.deps.kick(chat, notBefore);
     }
     return value;

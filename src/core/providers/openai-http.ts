@@ -26,13 +26,17 @@ export interface OpenAIEndpoint {
   maxRetries: number;
 }
 
-/** The endpoint answered with an error status; `error` is its parsed JSON body (or text). */
+/**
+ * The endpoint answered with an error status, or (no status) sent an error event inside a stream;
+ * `error` is its parsed JSON body (or text).
+ */
 export class OpenAIStatusError extends Error {
   constructor(
-    readonly status: number,
+    readonly status: number | undefined,
     readonly error: unknown,
   ) {
-    super(`${status} ${errorMessage(error) ?? 'status code (no body)'}`);
+    const message = errorMessage(error) ?? 'status code (no body)';
+    super(status === undefined ? message : `${status} ${message}`);
     this.name = 'OpenAIStatusError';
   }
 }
@@ -117,14 +121,14 @@ export class OpenAIClient {
   private readonly base: URL;
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
-  private readonly headers: Record<string, string>;
+  private readonly authorization: string;
 
   constructor(private readonly endpoint: OpenAIEndpoint) {
     this.base = new URL(endpoint.baseURL.endsWith('/') ? endpoint.baseURL : `${endpoint.baseURL}/`);
     const secure = this.base.protocol === 'https:';
     this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.request = secure ? https.request : http.request;
-    this.headers = { accept: 'application/json', authorization: `Bearer ${endpoint.apiKey}`, 'user-agent': 'switchboard' };
+    this.authorization = `Bearer ${endpoint.apiKey}`;
   }
 
   /** POST `path` (relative to the base URL) with a JSON body; resolves to the parsed answer. */
@@ -153,7 +157,7 @@ export class OpenAIClient {
             return;
           }
           const data = JSON.parse(event.data) as { error?: unknown } | null;
-          if (data && typeof data === 'object' && data.error) failure = new OpenAIStatusError(500, data);
+          if (data && typeof data === 'object' && data.error) failure = new OpenAIStatusError(undefined, data);
           else onEvent(data);
         },
       });
@@ -169,11 +173,6 @@ export class OpenAIClient {
       };
     };
     return this.withRetries('POST', path, body, signal, this.endpoint.maxRetries, this.endpoint.timeoutMs, reader, 'text/event-stream');
-  }
-
-  /** Ends the idle keep-alive connections (the process is stopping). */
-  close(): void {
-    this.agent.destroy();
   }
 
   private async withRetries<T>(
@@ -213,8 +212,12 @@ export class OpenAIClient {
       let settled = false;
       let started = false;
       let timer: NodeJS.Timeout | undefined;
-      const headers = body ? { ...this.headers, 'content-type': 'application/json', 'content-length': String(body.length) } : this.headers;
-      const req = this.request(url, { method, agent: this.agent, headers: accept ? { ...headers, accept } : headers });
+      const headers: http.OutgoingHttpHeaders = { accept: accept ?? 'application/json', authorization: this.authorization, 'user-agent': 'switchboard' };
+      if (body) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = body.length;
+      }
+      const req = this.request(url, { method, agent: this.agent, headers });
       const finish = (outcome: Parameters<typeof resolve>[0]) => {
         if (settled) return;
         settled = true;
