@@ -8,7 +8,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Bot } from 'grammy/web';
 import { createHttpFetch } from '../../core/http-fetch.js';
-import type { UserFromGetMe } from 'grammy/types';
+import type { Update, UserFromGetMe } from 'grammy/types';
 import type { AdapterDeps } from '../deps.js';
 import type { TelegramSettings } from '../../core/settings.js';
 import type { Adapter, Delivery, DeliveryTarget, InboundHandler } from '../../core/types.js';
@@ -74,22 +74,28 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
   let webhook: WebhookServer | undefined;
   let identity: BotIdentity | undefined;
 
-  bot.use(async (ctx) => {
+  /**
+   * One update to the gateway. Long polling calls it straight (the door reads only the update, so a
+   * grammY Context, with an Api client of its own, built for each would be garbage); the webhook
+   * reaches it through grammY's webhookCallback.
+   */
+  async function onUpdate(update: Update): Promise<void> {
     if (!handler || !identity || !accepting) {
       // Not handed over: throwing keeps the update unconfirmed (polling offset / webhook 5xx).
       throw new Error('adapter is not accepting updates');
     }
-    const result = toInboundMessage(ctx.update, identity, { handleEdited: config.telegram.handle_edited, now });
+    const result = toInboundMessage(update, identity, { handleEdited: config.telegram.handle_edited, now });
     if (result.kind === 'invalid') {
-      logger.warn('telegram', `skipping malformed update ${String(ctx.update.update_id)}: ${result.reason}`);
+      logger.warn('telegram', `skipping malformed update ${String(update.update_id)}: ${result.reason}`);
       return;
     }
     if (result.kind === 'skip') {
-      logger.debug('telegram', `ignoring update ${ctx.update.update_id}: ${result.reason}`);
+      logger.debug('telegram', `ignoring update ${update.update_id}: ${result.reason}`);
       return;
     }
     await handler(result.message);
-  });
+  }
+  bot.use((ctx) => onUpdate(ctx.update));
 
   async function identify(): Promise<UserFromGetMe> {
     if (deps.botInfo) return deps.botInfo;
@@ -138,7 +144,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
       api: bot.api,
       token: settings.token,
       logger,
-      handle: (update) => bot.handleUpdate(update),
+      handle: onUpdate,
       timeoutSeconds: deps.pollTimeoutSeconds ?? 30,
       allowedUpdates: ALLOWED_UPDATES,
       onFatal: () => {
