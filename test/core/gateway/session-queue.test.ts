@@ -106,6 +106,30 @@ describe('SessionQueues', () => {
     expect(q.signal('s').aborted).toBe(false);
   });
 
+  it("a finished turn's /stop serves a later turn only when it was not stopped and nothing still listens to it", () => {
+    const q = new SessionQueues(32);
+    q.offer('alice', message('a', 'alice'));
+    const alice = q.signal('alice');
+    let heard = 0;
+    alice.addEventListener('abort', () => heard++); // something of alice's turn that never let go
+    q.finish('alice');
+    q.offer('bob', message('b', 'bob'));
+    const bob = q.signal('bob');
+    expect(bob).not.toBe(alice);
+    q.cancel('bob');
+    expect(heard).toBe(0); // bob's /stop reaches nothing of alice's
+    q.finish('bob');
+    q.offer('carol', message('c', 'carol'));
+    const carol = q.signal('carol');
+    expect(carol).not.toBe(bob); // a stopped one is not handed on
+    expect(carol.aborted).toBe(false);
+    q.finish('carol');
+    // carol's was neither stopped nor listened to: dave's turn gets it, as good as new
+    q.offer('dave', message('d', 'dave'));
+    expect(q.signal('dave')).toBe(carol);
+    expect(carol.aborted).toBe(false);
+  });
+
   it('/stop in one session leaves another running; shutdown cancels every running turn', () => {
     const q = new SessionQueues(32);
     q.offer('alice', message('a', 'alice'));
