@@ -83,6 +83,53 @@ const discordRestWeb = {
   },
 };
 
+/**
+ * Three packages bundled into the chunks a start with the chat doors loads carry code that start never
+ * runs, and V8 reads (scans and keeps as heap text) every byte of a module it loads: about a quarter
+ * of those chunks' 4.4 MB.
+ *
+ * - @slack/socket-mode imports all of undici 7 (730 KB) for its WebSocket, the Agent it connects with,
+ *   and fetch; bundled here from those files alone (460 KB): no mock agents, proxy agents, cache,
+ *   interceptors or the rest of undici's index.
+ * - iconv-lite (through raw-body, which Bolt's HTTP receiver reads request bodies with) loads its
+ *   encoding tables only when asked to decode a charset other than its built-in UTF-8/UTF-16/base64
+ *   ones, which Bolt never does (it reads the raw bytes); the tables (about 480 KB) are left out of the
+ *   bundle and loaded from node_modules as they are, should anything ever ask.
+ * - zod's `z.locales` namespace carries every language's error messages (64 files, about 290 KB);
+ *   messages are English (zod registers `en` by itself), so the namespace keeps `en` only.
+ */
+const socketModeDir = `${sep}@slack${sep}socket-mode${sep}`;
+const trimmedDependencies = {
+  name: 'trimmed-dependencies',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, ({ importer }) =>
+      importer.includes(socketModeDir) ? { path: createRequire(importer).resolve('undici'), namespace: 'socket-mode-undici' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'socket-mode-undici' }, ({ path }) => ({
+      contents: [
+        '// What @slack/socket-mode uses of undici, from the files that define it (undici/index.js exports these the same way).',
+        "const { fetch } = require('./lib/web/fetch');",
+        "const { WebSocket, ping } = require('./lib/web/websocket/websocket');",
+        "const { CloseEvent, ErrorEvent, MessageEvent } = require('./lib/web/websocket/events');",
+        "module.exports = { Agent: require('./lib/dispatcher/agent'), buildConnector: require('./lib/core/connect'), fetch, WebSocket, ping, CloseEvent, ErrorEvent, MessageEvent };",
+      ].join('\n'),
+      resolveDir: dirname(path),
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^\.\.\/encodings$/ }, ({ importer }) =>
+      importer.includes(`${sep}iconv-lite${sep}lib${sep}`) ? { path: 'iconv-lite/encodings', external: true } : undefined,
+    );
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      importer.includes(`${sep}zod${sep}v4${sep}`) ? { path: 'zod-locales', namespace: 'zod-english' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -106,6 +153,6 @@ await build({
   sourcesContent: false,
   // CommonJS packages in an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
-  plugins: [discordRestWeb, asciiSources],
+  plugins: [discordRestWeb, trimmedDependencies, asciiSources],
   logLevel: 'warning',
 });

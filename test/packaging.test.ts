@@ -7,12 +7,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until, type Running } from './helpers/cli.js';
 import { startModelFake, lastUserText } from './fakes/model.js';
 import { startTelegramFake } from './fakes/telegram.js';
 import { startDiscordFake } from './fakes/discord.js';
+import { eventBody, startSlackFake } from './fakes/slack.js';
 import { scanText } from '../src/core/prompt/threat-scan.js';
 import { ATTACKS, BENIGN } from './core/prompt/threat-corpus.js';
 import { REDTEAM } from './core/prompt/redteam/corpus.js';
@@ -96,6 +98,36 @@ describe('packaging', () => {
       await discord.close();
     }
   }, 40_000);
+
+  it('the bundled `start` answers a Slack DM over Socket Mode, through the parts of undici bundled for it', async () => {
+    const slack = await startSlackFake();
+    try {
+      await withBundledStart('slack', { SLACK_BOT_TOKEN: slack.token, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_ALLOWED_USERS: '*' }, async () => {
+        await slack.socketConnected();
+        const body = JSON.parse(eventBody({ type: 'message', channel: 'D0077', channel_type: 'im', user: 'U1077', text: 'hello from the bundle', ts: '1700000200.000100' }, { eventId: 'EvPACK1' }));
+        const ack = await slack.sendSocketEnvelope('events_api', body);
+        expect(ack.envelope_id).toBeTruthy();
+        const [answer] = await slack.waitForMessages(1, 15_000);
+        expect([answer.channel, answer.text]).toEqual(['D0077', 'Echo: hello from the bundle']);
+      });
+    } finally {
+      await slack.close();
+    }
+  }, 40_000);
+
+  it("the bundle leaves out zod's other languages and iconv-lite's tables, and still finds the tables should anything ask", () => {
+    const chunks = readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js'));
+    const text = chunks.map((f) => readFileSync(join(root, 'dist', 'chunks', f), 'utf8')).join('\n');
+    // zod's English messages are there (a bad config names what was expected), its Indonesian ones are not.
+    expect(text).toMatch(/Invalid input: expected/);
+    expect(text).not.toMatch(/Input tidak valid/);
+    // iconv-lite's Shift_JIS table is not bundled; the bundle asks for `iconv-lite/encodings`, which resolves from dist/.
+    expect(text).not.toMatch(/shiftjis/i);
+    expect(text).toMatch(/require\("iconv-lite\/encodings"\)|__require\("iconv-lite\/encodings"\)/);
+    const fromDist = createRequire(join(root, 'dist', 'chunks', chunks[0]));
+    const encodings = fromDist(fromDist.resolve('iconv-lite/encodings')) as Record<string, unknown>;
+    expect(Object.keys(encodings)).toEqual(expect.arrayContaining(['shiftjis', 'windows1252']));
+  });
 
   it('every file in dist/ is Latin-1, so V8 keeps each loaded module one byte a character', () => {
     const files = ['cli.js', ...readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join('chunks', f))];
