@@ -1,5 +1,5 @@
 /**
- * INTENT_PATTERNS: the threat scan's second table (DESIGN §5), written per intent rather than per
+ * intentPatterns(): the threat scan's second table (DESIGN §5), written per intent rather than per
  * phrase. THREAT_PATTERNS (threat-patterns.ts) knows English wordings; this table knows
  *
  * - the main intents — instruction override, role hijack, prompt leak, credential and file
@@ -197,7 +197,8 @@ function sendsSecretTo(m: RegExpExecArray, text: string): boolean {
   return false;
 }
 
-const INTENT_TABLE: readonly IntentPattern[] = [
+/** The table's regular expressions are made on first use: about 90 of them, Unicode-aware and case-blind, which V8 takes some 15 ms to parse. */
+const intentTable = (): readonly IntentPattern[] => [
   // ── English ───────────────────────────────────────────────────────────────
   {
     id: 'en-override-paraphrase',
@@ -1017,8 +1018,14 @@ function notToOwnChat(m: RegExpExecArray, text: string): boolean {
   return STILL_EXFIL.test(rest) || STILL_EXFIL.test(m[0]);
 }
 
-export const INTENT_PATTERNS: readonly IntentPattern[] = INTENT_TABLE.map((p) => {
-  if (!p.id.endsWith('-exfil')) return p;
-  const own = p.accept;
-  return { ...p, accept: own ? (m, text) => own(m, text) && notToOwnChat(m, text) : notToOwnChat };
-});
+let intentPatternsBuilt: readonly IntentPattern[] | undefined;
+
+/** The patterns of every language but the English table's (threat-patterns.ts), made on first use. */
+export function intentPatterns(): readonly IntentPattern[] {
+  intentPatternsBuilt ??= intentTable().map((p) => {
+    if (!p.id.endsWith('-exfil')) return p;
+    const own = p.accept;
+    return { ...p, accept: own ? (m: RegExpExecArray, text: string) => own(m, text) && notToOwnChat(m, text) : notToOwnChat };
+  });
+  return intentPatternsBuilt;
+}

@@ -2,7 +2,7 @@
  * Threat scan (DESIGN §5): every text that enters the system prompt, every time it enters —
  * SOUL.md, context files, skill descriptions (index) and bodies (`skill_view`), memory and profile
  * when read — and every memory entry the `memory` tool writes is checked against two tables:
- * THREAT_PATTERNS (threat-patterns.ts, English wordings) and INTENT_PATTERNS (threat-intents.ts,
+ * THREAT_PATTERNS (threat-patterns.ts, English wordings) and the intent patterns (threat-intents.ts,
  * the main intents in 13 more languages, paraphrase, chat templates, fake tool calls, data URLs,
  * covert and delayed triggers), plus a learned classifier (threat-learned.ts: character n-grams,
  * logistic regression, weights in threat-model.ts) above a high threshold. A hit replaces the whole file with one `[BLOCKED: …]` line and logs
@@ -27,8 +27,8 @@ import { lineOf, lineStarts } from './threat-lines.js';
 import type { Logger } from '../logger.js';
 import { stripBom } from './text.js';
 import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
-import { INTENT_PATTERNS, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
-import { decodedViews, forgetBase64Runs, normalizedViews, ROT13_WORDS } from './threat-normalize.js';
+import { intentPatterns, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
+import { decodedViews, forgetBase64Runs, loadConfusables, normalizedViews, ROT13_WORDS } from './threat-normalize.js';
 import { quotedExampleLines } from './threat-quoted.js';
 import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './threat-signals.js';
 import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, type LearnedModel, type ScoredChunk } from './threat-learned.js';
@@ -236,7 +236,7 @@ function excerptOf(s: string): string {
 }
 
 /**
- * Scans `text` with THREAT_PATTERNS and INTENT_PATTERNS (also on its normalised and decoded forms)
+ * Scans `text` with THREAT_PATTERNS and the intent patterns (also on its normalised and decoded forms)
  * and with the learned layer. Pure: logging is left to `guardText`.
  */
 export function scanText(text: string, options: ScanOptions): ScanResult {
@@ -268,7 +268,7 @@ function scanWith(text: string, options: ScanOptions, learnedLayer: LearnedLayer
   const found = scanBody(body, options.scope, 1, true).filter((m) => !quoted.has(m.line));
   forgetBase64Runs(); // the scanned text is not kept past the scan
   // A hit seen both in the text and in a derived view of the same line is one match; an
-  // INTENT_PATTERNS hit on a line where the English table already found that category adds nothing.
+  // An intent pattern's hit on a line where the English table already found that category adds nothing.
   const unique = new Map<string, ThreatMatch>();
   const tableHit = new Set(found.filter((m) => TABLE_IDS.has(m.pattern)).map((m) => `${m.category}\0${m.line}`));
   for (const m of found) {
@@ -301,7 +301,7 @@ function scanWith(text: string, options: ScanOptions, learnedLayer: LearnedLayer
 
 /**
  * Whether the learned layer overrules one pattern hit: only a hit of the broad layers (an
- * INTENT_PATTERNS wording or a co-occurrence of signals, on the text as written) whose line lies in
+ * intent pattern's wording or a co-occurrence of signals, on the text as written) whose line lies in
  * chunks the model judged, all scoring below LEARNED_VETO — the model read the whole paragraph and
  * found it ordinary. Never overruled: the English table's attack phrasings (THREAT_PATTERNS),
  * evidence the model cannot see (invisible or tag characters, instructions in HTML comments,
@@ -359,7 +359,8 @@ function* matchesAt(pattern: AnyPattern, text: string): Generator<RegExpExecArra
   }
 }
 
-const ALL_PATTERNS: readonly AnyPattern[] = [...THREAT_PATTERNS, ...INTENT_PATTERNS];
+let allPatternsBuilt: readonly AnyPattern[] | undefined;
+const allPatterns = (): readonly AnyPattern[] => (allPatternsBuilt ??= [...THREAT_PATTERNS, ...intentPatterns()]);
 const TABLE_IDS = new Set(THREAT_PATTERNS.map((p) => p.id));
 
 /**
@@ -509,9 +510,13 @@ const TEXT_FACTS = [...LETTER_DIGIT, ...EMPHASIS_MARKERS, 'rot', ...ROT13_WORDS]
 /**
  * An Aho-Corasick automaton over KEYWORDS (ASCII, case-insensitive like the `i` regexes): one
  * table step per character finds every occurrence of every keyword, overlapping ones included,
- * at a fraction of the cost of one regex alternation of them all.
+ * at a fraction of the cost of one regex alternation of them all. Built on first use (about 10 ms),
+ * so a command that never scans (and a start, until its doors are connected) does not pay for it.
  */
-const KEYWORD_AUTOMATON = (() => {
+let keywordAutomatonBuilt: ReturnType<typeof buildKeywordAutomaton> | undefined;
+const keywordAutomaton = () => (keywordAutomatonBuilt ??= buildKeywordAutomaton());
+
+function buildKeywordAutomaton() {
   const words = [...new Set([...Object.values(KEYWORDS).flat(), ...Object.values(REQUIRES).flat(2).filter((k) => k !== NON_ASCII_KEY), ...SIGNAL_STEMS, ...TEXT_FACTS])];
   // A compact alphabet (the characters keywords use; every other character is class 0) keeps the
   // transition table small enough to stay in cache, which is most of the pass's cost.
@@ -563,11 +568,18 @@ const KEYWORD_AUTOMATON = (() => {
     }
   }
   return { delta, out, states: goto.length, classOf, size };
-})();
+}
+
+/** Makes now what the scan otherwise makes on its first use: the keyword automaton, the intent patterns and the confusables table. */
+export function prepareThreatScan(): void {
+  keywordAutomaton();
+  allPatterns();
+  loadConfusables();
+}
 
 /** The keywords that occur in any of `texts` (ASCII letters in either case), and NON_ASCII_KEY when one holds a character outside ASCII. */
 export function keywordsIn(texts: readonly string[]): Set<string> {
-  const { delta, out, states, classOf, size } = KEYWORD_AUTOMATON;
+  const { delta, out, states, classOf, size } = keywordAutomaton();
   const visited = new Uint8Array(states);
   // the states reached, listed as they are first reached: reading them back costs what the text
   // reached, not the size of the automaton (most texts are a few hundred characters)
@@ -662,7 +674,7 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
   const keywords = views.length === 1 ? bodyKeywords : new Set([...bodyKeywords, ...keywordsIn(views.slice(1).map((v) => v.text))]);
   // no view holds a character outside ASCII when the body holds none (folding only makes ASCII)
   const ascii = !bodyKeywords.has(NON_ASCII_KEY);
-  for (const pattern of ALL_PATTERNS) {
+  for (const pattern of allPatterns()) {
     if (!open(pattern.lang)) continue;
     const pieces = KEYWORDS[pattern.id];
     if (pieces && !pieces.some((k) => keywords.has(k))) continue;

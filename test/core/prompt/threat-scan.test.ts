@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockedLine, foldForScan, guardText, isPublicIpv4, KEYWORDS, NON_ASCII_KEY, REQUIRES, scanText, THREAT_PATTERNS } from '../../../src/core/prompt/threat-scan.js';
-import { INTENT_PATTERNS } from '../../../src/core/prompt/threat-intents.js';
+import { intentPatterns } from '../../../src/core/prompt/threat-intents.js';
 import { normalizeForScan } from '../../../src/core/prompt/threat-normalize.js';
 import { REDTEAM } from './redteam/corpus.js';
 import { ATTACKS, BENIGN } from './threat-corpus.js';
@@ -414,7 +414,7 @@ describe('KEYWORDS (the prefilter)', () => {
     const texts = [...ATTACKS, ...BENIGN, ...REDTEAM].map((c) => c.text);
     const views = texts.flatMap((t) => [t, foldForScan(t), normalizeForScan(t)]);
     let checked = 0;
-    for (const p of [...THREAT_PATTERNS, ...INTENT_PATTERNS]) {
+    for (const p of [...THREAT_PATTERNS, ...intentPatterns()]) {
       const pieces = KEYWORDS[p.id];
       if (!pieces) continue;
       for (const v of views) {
@@ -428,7 +428,7 @@ describe('KEYWORDS (the prefilter)', () => {
   });
 
   it('names only patterns that exist', () => {
-    const ids = new Set([...THREAT_PATTERNS, ...INTENT_PATTERNS].map((p) => p.id));
+    const ids = new Set([...THREAT_PATTERNS, ...intentPatterns()].map((p) => p.id));
     for (const id of [...Object.keys(KEYWORDS), ...Object.keys(REQUIRES)]) expect(ids.has(id), id).toBe(true);
   });
 
@@ -438,7 +438,7 @@ describe('KEYWORDS (the prefilter)', () => {
     const texts = [...ATTACKS, ...BENIGN, ...REDTEAM].map((c) => c.text);
     const views = texts.flatMap((t) => [t, foldForScan(t), normalizeForScan(t)]);
     let checked = 0;
-    for (const p of [...THREAT_PATTERNS, ...INTENT_PATTERNS]) {
+    for (const p of [...THREAT_PATTERNS, ...intentPatterns()]) {
       const groups = REQUIRES[p.id];
       if (!groups) continue;
       for (const v of views) {
