@@ -130,6 +130,53 @@ const trimmedDependencies = {
   },
 };
 
+/**
+ * @vladfrangu/async_event_emitter (discord.js's event emitter) ships one build for browsers and Node
+ * alike, with node-inspect-extracted — a 120 KB copy of Node's `util.inspect` for browsers — inlined
+ * and run when the module loads (about 35 ms of a start with Discord: its import 47-55 → 11 ms by
+ * itself). It uses `inspect` only to describe an `error` event nobody listens to. On Node that is
+ * `node:util`'s own, which this hands it; the copy is left out. The build fails if the file no longer
+ * has the shape this expects, rather than bundling it wrongly.
+ */
+const emitterFile = /[\\/]@vladfrangu[\\/]async_event_emitter[\\/]dist[\\/]index\.mjs$/;
+const emitterWithNodeInspect = {
+  name: 'emitter-with-node-inspect',
+  setup(b) {
+    b.onLoad({ filter: emitterFile }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      const from = text.indexOf('var require_inspect = __commonJS({');
+      const to = text.indexOf('// node_modules/node-inspect-extracted/index.mjs');
+      const use = 'var import_inspect = __toESM(require_inspect(), 1);';
+      if (from < 0 || to < from || text.split(use).length !== 2 || text.split('require_inspect').length !== 3) {
+        throw new Error(`${path}: not the layout scripts/build.mjs expects (node-inspect-extracted inlined once); update the emitter-with-node-inspect plugin`);
+      }
+      return { contents: text.slice(0, from) + text.slice(to).replace(use, "import * as nodeUtil from 'node:util';\nvar import_inspect = { default: nodeUtil };"), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * string-width makes its Intl.Segmenter when it loads; the process's first segmenter loads ICU's break
+ * rules, about 20 ms of a start that renders nothing yet. Here it is made on the first measurement
+ * instead (src/render/text.ts makes its own the same way). The build fails if the file no longer
+ * has the line this expects.
+ */
+const stringWidthFile = /[\\/]string-width[\\/]index\.js$/;
+const lazySegmenter = {
+  name: 'lazy-segmenter',
+  setup(b) {
+    b.onLoad({ filter: stringWidthFile }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      const made = 'const segmenter = new Intl.Segmenter();';
+      const used = 'segmenter.segment(';
+      if (text.split(made).length !== 2 || text.split(used).length !== 2) {
+        throw new Error(`${path}: not the layout scripts/build.mjs expects (one segmenter made at load); update the lazy-segmenter plugin`);
+      }
+      return { contents: text.replace(made, 'let segmenter;').replace(used, '(segmenter ??= new Intl.Segmenter()).segment('), loader: 'js' };
+    });
+  },
+};
+
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -153,6 +200,6 @@ await build({
   sourcesContent: false,
   // CommonJS packages in an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
-  plugins: [discordRestWeb, trimmedDependencies, asciiSources],
+  plugins: [discordRestWeb, trimmedDependencies, emitterWithNodeInspect, lazySegmenter, asciiSources],
   logLevel: 'warning',
 });

@@ -18,6 +18,7 @@ import { eventBody, startSlackFake } from './fakes/slack.js';
 import { scanText } from '../src/core/prompt/threat-scan.js';
 import { ATTACKS, BENIGN } from './core/prompt/threat-corpus.js';
 import { REDTEAM } from './core/prompt/redteam/corpus.js';
+import { RENDER_PLATFORMS, renderFor } from '../src/render/index.js';
 import { SCOPE } from './core/prompt/redteam/score.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -115,7 +116,7 @@ describe('packaging', () => {
     }
   }, 40_000);
 
-  it("the bundle leaves out zod's other languages and iconv-lite's tables, and still finds the tables should anything ask", () => {
+  it("the bundle leaves out zod's other languages, iconv-lite's tables and a browser copy of util.inspect, and still finds the tables should anything ask", () => {
     const chunks = readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js'));
     const text = chunks.map((f) => readFileSync(join(root, 'dist', 'chunks', f), 'utf8')).join('\n');
     // zod's English messages are there (a bad config names what was expected), its Indonesian ones are not.
@@ -123,11 +124,34 @@ describe('packaging', () => {
     expect(text).not.toMatch(/Input tidak valid/);
     // iconv-lite's Shift_JIS table is not bundled; the bundle asks for `iconv-lite/encodings`, which resolves from dist/.
     expect(text).not.toMatch(/shiftjis/i);
+    // discord.js's emitter gets node:util's inspect, not the browser copy of it its build inlines (whose `[Circular *1]` marker is its own).
+    expect(text).not.toMatch(/Circular \*/);
     expect(text).toMatch(/require\("iconv-lite\/encodings"\)|__require\("iconv-lite\/encodings"\)/);
     const fromDist = createRequire(join(root, 'dist', 'chunks', chunks[0]));
     const encodings = fromDist(fromDist.resolve('iconv-lite/encodings')) as Record<string, unknown>;
     expect(Object.keys(encodings)).toEqual(expect.arrayContaining(['shiftjis', 'windows1252']));
   });
+
+  it('the bundled renderer, its segmenters made on first use, writes exactly what the sources write (CJK and emoji tables, long cuts)', () => {
+    const chunk = readdirSync(join(root, 'dist', 'chunks')).find((f) => f.endsWith('.js') && /export\{[^}]*\brenderFor\b/.test(readFileSync(join(root, 'dist', 'chunks', f), 'utf8')));
+    expect(chunk).toBeDefined();
+    const inputs = [
+      '| name | 名前 | mood |\n|---|:---:|---:|\n| Anna | 日本語 | 👋🏽 |\n| Bo | 한국어 텍스트 | 👨‍👩‍👧 ok |',
+      '# 見出し\n\n' + '日本語のテキストです。'.repeat(400),
+      'plain 👍🏿 text with e\u0301 and ' + '🇺🇦'.repeat(2500),
+    ];
+    const script = `
+      import { readFileSync } from 'node:fs';
+      const { renderFor, RENDER_PLATFORMS } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'chunks', chunk!)).href)});
+      const inputs = JSON.parse(readFileSync(0, 'utf8'));
+      process.stdout.write(JSON.stringify(inputs.flatMap((md) => RENDER_PLATFORMS.map((p) => renderFor(p, md)))));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', input: JSON.stringify(inputs), env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
+    expect(r.stderr).toBe('');
+    const sources = inputs.flatMap((md) => RENDER_PLATFORMS.map((p) => renderFor(p, md)));
+    expect(JSON.parse(r.stdout)).toEqual(sources);
+    // the table's columns are padded to display width: the CJK cell counts two columns a character
+    expect(renderFor('cli', inputs[0]).chunks[0]).toMatch(/Anna +\| +日本語 +\|/);
+  }, 60_000);
 
   it('every file in dist/ is Latin-1, so V8 keeps each loaded module one byte a character', () => {
     const files = ['cli.js', ...readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join('chunks', f))];

@@ -14,6 +14,7 @@ import type { CommandIO } from './io.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 import { checkConsoleSettings } from '../console/settings.js';
 import { prepareThreatScan } from '../core/prompt/threat-scan.js';
+import { graphemeSplit } from '../render/text.js';
 import type { DoorStatus, RunningConsole } from '../console/index.js';
 
 export interface ServeOptions {
@@ -143,10 +144,14 @@ export async function serve(options: ServeOptions): Promise<number> {
   modelLabel = model.label;
   const standby = new Set((await app.doors.status()).filter((d) => d.state === 'standby').map((d) => d.platform));
   logger.info('switchboard', readyLine(settings, started, standby, app, mode, model.label));
-  // What the injection defence makes on first use (its keyword automaton, about 90 Unicode-aware
-  // patterns, the confusables table: some 30 ms) is made now, once the doors are connected and before
-  // a first message is likely; a scan that comes first makes it itself.
-  setImmediate(prepareThreatScan);
+  // What the injection defence and the renderer make on first use (the scan's keyword automaton,
+  // about 90 Unicode-aware patterns and the confusables table; ICU's grapheme rules: some 50 ms in
+  // all) is made now, once the doors are connected and before a first message is likely; a scan or a
+  // render that comes first makes it itself.
+  setImmediate(() => {
+    prepareThreatScan();
+    graphemeSplit('');
+  });
   // How to configure a model, once: the terminal says it in its answer, the log says it for other doors.
   if (!model.ok && started.some((a) => a.platform !== 'cli' && a.platform !== 'email')) logger.warn('model', HOW_TO_CONFIGURE_MODEL);
 

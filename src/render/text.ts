@@ -28,12 +28,13 @@ export function codePointLength(text: string): number {
   return n;
 }
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** Made on first use: the process's first Intl.Segmenter loads ICU's break rules (about 20 ms), which a start does not need. */
+let graphemes: Intl.Segmenter | undefined;
 
 /** Splits into grapheme clusters, so a cut never lands inside a surrogate pair or an emoji sequence. */
 export function graphemeSplit(text: string): string[] {
   const out: string[] = [];
-  for (const { segment } of graphemes.segment(text)) out.push(segment);
+  for (const { segment } of (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text)) out.push(segment);
   return out;
 }
 
