@@ -14,8 +14,9 @@
 // own tested layout. Type checking is `npm run typecheck` (tsc); esbuild only strips the types.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { decode, encode } from '@jridgewell/sourcemap-codec';
+import { dirname, join, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -203,3 +204,33 @@ await build({
   plugins: [discordRestWeb, trimmedDependencies, emitterWithNodeInspect, lazySegmenter, asciiSources],
   logLevel: 'warning',
 });
+
+/**
+ * The maps keep the mappings into src/ only. A stack trace is formatted for every error a socket is
+ * destroyed with, printed or not (Node's streams read `error.stack`), and the first one with a frame
+ * in a chunk parses that chunk's map (src/commands/source-maps.ts): with every bundled package in it,
+ * the Slack chunk's was 500 KB, some 11 MB of heap for the 30 s it is kept, parsed a few seconds after
+ * every start when undici's idle keep-alive sockets time out. A frame in a bundled package now keeps
+ * its place in dist/ (a mapping with no source marks where each stretch of package code begins, so it
+ * is never taken for the src/ line before it); `npm run dev` runs the packages from node_modules.
+ */
+const srcPrefix = join(root, 'src') + sep;
+for (const file of readdirSync(join(root, 'dist'), { recursive: true, encoding: 'utf8' })) {
+  if (!file.endsWith('.js.map')) continue;
+  const path = join(root, 'dist', file);
+  const map = JSON.parse(readFileSync(path, 'utf8'));
+  const ours = map.sources.map((s) => resolve(dirname(path), map.sourceRoot ?? '', s).startsWith(srcPrefix));
+  const index = new Map();
+  const sources = [];
+  const lines = decode(map.mappings).map((segments) => {
+    const kept = [];
+    for (const [column, source, line, col] of segments) {
+      if (source !== undefined && ours[source]) {
+        if (!index.has(source)) index.set(source, sources.push(map.sources[source]) - 1);
+        kept.push([column, index.get(source), line, col]);
+      } else if (kept.length === 0 || kept.at(-1).length !== 1) kept.push([column]);
+    }
+    return kept;
+  });
+  writeFileSync(path, JSON.stringify({ version: 3, sources, names: [], mappings: encode(lines) }));
+}

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
+import { createRequire, SourceMap } from 'node:module';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until, type Running } from './helpers/cli.js';
@@ -239,6 +239,27 @@ describe('packaging', () => {
       expect(lines.at(-2)).toBe(lines.at(-1));
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('maps frames into src/ only: a frame in a bundled package keeps its place in dist/, never the src/ line before it', () => {
+    const dir = join(root, 'dist', 'chunks');
+    const where = (needle: string) => {
+      const file = readdirSync(dir).find((f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes(needle))!;
+      const before = readFileSync(join(dir, file), 'utf8').slice(0, readFileSync(join(dir, file), 'utf8').indexOf(needle) + needle.length);
+      const lines = before.split('\n');
+      const payload = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
+      return { map: new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]), line: lines.length - 1, column: lines.at(-1)!.length, sources: payload.sources };
+    };
+    // our own function names its file in src/
+    const ours = where('function graphemeSplit(');
+    expect(ours.map.findEntry(ours.line, ours.column)).toMatchObject({ originalSource: expect.stringMatching(/src\/render\/text\.ts$/) });
+    // string-width's, bundled beside it, maps to nothing (the trace shows its dist/ position)
+    const theirs = where('function stringWidth(');
+    expect(theirs.map.findEntry(theirs.line, theirs.column).originalSource).toBeUndefined();
+    for (const f of readdirSync(dir).filter((f) => f.endsWith('.js.map'))) {
+      const { sources } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { sources: string[] };
+      expect(sources.filter((s) => !s.startsWith('../../src/')), f).toEqual([]);
     }
   });
 
