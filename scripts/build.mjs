@@ -98,6 +98,10 @@ const discordRestWeb = {
  *   bundle and loaded from node_modules as they are, should anything ever ask.
  * - zod's `z.locales` namespace carries every language's error messages (64 files, about 290 KB);
  *   messages are English (zod registers `en` by itself), so the namespace keeps `en` only.
+ * - Bolt's HTTP and Socket Mode receivers import @slack/oauth (with jsonwebtoken and semver, about
+ *   120 KB, semver building its regular expressions at load) for an InstallProvider they make only
+ *   when given an OAuth client id and secret; the door runs with one bot token and passes neither, so
+ *   the receivers get an InstallProvider that says so if it is ever made.
  */
 const socketModeDir = `${sep}@slack${sep}socket-mode${sep}`;
 const trimmedDependencies = {
@@ -115,6 +119,18 @@ const trimmedDependencies = {
         "module.exports = { Agent: require('./lib/dispatcher/agent'), buildConnector: require('./lib/core/connect'), fetch, WebSocket, ping, CloseEvent, ErrorEvent, MessageEvent };",
       ].join('\n'),
       resolveDir: dirname(path),
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^@slack\/oauth$/ }, ({ importer }) =>
+      importer.includes(`${sep}@slack${sep}bolt${sep}dist${sep}receivers${sep}`) ? { path: 'slack-oauth', namespace: 'slack-oauth-off' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'slack-oauth-off' }, () => ({
+      contents: [
+        '// Bolt\'s receivers build an InstallProvider only when given an OAuth client id and secret, which the Slack door never passes.',
+        'exports.InstallProvider = class InstallProvider {',
+        "  constructor() { throw new Error('Slack OAuth installs are not part of the Slack door (it runs with one bot token)'); }",
+        '};',
+      ].join('\n'),
       loader: 'js',
     }));
     b.onResolve({ filter: /^\.\.\/encodings$/ }, ({ importer }) =>
