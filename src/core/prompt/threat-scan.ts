@@ -268,7 +268,7 @@ function scanWith(text: string, options: ScanOptions, learnedLayer: LearnedLayer
   const found = scanBody(body, options.scope, 1, true).filter((m) => !quoted.has(m.line));
   forgetBase64Runs(); // the scanned text is not kept past the scan
   // A hit seen both in the text and in a derived view of the same line is one match; an
-  // An intent pattern's hit on a line where the English table already found that category adds nothing.
+  // intent pattern's hit on a line where the English table already found that category adds nothing.
   const unique = new Map<string, ThreatMatch>();
   const tableHit = new Set(found.filter((m) => TABLE_IDS.has(m.pattern)).map((m) => `${m.category}\0${m.line}`));
   for (const m of found) {
