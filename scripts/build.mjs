@@ -85,7 +85,7 @@ const discordRestWeb = {
 };
 
 /**
- * Three packages bundled into the chunks a start with the chat doors loads carry code that start never
+ * Four packages bundled into the chunks a start with the chat doors loads carry code that start never
  * runs, and V8 reads (scans and keeps as heap text) every byte of a module it loads: about a quarter
  * of those chunks' 4.4 MB.
  *

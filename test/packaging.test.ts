@@ -248,10 +248,10 @@ describe('packaging', () => {
     const dir = join(root, 'dist', 'chunks');
     const where = (needle: string) => {
       const file = readdirSync(dir).find((f) => f.endsWith('.js') && readFileSync(join(dir, f), 'utf8').includes(needle))!;
-      const before = readFileSync(join(dir, file), 'utf8').slice(0, readFileSync(join(dir, file), 'utf8').indexOf(needle) + needle.length);
-      const lines = before.split('\n');
-      const payload = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[] };
-      return { map: new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]), line: lines.length - 1, column: lines.at(-1)!.length, sources: payload.sources };
+      const text = readFileSync(join(dir, file), 'utf8');
+      const lines = text.slice(0, text.indexOf(needle) + needle.length).split('\n');
+      const payload = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as ConstructorParameters<typeof SourceMap>[0];
+      return { map: new SourceMap(payload), line: lines.length - 1, column: lines.at(-1)!.length };
     };
     // our own function names its file in src/
     const ours = where('function graphemeSplit(');
