@@ -106,7 +106,11 @@ export class Connection {
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
 
-  constructor(readonly db: Db) {
+  /** `committed` is told of every transaction this connection commits (the WAL checkpointer counts them). */
+  constructor(
+    readonly db: Db,
+    private readonly committed?: () => void,
+  ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
@@ -126,6 +130,7 @@ export class Connection {
       try {
         const value = await fn();
         this.commit.run();
+        this.committed?.();
         return value;
       } catch (error) {
         if (this.db.inTransaction) this.rollback.run();

@@ -15,6 +15,7 @@ import { SqliteRetentionRepo } from './retention.js';
 import { SqliteLiveStreamRepo } from './streams.js';
 import { SqliteInstanceRepo, SqliteLeaseRepo } from './leases.js';
 import { FtsIndexer } from './fts-index.js';
+import { WalCheckpointer } from './checkpointer.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache, fts: FtsIndexer, history?: HistoryCache): Repositories {
@@ -40,7 +41,9 @@ export interface SqliteStoreOptions {
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): Store {
-  const connection = new Connection(openDatabase(options.path, { readonly: options.readonly }));
+  const db = openDatabase(options.path, { readonly: options.readonly });
+  const checkpointer = options.path === ':memory:' || options.readonly ? null : new WalCheckpointer(options.path);
+  const connection = new Connection(db, checkpointer ? () => checkpointer.committed() : undefined);
   const memory = new FileMemoryRepo(options.home);
   const prompts = new PromptCache();
   // Read through outside transactions only; repositories bound to one still invalidate it when they compress.
@@ -59,6 +62,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     schemaVersion: async () => schemaVersion(connection.db),
     close: async () => {
       fts.stop();
+      await checkpointer?.close();
       connection.db.close();
     },
   };
