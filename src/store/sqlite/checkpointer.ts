@@ -9,7 +9,7 @@
  * synchronous, so that stall froze the whole gateway: every door, every turn.
  *
  * A worker thread with its own connection runs `PRAGMA wal_checkpoint(PASSIVE)` whenever the log
- * has grown (`data_version` changed) a few times a second. PASSIVE takes no lock a writer needs: the
+ * has grown (`data_version` changed): every 50 ms under load, once a second when quiet. PASSIVE takes no lock a writer needs: the
  * gateway keeps committing while the worker copies and waits for the disk. The connection's own
  * `wal_autocheckpoint` stays as it was, as the fallback: under a load that never pauses the log is
  * never wholly copied at the moment a writer could restart it, so the main connection's checkpoint
@@ -24,8 +24,12 @@ import { createRequire } from 'node:module';
 
 /** Transactions committed before the worker is started. */
 export const START_AFTER_COMMITS = 100;
-/** How often the worker looks whether the log grew, ms. */
-export const CHECK_EVERY_MS = 200;
+/**
+ * How often the worker looks whether the log grew, ms: every MIN while it keeps growing, so what the
+ * connection's own checkpoint finds left to copy stays small; doubling up to MAX while it does not.
+ */
+export const CHECK_MIN_MS = 50;
+export const CHECK_MAX_MS = 1000;
 
 /**
  * The worker's program (CommonJS, run with `eval`: the bundle needs no file of its own). It opens the
@@ -42,22 +46,32 @@ const version = db.prepare('PRAGMA data_version').pluck();
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 let seen = -1;
 let runs = 0;
+let wait = workerData.minMs;
+let timer = null;
 const look = () => {
   try {
     const now = version.get();
-    if (now === seen) return;
+    if (now === seen) {
+      // Quiet: look less often, down to maxMs.
+      wait = Math.min(wait * 2, workerData.maxMs);
+      return;
+    }
     seen = now;
+    wait = workerData.minMs;
     const row = checkpoint.get();
     runs++;
     parentPort.postMessage({ runs, log: row.log, checkpointed: row.checkpointed });
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message || error) });
+  } finally {
+    if (timer !== null) timer = setTimeout(look, wait);
   }
 };
-const timer = setInterval(look, workerData.everyMs);
+timer = setTimeout(look, wait);
 parentPort.on('message', (m) => {
   if (m !== 'close') return;
-  clearInterval(timer);
+  clearTimeout(timer);
+  timer = null;
   db.close();
   parentPort.close();
 });
@@ -82,7 +96,7 @@ export class WalCheckpointer {
 
   constructor(
     private readonly path: string,
-    private readonly options: { startAfterCommits?: number; everyMs?: number } = {},
+    private readonly options: { startAfterCommits?: number; minMs?: number; maxMs?: number } = {},
   ) {}
 
   /** A transaction committed on the gateway's connection: starts the worker at the threshold. */
@@ -110,7 +124,7 @@ export class WalCheckpointer {
   private start(): void {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { path: this.path, module: createRequire(import.meta.url).resolve('better-sqlite3'), everyMs: this.options.everyMs ?? CHECK_EVERY_MS },
+      workerData: { path: this.path, module: createRequire(import.meta.url).resolve('better-sqlite3'), minMs: this.options.minMs ?? CHECK_MIN_MS, maxMs: this.options.maxMs ?? CHECK_MAX_MS },
       // The worker holds a handful of objects: a small heap, so its isolate stays small.
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
       stdout: false,

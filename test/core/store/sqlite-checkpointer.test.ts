@@ -41,7 +41,7 @@ function opened(path: string, checkpointer: WalCheckpointer): { db: Db; connecti
 describe('WAL checkpointer', () => {
   it('starts after the threshold of commits and copies the log into the database file while commits go on', async () => {
     const path = join(dir, 'state.db');
-    const checkpointer = new WalCheckpointer(path, { startAfterCommits: 5, everyMs: 20 });
+    const checkpointer = new WalCheckpointer(path, { startAfterCommits: 5, minMs: 20, maxMs: 100 });
     const { db, connection } = opened(path, checkpointer);
     try {
       const before = statSync(path).size;
@@ -65,7 +65,7 @@ describe('WAL checkpointer', () => {
 
   it('below the threshold no thread starts and the pages stay in the log', async () => {
     const path = join(dir, 'state.db');
-    const checkpointer = new WalCheckpointer(path, { startAfterCommits: 1000, everyMs: 20 });
+    const checkpointer = new WalCheckpointer(path, { startAfterCommits: 1000, minMs: 20, maxMs: 100 });
     const { db, connection } = opened(path, checkpointer);
     try {
       const before = statSync(path).size;
@@ -81,7 +81,7 @@ describe('WAL checkpointer', () => {
   });
 
   it('a worker that cannot open the database stops and leaves checkpoints to the connection', async () => {
-    const checkpointer = new WalCheckpointer(join(dir, 'missing', 'state.db'), { startAfterCommits: 1, everyMs: 20 });
+    const checkpointer = new WalCheckpointer(join(dir, 'missing', 'state.db'), { startAfterCommits: 1, minMs: 20, maxMs: 100 });
     checkpointer.committed();
     await until(() => !checkpointer.running);
     expect(checkpointer.error).toMatch(/unable to open|directory does not exist|no such file/i);
