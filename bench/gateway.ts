@@ -2,7 +2,9 @@
  * Gateway benchmark (issue 10), against loopback fakes hosted — together with the simulated users —
  * in a child process (fakes-host.ts), so the process measured runs only the bot, as in production:
  * - throughput end to end through the Telegram adapter (fake Bot API, fake model answering at once)
- *   versus a bare grammY echo bot polling the same fake server, with the same closed-loop load;
+ *   versus a bare grammY echo bot polling the same fake server, with the same closed-loop load, and
+ *   versus the floor of any gateway with a model: a bare grammY bot that makes the same model call and
+ *   replies with its answer, storing nothing;
  * - the gateway's own time per message (update pushed at the fake → answer accepted by the fake,
  *   minus the time spent in model calls), p50/p99, one message at a time;
  * - concurrency: 1,000 sessions sending 3 messages each at once; order kept within every session;
@@ -14,7 +16,12 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bot } from 'grammy';
 import type { BurstResult, HostCommand, HostReady, PrefixRun } from './fakes-host.js';
+import { tmpdir } from 'node:os';
 import { startPipeline, type Endpoints } from './pipeline.js';
+import { loadSettings } from '../src/core/settings.js';
+import { silentLogger } from '../src/core/logger.js';
+import { createProvider } from '../src/core/providers/index.js';
+import type { PromptLayer } from '../src/core/providers/provider.js';
 import { percentile, round } from './util.js';
 
 export interface ThroughputResult {
@@ -24,6 +31,16 @@ export interface ThroughputResult {
   echoPerSec: number;
   /** switchboardPerSec / echoPerSec (goal ≥ 0.5). */
   ratio: number;
+  /**
+   * Messages answered per second by the floor of any gateway with a model: a bare grammY bot that makes
+   * the same streamed model call (Switchboard's provider, a system prompt and the user's text; no
+   * history, no storage, no sessions) and replies with the answer (best of the rounds).
+   */
+  modelBotPerSec: number;
+  /** modelBotPerSec / echoPerSec: what the model call alone leaves of the echo bot's rate. */
+  modelBotRatio: number;
+  /** switchboardPerSec / modelBotPerSec: what journal, sessions, history, prompt, rendering and outbox cost on top. */
+  ofModelBot: number;
   messages: number;
   /** Users in the closed loop (messages in flight). */
   users: number;
@@ -133,6 +150,38 @@ async function echoRound(host: Host, firstUser: number, total: number): Promise<
   }
 }
 
+/** A system prompt the size of a Switchboard session's (about 2,700 characters). */
+const FLOOR_PROMPT = Object.freeze([
+  Object.freeze({ name: 'identity', text: 'You are a helpful assistant talking to people in a chat. Answer briefly and plainly. '.repeat(32) }),
+]);
+
+/** The model-call floor: grammY, the same provider and instant model, a reply; nothing stored. */
+async function modelBotRound(host: Host, firstUser: number, total: number): Promise<number> {
+  const { url, token } = host.endpoints.telegram;
+  const settings = loadSettings({ SWITCHBOARD_HOME: tmpdir(), OPENAI_BASE_URL: host.endpoints.modelUrl, OPENAI_API_KEY: 'sk-bench', MODEL: 'fake-model' });
+  const provider = createProvider(settings, silentLogger);
+  const bot = new Bot(token, { client: { apiRoot: url } });
+  bot.on('message', async (ctx) => {
+    const answer = await provider.complete({
+      model: settings.model.name,
+      system: FLOOR_PROMPT as PromptLayer[],
+      messages: [{ role: 'user', content: ctx.message.text ?? '' }],
+      tools: [],
+      maxOutputTokens: settings.config.model.max_output_tokens,
+      onText: () => undefined,
+    });
+    await ctx.reply(answer.text);
+  });
+  bot.catch(() => undefined);
+  await new Promise<void>((resolve) => void bot.start({ onStart: () => resolve() }));
+  try {
+    const ms = await host.run<number>({ cmd: 'closedLoop', users: THROUGHPUT_USERS, total, firstUser });
+    return total / (ms / 1000);
+  } finally {
+    await bot.stop();
+  }
+}
+
 async function switchboardRound(host: Host, firstUser: number, total: number): Promise<number> {
   const p = await startPipeline(host.endpoints);
   try {
@@ -146,14 +195,27 @@ async function switchboardRound(host: Host, firstUser: number, total: number): P
 async function throughput(host: Host): Promise<ThroughputResult> {
   // Warm-up for both (JIT, sockets, SQLite), not measured.
   await echoRound(host, 10_000, 200);
+  await modelBotRound(host, 15_000, 200);
   await switchboardRound(host, 20_000, 200);
   let echo = 0;
+  let floor = 0;
   let sb = 0;
   for (let r = 0; r < ROUNDS; r++) {
     echo = Math.max(echo, await echoRound(host, 30_000 + r * 1000, THROUGHPUT_MESSAGES));
+    floor = Math.max(floor, await modelBotRound(host, 35_000 + r * 1000, THROUGHPUT_MESSAGES));
     sb = Math.max(sb, await switchboardRound(host, 40_000 + r * 1000, THROUGHPUT_MESSAGES));
   }
-  return { switchboardPerSec: round(sb, 0), echoPerSec: round(echo, 0), ratio: round(sb / echo, 2), messages: THROUGHPUT_MESSAGES, users: THROUGHPUT_USERS, rounds: ROUNDS };
+  return {
+    switchboardPerSec: round(sb, 0),
+    echoPerSec: round(echo, 0),
+    ratio: round(sb / echo, 2),
+    modelBotPerSec: round(floor, 0),
+    modelBotRatio: round(floor / echo, 2),
+    ofModelBot: round(sb / floor, 2),
+    messages: THROUGHPUT_MESSAGES,
+    users: THROUGHPUT_USERS,
+    rounds: ROUNDS,
+  };
 }
 
 async function overhead(host: Host): Promise<OverheadResult> {

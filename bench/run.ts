@@ -80,6 +80,11 @@ function rows(r: Results): Row[] {
     add('Throughput', `Switchboard through Telegram (${t.users} users, 1 message in flight each, instant model)`, n(t.switchboardPerSec, 0), 'messages/s');
     add('Throughput', 'bare grammY echo bot, same fake server and load', n(t.echoPerSec, 0), 'messages/s');
     add('Throughput', 'ratio Switchboard / echo bot (goal ≥ 0.5)', n(t.ratio), '×');
+    if (t.modelBotPerSec !== undefined) {
+      add('Throughput', 'bare grammY bot that makes the same streamed model call and replies, storing nothing (the floor of any gateway with a model)', n(t.modelBotPerSec, 0), 'messages/s');
+      add('Throughput', 'ratio of that bot / echo bot (the most any gateway with a model can reach here)', n(t.modelBotRatio), '×');
+      add('Throughput', 'ratio Switchboard / that bot (what journal, sessions, history, prompt, rendering and outbox leave)', n(t.ofModelBot), '×');
+    }
     add('Overhead', `gateway time per message, p50 (pushed → delivered − model time; ${g.overhead.messages} sequential; goal ≤ 1)`, n(g.overhead.p50Ms), 'ms');
     add('Overhead', 'gateway time per message, p99 (goal ≤ 5)', n(g.overhead.p99Ms), 'ms');
     add('Overhead', 'model call (instant fake), p50', n(g.overhead.modelP50Ms), 'ms');
