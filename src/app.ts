@@ -91,9 +91,9 @@ export { openStore, storeLocation } from './store/open.js';
  * database cannot be opened (one clear error line), the doors are closed first, so nothing they
  * hold keeps the process alive.
  */
-export async function openStoreFor(settings: Settings, doors: readonly Adapter[]): Promise<Store> {
+export async function openStoreFor(settings: Settings, doors: readonly Adapter[], logger?: Logger): Promise<Store> {
   try {
-    return await openStore(settings);
+    return await openStore(settings, { logger });
   } catch (error) {
     await Promise.allSettled(doors.map((a) => a.close()));
     throw error;

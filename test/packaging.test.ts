@@ -3,7 +3,8 @@
  * bin run the compiled JavaScript with no TypeScript loader; a stack trace points at src/.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,7 +52,7 @@ describe('packaging', () => {
    * a fresh home with no config.yaml; `use` runs once the `ready` line names `door`. No stack trace on
    * the way; everything is stopped and removed after.
    */
-  async function withBundledStart(door: string, doorEnv: Record<string, string>, use: (gw: Running) => Promise<void>): Promise<void> {
+  async function withBundledStart(door: string, doorEnv: Record<string, string>, use: (gw: Running, home: string) => Promise<void>): Promise<void> {
     const model = await startModelFake({ script: (req) => ({ text: `Echo: ${lastUserText(req)}` }) });
     const home = mkdtempSync(join(tmpdir(), 'sb-packaging-'));
     const gw = startCli(['start'], {
@@ -60,7 +61,7 @@ describe('packaging', () => {
     });
     try {
       await gw.waitFor(new RegExp(`ready \\(${door}`), 20_000);
-      await use(gw);
+      await use(gw, home);
       expect(gw.stderr()).not.toMatch(/\n\s+at /);
     } finally {
       await killIfRunning(gw);
@@ -82,6 +83,38 @@ describe('packaging', () => {
       await tg.close();
     }
   }, 40_000);
+
+  it('the bundled `start` copies the log into state.db from its checkpoint worker while it answers', async () => {
+    const tg = await startTelegramFake({ maxPollHoldMs: 300 });
+    try {
+      await withBundledStart('telegram', { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' }, async (gw, home) => {
+        const db = join(home, 'state.db');
+        // The messages that state.db holds by itself, without its log: what checkpoints copied there.
+        const inDatabaseFile = (): number => {
+          const copy = join(home, 'copy.db');
+          copyFileSync(db, copy);
+          const c = new Database(copy, { readonly: true });
+          try {
+            return c.prepare('SELECT count(*) FROM messages').pluck().get() as number;
+          } catch {
+            return 0; // copied while a checkpoint was writing it: look again
+          } finally {
+            c.close();
+          }
+        };
+        // 150 turns write about 3,000 log pages, far below the 10,000 at which the connection would
+        // checkpoint by itself: only the worker (started after 100 commits) puts them into state.db.
+        for (let i = 0; i < 150; i++) {
+          tg.pushText({ text: `message ${i}`, userId: 8000 + (i % 10) });
+          await until(() => tg.sent.length > i, 15_000, `answer ${i}`, gw);
+        }
+        await until(() => inDatabaseFile() >= 200, 10_000, 'the messages in state.db itself', gw);
+        expect(gw.stderr()).not.toMatch(/checkpoint worker failed/);
+      });
+    } finally {
+      await tg.close();
+    }
+  }, 60_000);
 
   it("the bundled `start` answers a Discord DM through @discordjs/rest's fetch build, bundled, and knows its errors", async () => {
     const discord = await startDiscordFake({ heartbeatInterval: 500 });

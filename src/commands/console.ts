@@ -25,7 +25,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   ensureHome(settings.home);
   const logger = createLogger({ secrets: settings.secrets });
   const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
-  const store = await openStoreFor(settings, adapters);
+  const store = await openStoreFor(settings, adapters, logger);
   const app = createApp({ settings, logger, cwd: workspace(values.cwd, io.cwd), store, adapters });
   let delivering = false;
   const startDelivery = () => {

@@ -70,7 +70,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   validateCronJobs(settings.config.cron);
   ensureHome(settings.home);
   const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
-  const store = await openStoreFor(settings, adapters);
+  const store = await openStoreFor(settings, adapters, logger);
   const app = createApp({
     settings,
     logger,

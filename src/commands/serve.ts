@@ -51,7 +51,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive, welcome: interactive ? welcome(terminalOnly, logFile) : undefined })
     : null;
   if (cli) adapters.push(cli);
-  const store = await openStoreFor(settings, adapters).catch((error: unknown) => {
+  const store = await openStoreFor(settings, adapters, logger).catch((error: unknown) => {
     for (const a of adapters) doorLogs.release(a.platform); // what the doors said before the database failed
     throw error;
   });

@@ -8,6 +8,7 @@
 import type { Settings } from '../core/settings.js';
 import { hidePassword } from '../core/settings.js';
 import type { Store } from '../core/store/types.js';
+import type { Logger } from '../core/logger.js';
 import { openSqliteStore, sqlitePath } from './sqlite/index.js';
 import { isPostgresUrl } from './engine.js';
 
@@ -17,9 +18,9 @@ type StoreSettings = Pick<Settings, 'home' | 'databaseUrl'>;
  * Opens the store the settings name. A database that cannot be reached or used is one StorageError
  * line (DATABASE_URL named, password hidden).
  */
-export async function openStore(settings: StoreSettings): Promise<Store> {
+export async function openStore(settings: StoreSettings, options: { logger?: Pick<Logger, 'warn'> } = {}): Promise<Store> {
   if (isPostgresUrl(settings.databaseUrl)) return (await import('./postgres/index.js')).openPostgresStore({ url: settings.databaseUrl });
-  return openSqliteStore({ path: sqlitePath(settings.home), home: settings.home });
+  return openSqliteStore({ path: sqlitePath(settings.home), home: settings.home, logger: options.logger });
 }
 
 /** Where the data is, for messages: the SQLite file or the PostgreSQL URL (password hidden). */

@@ -96,7 +96,13 @@ export class WalCheckpointer {
 
   constructor(
     private readonly path: string,
-    private readonly options: { startAfterCommits?: number; minMs?: number; maxMs?: number } = {},
+    private readonly options: {
+      startAfterCommits?: number;
+      minMs?: number;
+      maxMs?: number;
+      /** Told once when checkpoints fall back to the connection's own (the worker stopped or its looks fail). */
+      onFailure?: (reason: string) => void;
+    } = {},
   ) {}
 
   /** A transaction committed on the gateway's connection: starts the worker at the threshold. */
@@ -132,19 +138,25 @@ export class WalCheckpointer {
     });
     worker.unref();
     worker.on('message', (m: CheckpointReport | { error: string }) => {
-      if ('error' in m) this.failure = m.error;
+      if ('error' in m) this.failed(m.error);
       else {
         this.last = m;
         this.failure = null;
       }
     });
     // A worker that fails leaves checkpoints to the connection's own wal_autocheckpoint.
-    worker.on('error', (error) => (this.failure = error.message));
+    worker.on('error', (error) => this.failed(error.message));
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     void this.exited.then(() => {
       if (this.worker === worker) this.worker = null;
     });
     this.worker = worker;
+  }
+
+  private failed(reason: string): void {
+    // Said once per failure: a look that fails every 50 ms is one line, not a flood.
+    if (this.failure === null) this.options.onFailure?.(reason);
+    this.failure = reason;
   }
 
   /**

@@ -17,6 +17,7 @@ import { SqliteInstanceRepo, SqliteLeaseRepo } from './leases.js';
 import { FtsIndexer } from './fts-index.js';
 import { WalCheckpointer } from './checkpointer.js';
 import type { Repositories, Store } from '../../core/store/types.js';
+import type { Logger } from '../../core/logger.js';
 
 function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache, fts: FtsIndexer, history?: HistoryCache): Repositories {
   return {
@@ -38,11 +39,15 @@ export interface SqliteStoreOptions {
   /** Data folder holding `memories/`. */
   home: string;
   readonly?: boolean;
+  /** Where a failing checkpoint worker is reported (checkpoints then run in the connection's own commits). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   const db = openDatabase(options.path, { readonly: options.readonly });
-  const checkpointer = options.path === ':memory:' || options.readonly ? null : new WalCheckpointer(options.path);
+  const checkpointer = options.path === ':memory:' || options.readonly ? null : new WalCheckpointer(options.path, {
+        onFailure: (reason) => options.logger?.warn('storage', `WAL checkpoints run inside commits again (the checkpoint worker failed: ${reason})`),
+      });
   const connection = new Connection(db, checkpointer ? () => checkpointer.committed() : undefined);
   const memory = new FileMemoryRepo(options.home);
   const prompts = new PromptCache();

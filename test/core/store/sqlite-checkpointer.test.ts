@@ -81,10 +81,13 @@ describe('WAL checkpointer', () => {
   });
 
   it('a worker that cannot open the database stops and leaves checkpoints to the connection', async () => {
-    const checkpointer = new WalCheckpointer(join(dir, 'missing', 'state.db'), { startAfterCommits: 1, minMs: 20, maxMs: 100 });
+    const said: string[] = [];
+    const checkpointer = new WalCheckpointer(join(dir, 'missing', 'state.db'), { startAfterCommits: 1, minMs: 20, maxMs: 100, onFailure: (r) => said.push(r) });
     checkpointer.committed();
     await until(() => !checkpointer.running);
     expect(checkpointer.error).toMatch(/unable to open|directory does not exist|no such file/i);
+    // The operator is told once, with the reason.
+    expect(said).toEqual([checkpointer.error]);
     // Nothing is started again by later commits, and closing has nothing to wait for.
     checkpointer.committed();
     await checkpointer.close();
