@@ -190,7 +190,10 @@ function table(r: Results): string {
 const NOTES = `
 How to read it: the throughput ratio compares the whole pipeline — journal write, session and history
 from SQLite, a real HTTP call to the (instant) model fake, rendering, the outbox transaction, delivery —
-with a bot that only echoes, both measured in the same run against the same fake and load. The footprint
+with a bot that only echoes, both measured in the same run against the same fake and load. A third bot
+in the same rounds makes the same streamed model call and replies, storing nothing: the model call alone
+(the gateway's side of it, and the fake's on the same two cores) is what separates it from the echo bot,
+so its ratio is about the most any gateway that calls a model can reach on this load. The footprint
 runs the compiled \`switchboard start\` (bin/switchboard.js → dist/, no TypeScript loader) with no heap
 flags; its 100 users keep their sessions, so every history grows over the 20,000 messages (the rate of
 the first and the last 10,000 shows work that grows with them). Under that load V8 lets old space grow
