@@ -23,6 +23,14 @@ function describe(error: unknown): string {
 const WAL_CHECKPOINT_PAGES = 10_000;
 
 /**
+ * What the log file is cut back to when it starts over (the log's own pages, about 4 KiB each, at the
+ * checkpoint size). The file otherwise stays as long as the longest log it held: with checkpoints in a
+ * worker (checkpointer.ts) a log under a load that never pauses can run past WAL_CHECKPOINT_PAGES
+ * before it starts over (the connection's checkpoint gives up while the worker's runs).
+ */
+const WAL_SIZE_LIMIT_BYTES = WAL_CHECKPOINT_PAGES * 4096;
+
+/**
  * The page cache of a connection, KiB (negative: SQLite's unit for "this many KiB"). better-sqlite3
  * builds SQLite with 16 MiB where SQLite's own default is 2 MiB; the cache fills as the database
  * grows and is never given back, so a gateway's malloc heap grew from 7 to about 40 MiB over 20,000
@@ -53,6 +61,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
       db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
       migrate(db);
       // Take the write lock once now: a database another process keeps locked (or a folder where the
       // WAL cannot be written) fails here with one line, not later inside a turn or the scheduler.

@@ -93,6 +93,26 @@ describe('WAL checkpointer', () => {
     await checkpointer.close();
   });
 
+  it('a log that ran long is cut back to the checkpoint size (40 MiB) when it starts over', async () => {
+    const path = join(dir, 'state.db');
+    const db = openDatabase(path);
+    try {
+      db.exec('CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT)');
+      const insert = db.prepare('INSERT INTO scratch (body) VALUES (?)');
+      // One transaction of 15,000 pages: past the 10,000 at which the log would be checkpointed.
+      db.transaction(() => {
+        for (let i = 0; i < 15_000; i++) insert.run('x'.repeat(4000));
+      })();
+      expect(statSync(`${path}-wal`).size).toBeGreaterThan(15_000 * 4096);
+      db.pragma('wal_checkpoint(PASSIVE)');
+      insert.run('the log starts over here');
+      expect(statSync(`${path}-wal`).size).toBeLessThanOrEqual(10_000 * 4096);
+      expect(db.prepare('SELECT count(*) FROM scratch').pluck().get()).toBe(15_001);
+    } finally {
+      db.close();
+    }
+  });
+
   it('a busy store is checkpointed by the worker; closing it stops the worker first, so the log is removed and everything is kept', async () => {
     const path = join(dir, 'state.db');
     const store = openSqliteStore({ path, home: dir });
