@@ -136,10 +136,11 @@ export async function startHost(): Promise<Host> {
   };
 }
 
-async function echoRound(host: Host, firstUser: number, total: number): Promise<number> {
+/** A bare grammY bot answering each message with `answer`, polling the same fake, under the closed-loop load. */
+async function bareBotRound(host: Host, firstUser: number, total: number, answer: (text: string) => Promise<string>): Promise<number> {
   const { url, token } = host.endpoints.telegram;
   const bot = new Bot(token, { client: { apiRoot: url } });
-  bot.on('message', (ctx) => ctx.reply(ctx.message.text ?? '(no text)'));
+  bot.on('message', async (ctx) => void (await ctx.reply(await answer(ctx.message.text ?? '(no text)'))));
   bot.catch(() => undefined);
   await new Promise<void>((resolve) => void bot.start({ onStart: () => resolve() }));
   try {
@@ -150,36 +151,28 @@ async function echoRound(host: Host, firstUser: number, total: number): Promise<
   }
 }
 
+const echoRound = (host: Host, firstUser: number, total: number) => bareBotRound(host, firstUser, total, async (text) => text);
+
 /** A system prompt the size of a Switchboard session's (about 2,700 characters). */
 const FLOOR_PROMPT = Object.freeze([
   Object.freeze({ name: 'identity', text: 'You are a helpful assistant talking to people in a chat. Answer briefly and plainly. '.repeat(32) }),
 ]);
 
 /** The model-call floor: grammY, the same provider and instant model, a reply; nothing stored. */
-async function modelBotRound(host: Host, firstUser: number, total: number): Promise<number> {
-  const { url, token } = host.endpoints.telegram;
+function modelBotRound(host: Host, firstUser: number, total: number): Promise<number> {
   const settings = loadSettings({ SWITCHBOARD_HOME: tmpdir(), OPENAI_BASE_URL: host.endpoints.modelUrl, OPENAI_API_KEY: 'sk-bench', MODEL: 'fake-model' });
   const provider = createProvider(settings, silentLogger);
-  const bot = new Bot(token, { client: { apiRoot: url } });
-  bot.on('message', async (ctx) => {
-    const answer = await provider.complete({
+  return bareBotRound(host, firstUser, total, async (text) => {
+    const response = await provider.complete({
       model: settings.model.name,
       system: FLOOR_PROMPT as PromptLayer[],
-      messages: [{ role: 'user', content: ctx.message.text ?? '' }],
+      messages: [{ role: 'user', content: text }],
       tools: [],
       maxOutputTokens: settings.config.model.max_output_tokens,
       onText: () => undefined,
     });
-    await ctx.reply(answer.text);
+    return response.text;
   });
-  bot.catch(() => undefined);
-  await new Promise<void>((resolve) => void bot.start({ onStart: () => resolve() }));
-  try {
-    const ms = await host.run<number>({ cmd: 'closedLoop', users: THROUGHPUT_USERS, total, firstUser });
-    return total / (ms / 1000);
-  } finally {
-    await bot.stop();
-  }
 }
 
 async function switchboardRound(host: Host, firstUser: number, total: number): Promise<number> {

@@ -33,17 +33,26 @@ async function commitRows(connection: Connection, count: number): Promise<void> 
   for (let i = 0; i < count; i++) await connection.transaction(async () => void insert.run(`${i}:${'x'.repeat(2000)}`));
 }
 
-function opened(path: string, checkpointer: WalCheckpointer): { db: Db; connection: Connection } {
+/** A connection on a fresh state.db whose commits `checkpointer` counts; both closed after `use`. */
+async function withCheckpointer(
+  startAfterCommits: number,
+  use: (c: { path: string; db: Db; connection: Connection; checkpointer: WalCheckpointer }) => Promise<void>,
+): Promise<WalCheckpointer> {
+  const path = join(dir, 'state.db');
+  const checkpointer = new WalCheckpointer(path, { startAfterCommits, minMs: 20, maxMs: 100 });
   const db = openDatabase(path);
-  return { db, connection: new Connection(db, () => checkpointer.committed()) };
+  try {
+    await use({ path, db, connection: new Connection(db, () => checkpointer.committed()), checkpointer });
+  } finally {
+    await checkpointer.close();
+    db.close();
+  }
+  return checkpointer;
 }
 
 describe('WAL checkpointer', () => {
   it('starts after the threshold of commits and copies the log into the database file while commits go on', async () => {
-    const path = join(dir, 'state.db');
-    const checkpointer = new WalCheckpointer(path, { startAfterCommits: 5, minMs: 20, maxMs: 100 });
-    const { db, connection } = opened(path, checkpointer);
-    try {
+    const checkpointer = await withCheckpointer(5, async ({ path, db, connection, checkpointer }) => {
       const before = statSync(path).size;
       await commitRows(connection, 4);
       expect(checkpointer.running).toBe(false);
@@ -56,28 +65,19 @@ describe('WAL checkpointer', () => {
       // The gateway's connection is still writing, and reads what it wrote.
       await commitRows(connection, 3);
       expect(db.prepare('SELECT count(*) FROM scratch').pluck().get()).toBe(207);
-    } finally {
-      await checkpointer.close();
-      db.close();
-    }
+    });
     expect(checkpointer.running).toBe(false);
   });
 
   it('below the threshold no thread starts and the pages stay in the log', async () => {
-    const path = join(dir, 'state.db');
-    const checkpointer = new WalCheckpointer(path, { startAfterCommits: 1000, minMs: 20, maxMs: 100 });
-    const { db, connection } = opened(path, checkpointer);
-    try {
+    await withCheckpointer(1000, async ({ path, connection, checkpointer }) => {
       const before = statSync(path).size;
       await commitRows(connection, 200);
       await new Promise((r) => setTimeout(r, 300));
       expect(checkpointer.running).toBe(false);
       expect(statSync(path).size).toBe(before);
       expect(statSync(`${path}-wal`).size).toBeGreaterThan(200 * 2000);
-    } finally {
-      await checkpointer.close();
-      db.close();
-    }
+    });
   });
 
   it('a worker that cannot open the database stops and leaves checkpoints to the connection', async () => {
