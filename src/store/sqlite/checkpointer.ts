@@ -9,12 +9,13 @@
  * synchronous, so that stall froze the whole gateway: every door, every turn.
  *
  * A worker thread with its own connection runs `PRAGMA wal_checkpoint(PASSIVE)` whenever the log
- * has grown (`data_version` changed): every 50 ms under load, once a second when quiet. PASSIVE takes no lock a writer needs: the
- * gateway keeps committing while the worker copies and waits for the disk. The connection's own
- * `wal_autocheckpoint` stays as it was, as the fallback: under a load that never pauses the log is
- * never wholly copied at the moment a writer could restart it, so the main connection's checkpoint
- * still runs when the log reaches its size — and finds nearly everything copied and synced already.
- * Should the worker not start or die, nothing changes but where the waiting happens.
+ * has grown (`data_version` changed): every 50 ms under load, once a second when quiet. PASSIVE takes
+ * no lock a writer needs: the gateway keeps committing while the worker copies and waits for the
+ * disk. The connection's own `wal_autocheckpoint` stays as it was, as the fallback: under a load that
+ * never pauses the log is never wholly copied at the moment a writer could start it over, so the
+ * connection's checkpoint still runs when the log reaches its size — and finds nearly everything
+ * copied and synced already (db.ts cuts the log file back to that size when it starts over). Should
+ * the worker not start or die, nothing changes but where the waiting happens.
  *
  * The worker (about 8 MiB: a V8 isolate of its own) starts only once the connection has committed
  * START_AFTER_COMMITS transactions, so one-shot commands and a quiet gateway never pay for it.
@@ -52,7 +53,7 @@ const look = () => {
   try {
     const now = version.get();
     if (now === seen) {
-      // Quiet: look less often, down to maxMs.
+      // Quiet: look less often, at most every maxMs.
       wait = Math.min(wait * 2, workerData.maxMs);
       return;
     }
