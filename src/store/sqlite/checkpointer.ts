@@ -89,6 +89,8 @@ export interface CheckpointReport {
 /** Starts and stops the checkpoint worker of one database file. */
 export class WalCheckpointer {
   private commits = 0;
+  /** Started once: a worker that failed is not started again (checkpoints stay the connection's). */
+  private started = false;
   private worker: Worker | null = null;
   private exited: Promise<void> | null = null;
   private closed = false;
@@ -108,7 +110,7 @@ export class WalCheckpointer {
 
   /** A transaction committed on the gateway's connection: starts the worker at the threshold. */
   committed(): void {
-    if (this.worker || this.closed) return;
+    if (this.started || this.closed) return;
     if (++this.commits < (this.options.startAfterCommits ?? START_AFTER_COMMITS)) return;
     this.start();
   }
@@ -118,7 +120,7 @@ export class WalCheckpointer {
     return this.worker !== null;
   }
 
-  /** What the worker last reported (tests, `doctor`-style inspection). */
+  /** What the worker last reported (tests). */
   get report(): CheckpointReport {
     return this.last;
   }
@@ -129,6 +131,7 @@ export class WalCheckpointer {
   }
 
   private start(): void {
+    this.started = true;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { path: this.path, module: createRequire(import.meta.url).resolve('better-sqlite3'), minMs: this.options.minMs ?? CHECK_MIN_MS, maxMs: this.options.maxMs ?? CHECK_MAX_MS },

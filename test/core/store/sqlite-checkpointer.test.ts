@@ -89,8 +89,10 @@ describe('WAL checkpointer', () => {
     // The operator is told once, with the reason.
     expect(said).toEqual([checkpointer.error]);
     // Nothing is started again by later commits, and closing has nothing to wait for.
-    checkpointer.committed();
+    for (let i = 0; i < 5; i++) checkpointer.committed();
+    expect(checkpointer.running).toBe(false);
     await checkpointer.close();
+    expect(said).toHaveLength(1);
   });
 
   it('a log that ran long is cut back to the checkpoint size (40 MiB) when it starts over', async () => {
