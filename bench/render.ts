@@ -38,7 +38,7 @@ function throughput(docs: readonly string[], fn: (md: string) => unknown, minMs 
   for (const d of docs.slice(0, 50)) fn(d); // warm up
   let n = 0;
   const start = performance.now();
-  let elapsed = 0;
+  let elapsed: number;
   do {
     for (const d of docs) fn(d);
     n += docs.length;

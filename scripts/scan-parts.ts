@@ -5,7 +5,6 @@
 import { performance } from 'node:perf_hooks';
 import type * as Scan from '../src/core/prompt/threat-scan.js';
 import type * as Norm from '../src/core/prompt/threat-normalize.js';
-import type * as Sig from '../src/core/prompt/threat-signals.js';
 import type * as Learned from '../src/core/prompt/threat-learned.js';
 import type * as Intents from '../src/core/prompt/threat-intents.js';
 import type * as Quoted from '../src/core/prompt/threat-quoted.js';
@@ -16,7 +15,6 @@ const root = process.env.SCAN_ROOT ?? '..';
 const at = (f: string) => `${root}/src/core/prompt/${f}.js`;
 const scan = (await import(at('threat-scan'))) as typeof Scan;
 const norm = (await import(at('threat-normalize'))) as typeof Norm;
-const sig = (await import(at('threat-signals'))) as typeof Sig;
 const learned = (await import(at('threat-learned'))) as typeof Learned;
 const intents = (await import(at('threat-intents'))) as typeof Intents;
 const quoted = (await import(at('threat-quoted'))) as typeof Quoted;
@@ -34,7 +32,10 @@ const parts: [string, () => unknown][] = [
   ['keywordsIn', () => scan.keywordsIn?.([text])],
   ['normalizedViews', () => norm.normalizedViews(text)],
   // alternating between two texts, so that nothing remembered from the last call helps
-  ['decodedViews', () => norm.decodedViews((flip = !flip) ? text : other, starts)],
+  ['decodedViews', () => {
+    flip = !flip;
+    return norm.decodedViews(flip ? text : other, starts);
+  }],
   ['learnedVerdict', () => learned.learnedVerdict(text)],
   ['languagesIn', () => intents.languagesIn(text)],
   ['quotedExampleLines', () => quoted.quotedExampleLines(text)],

@@ -269,7 +269,7 @@ describe('packaging', () => {
       expect(lines[0]).toBe('Error: boom');
       expect(lines[1]).toBe(`    at fail (${pathToFileURL(join(dir, 'src', 'fail.ts')).href}:4:9)`);
       expect(r.stdout).not.toMatch(/dist\/fail\.js/);
-      expect(lines[2]).toMatch(/^    at file:\/\/\/.*\[eval1\]:\d+:\d+$/); // the caller's frame, not in dist/: as it was
+      expect(lines[2]).toMatch(/^ {4}at file:\/\/\/.*\[eval1\]:\d+:\d+$/); // the caller's frame, not in dist/: as it was
       expect(lines.at(-1)).toMatch(/^TypeError \[ERR_PARSE_ARGS_UNKNOWN_OPTION\]: Unknown option '--nope'/);
       expect(lines.at(-2)).toBe(lines.at(-1));
     } finally {

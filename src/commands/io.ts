@@ -17,7 +17,7 @@ export type Command = (argv: string[], io: CommandIO) => Promise<number>;
 export function workspace(option: string | undefined, cwd: string): string {
   if (option === undefined) return cwd;
   const dir = resolve(cwd, option);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(dir).isDirectory();
   } catch {

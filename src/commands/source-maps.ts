@@ -65,7 +65,7 @@ export function installSourceMaps(root: URL, options: { keepMs?: number } = {}):
       release = setTimeout(forget, options.keepMs ?? KEEP_MS).unref();
     }
     if (!maps.has(path)) {
-      let entry: { map: SourceMap; base: string } | null = null;
+      let entry: { map: SourceMap; base: string } | null;
       try {
         const payload = JSON.parse(readFileSync(`${path}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0] & { sourceRoot?: string };
         entry = { map: new SourceMap(payload), base: resolve(dirname(path), payload.sourceRoot ?? '') };

@@ -4,7 +4,6 @@ const MAX_LABEL = 240;
 
 /** Sender-controlled labels: control characters stripped, cut to 240 chars, quotes neutralised. */
 export function cleanLabel(value: string): string {
-  // eslint-disable-next-line no-control-regex
   const stripped = value.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g, ' ').replace(/\s+/g, ' ').trim();
   return [...stripped].slice(0, MAX_LABEL).join('').replace(/"/g, "'");
 }

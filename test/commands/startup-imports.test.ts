@@ -16,7 +16,7 @@ import { sourceFiles, staticPackages, staticSpecifiers } from '../helpers/source
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-const OPTIONAL = ['grammy', '@grammyjs/auto-retry', '@slack/bolt', '@discordjs/ws', '@discordjs/rest', 'discord-api-types', 'nodemailer', 'imapflow', 'mailparser', 'pg', 'openai', '@anthropic-ai/sdk', 'hono', '@hono/node-server'];
+const OPTIONAL = ['grammy', '@slack/bolt', '@discordjs/ws', '@discordjs/rest', 'discord-api-types', 'nodemailer', 'imapflow', 'mailparser', 'pg', 'openai', '@anthropic-ai/sdk', 'hono', '@hono/node-server'];
 
 describe('start-up imports', () => {
   it('`start` statically loads none of the optional SDKs, drivers and servers', () => {

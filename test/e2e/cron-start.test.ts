@@ -39,7 +39,7 @@ async function phase(env: NodeJS.ProcessEnv, home: string, gateways: number, ms:
     mails: smtp.messages.length,
   };
   const running = Array.from({ length: gateways }, () => startCli(['start'], { env, cwd: root }));
-  let exitCodes: Array<number | null> = [];
+  let exitCodes: Array<number | null>;
   try {
     await Promise.all(running.map((g) => g.waitFor(/ready \(/, 20_000)));
     await sleep(ms);

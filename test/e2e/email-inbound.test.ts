@@ -74,7 +74,7 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
     // Arrived before the gateway ran; one more mail older than email.max_age_days stays unanswered.
     await dovecot.append(rawMail({ from: ALICE, subject: 'Question about invoices', messageId: first, text: 'How many invoices are open?' }));
     await dovecot.append(rawMail({ from: ALICE, subject: 'Ancient', messageId: '<old@example.com>', text: 'Very old' }), [], new Date(Date.now() - 5 * 86_400_000));
-    const g = await startGateway();
+    await startGateway();
 
     const mail1 = await answer(1);
     expect(mail1.envelope.to).toEqual(['alice@example.com']);

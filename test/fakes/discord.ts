@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIAttachment, APIMessage, APIUser } from 'discord-api-types/v10';
 import { ChannelType, GatewayIntentBits } from 'discord-api-types/v10';
 import { startGateway, type GatewayConnection } from './discord/gateway.js';
-import { attachment, messageCreate, snowflake, user } from './discord/payloads.js';
+import { messageCreate, snowflake, user } from './discord/payloads.js';
 import { createRestServer, type InteractionRecord } from './discord/rest.js';
 import { FakeWorld, type FailureSpec, type PostedMessage, type RestRequest, type VisibleChange } from './discord/state.js';
 

@@ -141,7 +141,7 @@ export async function startModelFake(options: { script?: Script; tokensPerSecond
       res.end(JSON.stringify(api === 'anthropic' ? { data: [{ id: 'fake-claude', type: 'model' }], has_more: false } : { object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
       return;
     }
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw || '{}') as Record<string, unknown>;
     } catch {

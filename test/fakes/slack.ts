@@ -378,7 +378,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
 
   async function onRespond(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     const raw = await readBody(req);
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     } catch {

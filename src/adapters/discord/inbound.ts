@@ -29,7 +29,7 @@ export function formatSize(bytes: number): string {
 
 /** `[attachment: name.png (image/png, 12 KB)]` — what the agent is told about a file it cannot open. */
 export function describeAttachment(name: string | null | undefined, contentType: string | null | undefined, size: number): string {
-  const label = (name ?? 'file').replace(/[\[\]\r\n]/g, '_');
+  const label = (name ?? 'file').replace(/[[\]\r\n]/g, '_');
   const parts = [contentType, formatSize(size)].filter(Boolean).join(', ');
   return `[attachment: ${label} (${parts})]`;
 }

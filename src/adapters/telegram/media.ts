@@ -32,11 +32,9 @@ export const mediaFields = {
   story: z.looseObject({}).optional(),
 };
 
-const mediaSchema = z.looseObject(mediaFields);
-export type MediaFields = z.infer<typeof mediaSchema>;
+export type MediaFields = z.infer<ReturnType<typeof z.looseObject<typeof mediaFields>>>;
 
 function label(value: string): string {
-  // eslint-disable-next-line no-control-regex
   const clean = value.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
   return clean.length > LABEL_MAX ? `${clean.slice(0, LABEL_MAX - 1)}…` : clean;
 }

@@ -98,7 +98,7 @@ export async function compressIfNeeded(
   const maxOutputTokens = settings.config.model.max_output_tokens;
   let usage: Usage = ZERO_USAGE;
   let requests = 0;
-  let memorySaves = 0;
+  let memorySaves: number;
   try {
     const flush = await flushMemory({ provider, model: settings.model.name, maxOutputTokens, session, history, tools: deps.tools, ctx: toolCtx });
     usage = flush.usage;

@@ -56,7 +56,7 @@ function cutRuns(text: string): string {
 }
 
 /** Which pass last saw each bucket (16-bit). */
-let stamp = new Uint16Array(1 << FEATURE_BITS);
+const stamp = new Uint16Array(1 << FEATURE_BITS);
 let epoch = 0;
 
 /**

@@ -186,7 +186,7 @@ function isQuoted(line: string, start: number, end: number): boolean {
     if (before.lastIndexOf(open) > before.lastIndexOf(close) && after.includes(close)) return true;
   }
   // A single quote opens only at a word start (so "don't" is no quote).
-  if (/(?:^|[\s(\[{:])'[^']*$/.test(before) && /'(?:[\s.,;:!?)\]}]|$)/.test(after)) return true;
+  if (/(?:^|[\s([{:])'[^']*$/.test(before) && /'(?:[\s.,;:!?)\]}]|$)/.test(after)) return true;
   return false;
 }
 

@@ -45,8 +45,6 @@ const B = '';
 const E = `(?![${LETTER_CLASS}0-9_])`;
 /** Letters of the space-separated scripts (CJK and Hangul words attach to their neighbours). */
 const WORD_CHAR = new RegExp(`[${LETTER_CLASS}0-9_]`);
-/** Up to n characters inside one sentence. */
-const G = (n: number) => `[^.!?。！？\\n]{0,${n}}?`;
 
 /**
  * What a precedence claim is about when it is an injection: the operator, the system prompt, the

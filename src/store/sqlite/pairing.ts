@@ -33,7 +33,7 @@ export class SqlitePairingRepo implements PairingRepo {
       ).n;
       if (pending >= PAIRING.maxPendingPerPlatform) return { status: 'full' };
       prepare(this.db, "UPDATE pairing_codes SET status = 'replaced' WHERE platform = ? AND user_id = ? AND status = 'pending'").run(platform, userId);
-      let code = '';
+      let code: string;
       do {
         code = Array.from({ length: 8 }, () => PAIRING.alphabet[randomInt(PAIRING.alphabet.length)]).join('');
       } while (prepare(this.db, 'SELECT 1 FROM pairing_codes WHERE code = ?').get(code));

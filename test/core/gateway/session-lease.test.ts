@@ -180,13 +180,12 @@ for (const engine of ENGINES) {
       const other = await db.open();
       stores.push(other);
       const message = inbound('hello', { user: USER });
-      let c!: CoreHarness;
       model.setScript(async () => {
         // Another instance settles the row while this one's model writes.
         expect(await other.inbound.mark('telegram', message.updateId, 'done')).toBe(true);
         return { text: 'answered twice?' };
       });
-      c = await core(calls);
+      const c = await core(calls);
       await c.gateway.handle(message);
       await until(() => model.completions().length === 1);
       await c.gateway.idle();
