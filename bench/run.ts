@@ -182,7 +182,8 @@ function bespokeRows(b: BespokeBench, add: (section: string, figure: string, val
   add('Bespoke', `the gateway's CPU per message, whole pipeline at the instant model (the 10 % rule's yardstick)`, n(b.gatewayCpuUsPerMessage, 0), 'µs');
   for (const c of b.comparisons) {
     const names = Object.keys(c.sides);
-    const at = c.pace === 'realistic' ? (c.piece === 'fetch' ? `Bot API answering in ${b.botApiMs} ms` : c.piece === 'cron' ? '' : pace) : 'instant';
+    const realistic = c.piece === 'fetch' ? `Bot API answering in ${b.botApiMs} ms` : c.piece === 'abort-controller' ? 'turns as long as such a model call, 200 at a time' : pace;
+    const at = c.pace === 'realistic' ? realistic : c.piece === 'cron' ? '' : 'instant';
     const head = `${c.piece}: ${names.join(' / ')}${at ? ` (${at})` : ''}; median of ${b.rounds} rounds`;
     add('Bespoke', `${head}, CPU per ${c.unit}`, names.map((k) => n(c.sides[k].cpuUs, 1)).join(' / '), 'µs');
     add('Bespoke', `${head}, RSS / old space after the calls`, names.map((k) => `${n(c.sides[k].rssMiB, 1)} / ${n(c.sides[k].oldSpaceMiB, 1)}`).join(' · '), 'MiB');
