@@ -3,7 +3,7 @@
  * machine it ran on), `bench/results.json`, and the same table as the README's "Benchmark" section.
  *
  * Options: `--no-readme` leaves README.md alone; `--from-results` only rewrites the README table from
- * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,console,streaming,instances`
+ * bench/results.json; `--skip=gateway,prompt,render,search,footprint,dbsize,console,streaming,instances,bespoke`
  * leaves sections out; `--only=console` (a comma list) runs just those sections and writes
  * bench/results.<sections>.json only (the README table and bench/results.json stay those of the last whole run).
  */
@@ -18,6 +18,7 @@ import { benchDbSize, type DbSizeBench } from './dbsize.js';
 import { benchConsole, type ConsoleBench } from './console.js';
 import { benchStreaming, type StreamingBench } from './streaming.js';
 import { benchInstances, type InstancesBench } from './instances.js';
+import { benchBespoke, type BespokeBench } from './bespoke.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -48,11 +49,12 @@ interface Results {
   console?: ConsoleBench;
   streaming?: StreamingBench;
   instances?: InstancesBench;
+  bespoke?: BespokeBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances'];
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke'];
 const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
 const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -170,7 +172,22 @@ function rows(r: Results): Row[] {
     add('Instances', `failover: SIGKILL of the Telegram door holder → a message sent then is answered, p50 of ${i.failover.trialsMs.length} (lease ${i.failover.leaseSeconds} s; goal ≤ 30)`, n(i.failover.p50Ms / 1000, 1), 's');
     add('Instances', `session_search over ${n(i.search.messages, 0)} messages on PostgreSQL, p95 (goal < 10)`, n(i.search.p95Ms), 'ms');
   }
+  if (r.bespoke) bespokeRows(r.bespoke, add);
   return out;
+}
+
+/** Bespoke code against its library (docs/bespoke.md): CPU per unit and RSS, side by side, medians of the rounds. */
+function bespokeRows(b: BespokeBench, add: (section: string, figure: string, value: string, unit: string) => void): void {
+  const pace = `${b.pace.ttftMs} ms to the first token, then ${b.pace.tokensPerSecond} tokens/s`;
+  add('Bespoke', `the gateway's CPU per message, whole pipeline at the instant model (the 10 % rule's yardstick)`, n(b.gatewayCpuUsPerMessage, 0), 'µs');
+  for (const c of b.comparisons) {
+    const names = Object.keys(c.sides);
+    const realistic = c.piece === 'fetch' ? `Bot API answering in ${b.botApiMs} ms` : c.piece === 'abort-controller' ? 'turns as long as such a model call, 200 at a time' : pace;
+    const at = c.pace === 'realistic' ? realistic : c.piece === 'cron' ? '' : 'instant';
+    const head = `${c.piece}: ${names.join(' / ')}${at ? ` (${at})` : ''}; median of ${b.rounds} rounds`;
+    add('Bespoke', `${head}, CPU per ${c.unit}`, names.map((k) => n(c.sides[k].cpuUs, 1)).join(' / '), 'µs');
+    add('Bespoke', `${head}, RSS / old space after the calls`, names.map((k) => `${n(c.sides[k].rssMiB, 1)} / ${n(c.sides[k].oldSpaceMiB, 1)}`).join(' · '), 'MiB');
+  }
 }
 
 function table(r: Results): string {
@@ -267,6 +284,10 @@ if (!skip.has('streaming')) {
 if (!skip.has('instances')) {
   log('instances: scale-out, failover and search on PostgreSQL…');
   results.instances = await benchInstances(log);
+}
+if (!skip.has('bespoke')) {
+  log('bespoke: hand-written pieces against their libraries at a realistic model pace…');
+  results.bespoke = await benchBespoke(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 

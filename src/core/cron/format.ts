@@ -28,7 +28,7 @@ export function describeTime(ms: number, zone: string | null | undefined): strin
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }
 
-/** The zone a job runs in, for display: its own, else the server's (node-cron's default). */
+/** The zone a job runs in, for display: its own, else the server's (croner's default, as node-cron's). */
 export function effectiveZone(zone: string | null | undefined): string {
   return zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }

@@ -1,4 +1,4 @@
-/** Cron jobs: schedules (node-cron syntax + IANA zones), the scheduler, and the core's runner and deliverer. */
+/** Cron jobs: schedules (node-cron's syntax, computed by croner, + IANA zones), the scheduler, and the core's runner and deliverer. */
 export * from './types.js';
 export type { ClaimOutcome, CronRepo, CronRunRecord, NewChatJob } from '../store/types.js';
 export {

@@ -1,22 +1,27 @@
 /**
- * Schedule validation and slot math on top of node-cron's own parser and matcher.
+ * Schedule validation and slot math, on croner (issue #37 item 9: the slot walker this replaces,
+ * node-cron's matcher driven over candidate local times, cost about the same CPU per slot — see
+ * docs/bespoke.md — and was ~200 lines to own).
  *
- * node-cron 4 decides what a pattern means: `validateDetailed`/`parse` expand the fields and a
- * task's `match(date)` says whether an instant fires (seconds field, names, steps, `L`, `W`, `#`,
- * time zones). What it lacks is slot arithmetic from an arbitrary instant: `getNextRuns` always
- * starts at the real `new Date()`, and there is no "previous slot" at all. The scheduler needs both
- * against an injectable clock (catch-up after a restart, the late-run window, tests with a fake
- * clock), so the walk below visits candidate local times built from the parsed fields and accepts
- * one only when node-cron's `match` agrees — the library stays the judge of every slot.
+ * The syntax stays node-cron's, which the config and the cron tool document: 5 fields, or 6 with a
+ * leading seconds field (croner's `5-or-6-parts` mode), names, steps, `L`, `W`, `#`, nicknames such as
+ * `@daily`; a day-of-month and a weekday must both match (`domAndDow`, node-cron's rule; croner's
+ * default is either). Slots are computed from any instant, so the scheduler works against an
+ * injectable clock (catch-up after a restart, the late-run window, tests with a fake clock).
+ *
+ * Daylight saving time, in the job's zone: a local time that does not exist (spring forward) has no
+ * slot that day — croner would run a fixed-time job at the first time after the gap, node-cron skips
+ * it, and we keep node-cron's rule (every slot is one `match` accepts). A local time that occurs twice
+ * (fall back) is croner's (Vixie cron's) rule: a fixed-time job runs once, at the first occurrence; a
+ * job with a step, range or list in its time fields runs on both, so "every 20 minutes" keeps going
+ * through the repeated hour.
  */
-import { createTask, validateDetailed, type ParsedFields, type ScheduledTask } from 'node-cron';
+import { Cron } from 'croner';
 import { ConfigError } from '../errors.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
-/** How far the walk looks for a matching day (a 29 Feb on a Monday comes round within 28 years). */
-const MAX_DAYS = 366 * 30;
 
 /** Late-run window bounds (DESIGN §4b): half a period, at least 2 minutes, at most 2 hours. */
 export const MIN_LATE_WINDOW_MS = 2 * MINUTE;
@@ -37,20 +42,38 @@ export function isValidTimeZone(zone: string): boolean {
   }
 }
 
+/** A croner job used only for its arithmetic: never started. Throws croner's error for a bad pattern. */
+const cronOf = (expression: string, timezone?: string): Cron => new Cron(expression, { paused: true, timezone, domAndDow: true, mode: '5-or-6-parts' });
+
+const FIELDS = ['minute', 'hour', 'day of month', 'month', 'day of week'];
+/** Whether a date can match at all: from a leap year's start croner finds any day that ever comes. */
+const EVER = new Date(Date.UTC(2000, 0, 1));
+
 /** Why a pattern is invalid, in words a user can act on; null when it is valid. */
 export function scheduleProblem(expression: string): string | null {
-  const result = validateDetailed(expression);
-  if (result.valid) return null;
-  const first = result.errors[0];
-  if (!first) return 'not a cron pattern';
-  if (first.field === 'expression') {
-    const got = /got (\d+)/.exec(first.message);
-    return got
-      ? `has ${got[1]} fields; expected 5 (minute hour day month weekday) or 6 (a leading second)`
-      : first.message;
+  const pattern = expression.trim();
+  if (!pattern) return 'not a cron pattern';
+  const parts = pattern.split(/\s+/);
+  if (!pattern.startsWith('@') && parts.length !== 5 && parts.length !== 6) {
+    return `has ${parts.length} fields; expected 5 (minute hour day month weekday) or 6 (a leading second)`;
   }
-  const field = first.field.replace(/([A-Z])/g, ' $1').toLowerCase();
-  return first.message.includes('impossible') ? first.message : `bad ${field} field '${first.value ?? ''}'`;
+  let cron: Cron;
+  try {
+    cron = cronOf(pattern);
+  } catch (error) {
+    if (pattern.startsWith('@')) return `unknown shorthand '${pattern}'`;
+    // croner names the field only sometimes: find it by trying each field alone.
+    const names = parts.length === 6 ? ['second', ...FIELDS] : FIELDS;
+    for (let i = 0; i < parts.length; i++) {
+      try {
+        cronOf(parts.map((p, k) => (k === i ? p : '*')).join(' '));
+      } catch {
+        return `bad ${names[i]} field '${parts[i]}'`;
+      }
+    }
+    return (error instanceof Error ? error.message : String(error)).replace(/^CronPattern: /, '').split('\n')[0];
+  }
+  return cron.nextRun(EVER) ? null : 'no date matches it (such as 30 February)';
 }
 
 /**
@@ -65,78 +88,7 @@ export function validateJobSchedule(jobId: string, expression: string, timezone?
   }
 }
 
-interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(zone: string | undefined): Intl.DateTimeFormat {
-  const key = zone ?? '';
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(key, f);
-  }
-  return f;
-}
-
-function localParts(ms: number, zone: string | undefined): LocalParts {
-  const out: Record<string, number> = {};
-  for (const p of formatter(zone).formatToParts(new Date(ms))) {
-    if (p.type !== 'literal') out[p.type] = Number(p.value);
-  }
-  return { year: out.year, month: out.month, day: out.day, hour: out.hour % 24, minute: out.minute, second: out.second };
-}
-
-function asUtc(p: LocalParts): number {
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-}
-
-/** Zone offset at `ms`, in ms (local wall time minus UTC). */
-function offsetAt(ms: number, zone: string | undefined): number {
-  const whole = Math.floor(ms / SECOND) * SECOND;
-  return asUtc(localParts(whole, zone)) - whole;
-}
-
-/** The instant a local wall time names; for a time skipped by DST, an instant that does not read back (match() rejects it). */
-function localToInstant(p: LocalParts, zone: string | undefined): number {
-  const guess = asUtc(p);
-  const first = guess - offsetAt(guess, zone);
-  const second = guess - offsetAt(first, zone);
-  if (first === second) return first;
-  const readsBack = (ms: number) => asUtc(localParts(ms, zone)) === guess;
-  if (readsBack(first)) return first;
-  if (readsBack(second)) return second;
-  return Math.max(first, second);
-}
-
-function shiftDay(y: number, m: number, d: number, by: number): { y: number; m: number; d: number } {
-  const t = new Date(Date.UTC(y, m - 1, d + by));
-  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
-}
-
-const noop = (): void => undefined;
-
-/** A node-cron task used only for its matcher: never started, and dropped from node-cron's registry at once. */
-function matcherTask(expression: string, timezone: string | undefined): ScheduledTask {
-  const task = createTask(expression, noop, { timezone });
-  void task.destroy();
-  return task;
-}
+const wholeSecond = (date: Date): number => Math.floor(date.getTime() / SECOND) * SECOND;
 
 /**
  * A validated schedule with slot arithmetic. Slots are whole seconds; `next` is strictly after the
@@ -145,74 +97,40 @@ function matcherTask(expression: string, timezone: string | undefined): Schedule
 export class CronSchedule {
   readonly expression: string;
   readonly timezone: string | undefined;
-  private readonly fields: ParsedFields;
-  private readonly task: ScheduledTask;
-  /** Matches calendar days (month, day of month, weekday incl. L/W/#) evaluated at UTC midnight. */
-  private readonly dayTask: ScheduledTask;
-  private readonly seconds: number[];
-  private readonly minutes: number[];
-  private readonly hours: number[];
+  private readonly cron: Cron;
 
   /** Throws ConfigError naming `jobId` when the pattern or zone is invalid. */
   constructor(expression: string, timezone?: string | null, jobId = 'schedule') {
     validateJobSchedule(jobId, expression, timezone);
     this.expression = expression;
     this.timezone = timezone ?? undefined;
-    const result = validateDetailed(expression);
-    this.fields = result.fields!;
-    this.seconds = [...this.fields.second].sort((a, b) => a - b);
-    this.minutes = [...this.fields.minute].sort((a, b) => a - b);
-    this.hours = [...this.fields.hour].sort((a, b) => a - b);
-    this.task = matcherTask(expression, this.timezone);
-    const list = (values: Array<number | string>) => values.join(',');
-    this.dayTask = matcherTask(
-      `0 0 0 ${list(this.fields.dayOfMonth)} ${list(this.fields.month)} ${list(this.fields.dayOfWeek)}`,
-      'UTC',
-    );
+    this.cron = cronOf(expression.trim(), this.timezone);
   }
 
-  /** node-cron's verdict: does this instant (to the second) fire? */
+  /** Does this instant (to the second) fire? */
   matches(date: Date): boolean {
-    return this.task.match(new Date(Math.floor(date.getTime() / SECOND) * SECOND));
+    return this.cron.match(new Date(wholeSecond(date)));
   }
 
-  private dayMatches(y: number, m: number, d: number): boolean {
-    return this.dayTask.match(new Date(Date.UTC(y, m - 1, d)));
-  }
-
-  /** The first slot strictly after `after`, or null if none within ~30 years. */
+  /** The first slot strictly after `after`, or null if there is none. */
   next(after: Date): Date | null {
-    const base = Math.floor(after.getTime() / SECOND) * SECOND;
-    const bound = localParts(base, this.timezone);
-    let { y, m, d } = { y: bound.year, m: bound.month, d: bound.day };
-    for (let i = 0; i < MAX_DAYS; i++) {
-      if (this.dayMatches(y, m, d)) {
-        const found = this.scanDay(y, m, d, (ms) => ms > base, i === 0 ? bound : null, 'forward');
-        if (typeof found === 'number') return new Date(found);
-      }
-      ({ y, m, d } = shiftDay(y, m, d, 1));
-    }
-    return null;
+    let slot = this.cron.nextRun(new Date(wholeSecond(after)));
+    // croner moves a fixed-time job out of a DST gap to the first time after it: not a slot here.
+    while (slot && !this.cron.match(slot)) slot = this.cron.nextRun(slot);
+    return slot;
   }
 
-  /** The latest slot at or before `atOrBefore` and not before `notBefore` (default: 30 years back), or null. */
+  /** The latest slot at or before `atOrBefore` and not before `notBefore` (default: none), or null. */
   previous(atOrBefore: Date, notBefore?: Date): Date | null {
-    const base = Math.floor(atOrBefore.getTime() / SECOND) * SECOND;
     const floor = notBefore?.getTime() ?? -Infinity;
-    if (floor > base) return null;
-    const bound = localParts(base, this.timezone);
-    let { y, m, d } = { y: bound.year, m: bound.month, d: bound.day };
-    // Local days overlap UTC by at most ~26 h, so two extra days cover the floor in any zone.
-    const days = Number.isFinite(floor) ? Math.min(MAX_DAYS, Math.ceil((base - floor) / (24 * HOUR)) + 2) : MAX_DAYS;
-    for (let i = 0; i < days; i++) {
-      if (this.dayMatches(y, m, d)) {
-        const found = this.scanDay(y, m, d, (ms) => ms <= base, i === 0 ? bound : null, 'backward', floor);
-        if (found === 'exhausted') return null;
-        if (found !== null) return new Date(found);
-      }
-      ({ y, m, d } = shiftDay(y, m, d, -1));
+    // previousRuns looks strictly before its reference: one second on, to include `atOrBefore` itself.
+    let reference = new Date(wholeSecond(atOrBefore) + SECOND);
+    for (;;) {
+      const slot = this.cron.previousRuns(1, reference)[0] ?? null;
+      if (!slot || slot.getTime() < floor) return null;
+      if (this.cron.match(slot)) return slot;
+      reference = slot;
     }
-    return null;
   }
 
   /** Gap from `slot` to the slot after it (ms); Infinity when there is none. */
@@ -230,40 +148,5 @@ export class CronSchedule {
       if (from) out.push(from);
     }
     return out;
-  }
-
-  /**
-   * Walks the day's candidate times (hours × minutes × seconds from the parsed fields) in order,
-   * skipping those on the wrong side of `bound` (local time of the search start), and returns the
-   * first instant that `accept`s and that node-cron's matcher confirms. Walking backward, the first
-   * candidate before `floor` ends the whole search ('exhausted'): local time maps to instants
-   * monotonically, so everything further back is earlier still.
-   */
-  private scanDay(
-    y: number,
-    m: number,
-    d: number,
-    accept: (ms: number) => boolean,
-    bound: LocalParts | null,
-    direction: 'forward' | 'backward',
-    floor = -Infinity,
-  ): number | null | 'exhausted' {
-    const order = <T>(values: T[]): T[] => (direction === 'forward' ? values : [...values].reverse());
-    const limit = bound ? bound.hour * 3600 + bound.minute * 60 + bound.second : null;
-    for (const hour of order(this.hours)) {
-      if (limit !== null && (direction === 'forward' ? (hour + 1) * 3600 <= limit : hour * 3600 > limit)) continue;
-      for (const minute of order(this.minutes)) {
-        const minuteStart = hour * 3600 + minute * 60;
-        if (limit !== null && (direction === 'forward' ? minuteStart + 60 <= limit : minuteStart > limit)) continue;
-        for (const second of order(this.seconds)) {
-          const at = minuteStart + second;
-          if (limit !== null && (direction === 'forward' ? at < limit : at > limit)) continue;
-          const ms = localToInstant({ year: y, month: m, day: d, hour, minute, second }, this.timezone);
-          if (ms < floor) return 'exhausted';
-          if (accept(ms) && this.task.match(new Date(ms))) return ms;
-        }
-      }
-    }
-    return null;
   }
 }

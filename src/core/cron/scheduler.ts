@@ -1,10 +1,10 @@
 /**
  * The cron scheduler: fires each job once per scheduled slot and hands the run to the core.
  *
- * Why its own timer loop rather than node-cron tasks: node-cron's runner arms a timer from the real
- * clock, persists nothing and, when a beat is late, reports the slot as "missed" rather than running
- * it, so exactly-once across restarts and catch-up would need a second bookkeeping anyway. Here one
- * timer is armed for the earliest *computed* slot (node-cron decides what matches, see schedule.ts);
+ * Why its own timer loop rather than a cron library's tasks (node-cron's, croner's): they arm timers
+ * from the real clock and persist nothing (node-cron reports a late beat as "missed" rather than
+ * running it), so exactly-once across restarts and catch-up would need a second bookkeeping anyway.
+ * Here one timer is armed for the earliest *computed* slot (croner computes them, see schedule.ts);
  * when it fires the due slot is derived from the slot sequence, never from "now + delay", so a
  * timer that fires a few ms early is re-armed and one that fires late still runs the slot it was
  * for — no second is skipped or doubled by drift. Each slot is claimed in the store before it runs

@@ -57,6 +57,34 @@ describe('slot math', () => {
     expect(gap.upcoming(new Date('2026-03-28T00:00:00Z'), 2).map(iso)).toEqual(['2026-03-28T01:30:00.000Z', '2026-03-30T00:30:00.000Z']);
   });
 
+  it('runs a fixed-time job once when its local time occurs twice (DST fall back): at the first occurrence', () => {
+    // 25 October 2026, Berlin: 02:30 CEST (00:30Z), then 02:30 CET (01:30Z).
+    const s = new CronSchedule('30 2 * * *', 'Europe/Berlin');
+    expect(s.upcoming(new Date('2026-10-24T12:00:00Z'), 2).map(iso)).toEqual(['2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
+    expect(iso(s.previous(new Date('2026-10-25T12:00:00Z')))).toBe('2026-10-25T00:30:00.000Z');
+    // Auckland falls back on 5 April 2026: 02:30 NZDT (13:30Z on the 4th), then 02:30 NZST.
+    expect(iso(new CronSchedule('30 2 * * *', 'Pacific/Auckland').next(new Date('2026-04-04T01:54:43Z')))).toBe('2026-04-04T13:30:00.000Z');
+  });
+
+  it('keeps an interval job going through the repeated hour (DST fall back)', () => {
+    const s = new CronSchedule('*/30 * * * *', 'Europe/Berlin');
+    // 02:00 CEST, 02:30 CEST, then the hour again in CET: 02:00, 02:30, then 03:00.
+    expect(s.upcoming(new Date('2026-10-24T23:59:00Z'), 5).map(iso)).toEqual([
+      '2026-10-25T00:00:00.000Z',
+      '2026-10-25T00:30:00.000Z',
+      '2026-10-25T01:00:00.000Z',
+      '2026-10-25T01:30:00.000Z',
+      '2026-10-25T02:00:00.000Z',
+    ]);
+    expect(iso(s.previous(new Date('2026-10-25T01:10:00Z')))).toBe('2026-10-25T01:00:00.000Z');
+  });
+
+  it('rejects a pattern that matches no date, and checks a seconds field', () => {
+    expect(() => validateJobSchedule('feb', '0 0 30 2 *')).toThrow("cron job 'feb': invalid schedule '0 0 30 2 *' (no date matches it (such as 30 February))");
+    expect(() => validateJobSchedule('s', '61 0 9 * * *')).toThrow("(bad second field '61')");
+    expect(() => validateJobSchedule('y', '0 0 0 1 1 * 2030')).toThrow('(has 7 fields; expected 5');
+  });
+
   it('handles L, W and nth-weekday tokens through node-cron', () => {
     expect(iso(new CronSchedule('0 0 L 2 *', 'UTC').next(new Date('2028-01-01T00:00:00Z')))).toBe('2028-02-29T00:00:00.000Z');
     expect(iso(new CronSchedule('0 9 * * 1#2', 'UTC').next(new Date('2026-06-01T10:00:00Z')))).toBe('2026-06-08T09:00:00.000Z');

@@ -106,7 +106,7 @@ describe('SessionQueues', () => {
     expect(q.signal('s').aborted).toBe(false);
   });
 
-  it("a finished turn's /stop serves a later turn only when it was not stopped and nothing still listens to it", () => {
+  it("a finished turn's /stop is never handed to a later turn, stopped or not", () => {
     const q = new SessionQueues(32);
     q.offer('alice', message('a', 'alice'));
     const alice = q.signal('alice');
@@ -124,10 +124,12 @@ describe('SessionQueues', () => {
     expect(carol).not.toBe(bob); // a stopped one is not handed on
     expect(carol.aborted).toBe(false);
     q.finish('carol');
-    // carol's was neither stopped nor listened to: dave's turn gets it, as good as new
+    // carol's was neither stopped nor listened to: dave's turn still gets its own
     q.offer('dave', message('d', 'dave'));
-    expect(q.signal('dave')).toBe(carol);
-    expect(carol.aborted).toBe(false);
+    const dave = q.signal('dave');
+    expect(dave).not.toBe(carol);
+    q.cancel('dave');
+    expect([dave.aborted, carol.aborted]).toEqual([true, false]);
   });
 
   it('/stop in one session leaves another running; shutdown cancels every running turn', () => {
