@@ -21,8 +21,6 @@ export interface InboundMessage extends SessionAddress {
   isDirect: boolean;
   /** The bot was mentioned, replied to, or addressed with a command (groups/channels only matter). */
   mentionsBot: boolean;
-  /** The message answers one of the bot's own messages (a reply in a group addresses the bot). */
-  isReplyToBot?: boolean;
   /**
    * A chat command the platform itself marked (a bot-command entity, a slash command), by name
    * (`new`; a leading `/` and an `@bot` suffix are allowed); its arguments are in `text`, after the
