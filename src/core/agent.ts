@@ -210,7 +210,8 @@ export class Agent {
     let requests = 0;
     const maxIterations = settings.config.model.max_tool_iterations;
     let answer: string | null = null;
-    const model = this.modelOf(session, this.deps.settings.model.name);
+    // The model the session started with (DESIGN §13), the same for every call of the turn.
+    const model = session.model ?? settings.model.name;
     for (let i = 0; i <= maxIterations && answer === null; i++) {
       if (input.signal.aborted) throw new ModelError('the turn was stopped');
       const lastChance = i === maxIterations;
