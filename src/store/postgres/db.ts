@@ -72,8 +72,15 @@ export async function inTransaction<T>(pool: pg.Pool, scope: TransactionScope, f
 export function poolRunner(pool: pg.Pool, scope: TransactionScope): Runner {
   const inner = runnerOn(pool, (fn) => inTransaction(pool, scope, (client) => fn(clientRunner(client))));
   return {
-    rows: (sql, values) => (scope.assertOutside(), inner.rows(sql, values)),
-    exec: (sql, values) => (scope.assertOutside(), inner.exec(sql, values)),
+    rows: async (sql, values) => {
+      scope.assertOutside();
+      return inner.rows(sql, values);
+    },
+    exec: async (sql, values) => {
+      scope.assertOutside();
+      return inner.exec(sql, values);
+    },
+    // inTransaction asks the scope itself.
     atomic: (fn) => inner.atomic(fn),
   };
 }
