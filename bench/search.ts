@@ -17,7 +17,7 @@ import { openSqliteStore, sqlitePath } from '../src/store/sqlite/index.js';
 import { createOpenAIProvider } from '../src/core/providers/openai.js';
 import type { Provider } from '../src/core/providers/provider.js';
 import { createApp, type App } from '../src/app.js';
-import type { SessionAddress } from '../src/platform/address.js';
+import { formatSessionKey, type SessionAddress } from '../src/platform/address.js';
 import { silentLogger } from '../src/core/logger.js';
 import { createSessionSearchTool } from '../src/core/tools/session-search.js';
 import type { Tool, ToolContext } from '../src/core/tools/types.js';
@@ -247,7 +247,9 @@ async function runConversation(compress: boolean): Promise<CompressionRun> {
     for (let i = 1; i <= TURNS; i++) {
       const result = await agent.turn({
         session: address,
+        sessionKey: formatSessionKey(address),
         personKey: 'cli-local',
+        chat: undefined,
         userContent: `Turn ${i}: ${'please look at the next item of the bench project and tell me what you think. '.repeat(3)}`,
         replyAddress: { platform: 'cli', chatId: 'bench' },
         signal: new AbortController().signal,

@@ -1,7 +1,7 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Settings } from './settings.js';
 import type { Repositories, SessionRecord, Store } from './store/types.js';
-import { formatSessionKey, type Address, type SessionAddress } from '../platform/address.js';
+import type { Address, SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
 import type { Provider } from './providers/provider.js';
 import type { SessionPrompts } from './session-prompts.js';
@@ -9,7 +9,7 @@ import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.j
 import { ToolRegistry } from './tools/registry.js';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError, NO_MODEL } from './errors.js';
-import { chatConfigFor } from './chats.js';
+import type { ChatConfig } from './config.js';
 
 export type { PromptFactory } from './session-prompts.js';
 
@@ -23,10 +23,20 @@ export type SessionMaintainer = (
   ctx: { signal: AbortSignal; replyAddress: Address },
 ) => Promise<SessionRecord | { session: SessionRecord; history: ChatMessage[] }>;
 
-export interface TurnInput {
+/** Who talks where: the facts of a turn the agent needs about its session, known before it runs. */
+export interface SessionFacts {
   /** Whose session, where (its platform is the turn's platform). */
   session: SessionAddress;
+  /** Its key (`platform:chat[:thread]:user`, `cron:<job>`), as the gateway computed it at intake. */
+  sessionKey: string;
   personKey: string;
+  /** The chat's `chats:` entry (DESIGN §13), looked up at intake; undefined when it has none. */
+  chat: ChatConfig | undefined;
+  /** Nobody is present (cron): no tool that waits for a human. */
+  unattended?: boolean;
+}
+
+export interface TurnInput extends SessionFacts {
   /** The new user message, stored byte for byte. */
   userContent: string;
   /** Per-call instruction after the history; never stored. */
@@ -34,8 +44,6 @@ export interface TurnInput {
   /** The chat the turn came from (default delivery for the cron tool). */
   replyAddress: Address;
   signal: AbortSignal;
-  /** Nobody is present (cron): no tool that waits for a human. */
-  unattended?: boolean;
   /**
    * Streaming (DESIGN §10): called with the answer text written so far by the current model call,
    * as it grows. A call that ends in tool calls is followed by the next call's text from the start
@@ -99,30 +107,29 @@ export class Agent {
 
   /**
    * The model of a conversation: the one its session was started with (its chat's `model` from
-   * `chats:` at that time, DESIGN §13), else, for a session not started yet, its chat's current one;
-   * else the global model.
+   * `chats:` at that time, DESIGN §13; null: the global model), else — no session yet — `chatModel`,
+   * the one a new session there would start with (TurnContext.model).
    */
-  modelFor(address: SessionAddress, session?: Pick<SessionRecord, 'model'>): string {
-    if (session) return session.model ?? this.deps.settings.model.name;
-    return chatConfigFor(this.deps.settings.config, address)?.model ?? this.deps.settings.model.name;
+  modelOf(session: Pick<SessionRecord, 'model'> | undefined, chatModel: string): string {
+    return session ? (session.model ?? this.deps.settings.model.name) : chatModel;
   }
 
   /**
-   * What the ready line and /status say about the model: `name (provider)`, or, when nothing is
-   * configured and no local Ollama answers, NO_MODEL (the one line saying how to configure one is
-   * printed elsewhere, once).
+   * What the ready line and /status say about a model (default: the global one): `name (provider)`,
+   * or, when nothing is configured and no local Ollama answers, NO_MODEL (the one line saying how to
+   * configure one is printed elsewhere, once).
    */
-  async modelStatus(address?: SessionAddress, session?: Pick<SessionRecord, 'model'>): Promise<{ ok: boolean; label: string }> {
+  async modelStatus(model = this.deps.settings.model.name): Promise<{ ok: boolean; label: string }> {
     const { settings, provider } = this.deps;
-    const name = address ? this.modelFor(address, session) : settings.model.name;
-    if (settings.model.provider !== 'auto') return { ok: true, label: `${name} (${settings.model.provider})` };
+    if (settings.model.provider !== 'auto') return { ok: true, label: `${model} (${settings.model.provider})` };
     if (await provider.check()) return { ok: false, label: NO_MODEL };
-    return { ok: true, label: `${name} (local Ollama)` };
+    return { ok: true, label: `${model} (local Ollama)` };
   }
 
   /** The open session at an address, started (with its prompt built and stored) when there is none or it expired. */
-  async ensureSession(address: SessionAddress, personKey: string, tools: readonly Tool[]): Promise<SessionRecord> {
+  async ensureSession(facts: SessionFacts, tools: readonly Tool[]): Promise<SessionRecord> {
     const { store } = this.deps;
+    const { session: address, personKey } = facts;
     const now = this.now();
     const toolsSignature = ToolRegistry.signature(tools);
     let session = await store.sessions.findOpen(address);
@@ -146,7 +153,7 @@ export class Agent {
         prompt: built.text,
         promptSha256: built.sha256,
         toolsSignature,
-        model: chatConfigFor(this.deps.settings.config, address)?.model,
+        model: facts.chat?.model,
       });
     }
     if (session.toolsSignature !== toolsSignature) {
@@ -172,7 +179,7 @@ export class Agent {
   async turn(input: TurnInput): Promise<TurnResult> {
     const { store, provider, settings, logger } = this.deps;
     const tools = this.registry.forRun({ unattended: input.unattended ?? false });
-    let session = await this.ensureSession(input.session, input.personKey, tools);
+    let session = await this.ensureSession(input, tools);
     let history: ChatMessage[] | undefined;
     if (this.deps.maintainSession) {
       const maintained = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress });
@@ -192,7 +199,7 @@ export class Agent {
       provider,
       platform: input.session.platform,
       session: input.session,
-      sessionKey: formatSessionKey(input.session),
+      sessionKey: input.sessionKey,
       sessionId: session.id,
       personKey: input.personKey,
       replyAddress: input.replyAddress,
@@ -203,6 +210,8 @@ export class Agent {
     let requests = 0;
     const maxIterations = settings.config.model.max_tool_iterations;
     let answer: string | null = null;
+    // The model the session started with (DESIGN §13), the same for every call of the turn.
+    const model = session.model ?? settings.model.name;
     for (let i = 0; i <= maxIterations && answer === null; i++) {
       if (input.signal.aborted) throw new ModelError('the turn was stopped');
       const lastChance = i === maxIterations;
@@ -210,7 +219,7 @@ export class Agent {
       let soFar = '';
       const onText = input.onText;
       const response = await provider.complete({
-        model: this.modelFor(input.session, session),
+        model,
         system: session.promptLayers,
         messages,
         tail,
@@ -251,18 +260,25 @@ export class Agent {
 
   /**
    * A turn that failed (model error) or was stopped still keeps what the user said in the history,
-   * so the next turn has it. Returns false when even that could not be stored (the caller says so).
+   * so the next turn has it: this is the session to keep it in (ensured before the transaction that
+   * stores it with the reply, see keepFailedTurn). Null when not even that worked (the caller says so).
    */
-  async keepFailedTurn(input: Pick<TurnInput, 'session' | 'personKey' | 'userContent' | 'unattended'>): Promise<boolean> {
+  async failedTurnSession(facts: SessionFacts): Promise<SessionRecord | null> {
     try {
-      const tools = this.registry.forRun({ unattended: input.unattended ?? false });
-      const session = await this.ensureSession(input.session, input.personKey, tools);
-      await this.deps.store.messages.append(session.id, input.personKey, [{ role: 'user', content: input.userContent }], this.now().getTime());
-      return true;
+      return await this.ensureSession(facts, this.registry.forRun({ unattended: facts.unattended ?? false }));
     } catch (error) {
-      this.deps.logger.error('agent', `could not keep the message of ${formatSessionKey(input.session)}: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
+      this.deps.logger.error('agent', `could not keep the message of ${facts.sessionKey}: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
     }
+  }
+
+  /**
+   * Stores what the user said in a failed or stopped turn, in the caller's transaction `tx` — the
+   * one that also stores the apology and settles the journal, so a crash between them cannot keep
+   * the message and leave it journaled (answered again after a restart, it would be in the history twice).
+   */
+  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number): Promise<void> {
+    await tx.messages.append(session.id, personKey, [{ role: 'user', content: userContent }], at);
   }
 
   private async runTool(name: string, rawArgs: string, ctx: ToolContext): Promise<string> {

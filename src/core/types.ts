@@ -21,6 +21,12 @@ export interface InboundMessage extends SessionAddress {
   isDirect: boolean;
   /** The bot was mentioned, replied to, or addressed with a command (groups/channels only matter). */
   mentionsBot: boolean;
+  /**
+   * A chat command the platform itself marked (a bot-command entity, a slash command), by name
+   * (`new`; a leading `/` and an `@bot` suffix are allowed); its arguments are in `text`, after the
+   * command when `text` repeats it. Absent: the core looks for a command in `text` (core/commands.ts).
+   */
+  command?: string;
   /** The platform's id of this message (used for replies/threading). */
   messageId: string;
   /**
@@ -41,6 +47,12 @@ export interface DeliveryTarget extends Address {
   ephemeral?: boolean;
   /** The user the ephemeral/DM reply is for. */
   userId?: string;
+  /**
+   * A one-to-one chat, as the door reported it for the message this answers (InboundMessage.isDirect);
+   * absent where nobody said (a cron job's `deliver` address). Doors decide from this, never from
+   * the shape of the chat id.
+   */
+  isDirect?: boolean;
   /** Platform details the adapter needs (e.g. Slack response_url, e-mail threading headers). */
   extra?: Record<string, string>;
   /**

@@ -33,7 +33,9 @@ describe.each(providers)('agent turn streamed through %s', (_name, make) => {
       const turn = (user: string, onText?: (t: string) => void) =>
         core.agent.turn({
           session: { platform: 'telegram', chatId: user, userId: user },
+          sessionKey: `telegram:${user}:${user}`,
           personKey: `telegram:${user}`,
+          chat: undefined,
           userContent: 'what tea do I like?',
           replyAddress: { platform: 'telegram', chatId: user },
           signal: new AbortController().signal,
@@ -46,7 +48,9 @@ describe.each(providers)('agent turn streamed through %s', (_name, make) => {
       model.queue(...replies());
       const streamed = await core.agent.turn({
         session: { platform: 'telegram', chatId: '2', userId: '2' },
+        sessionKey: 'telegram:2:2',
         personKey: 'telegram:2',
+        chat: undefined,
         userContent: 'what tea do I like?',
         replyAddress: { platform: 'telegram', chatId: '2' },
         signal: new AbortController().signal,

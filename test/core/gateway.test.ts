@@ -197,7 +197,7 @@ describe('gateway', () => {
   it('when the failed message could not be kept, the apology says so instead of "kept"', async () => {
     const core = makeCore({ modelUrl: model.openaiUrl });
     model.queue({ status: 500 });
-    core.agent.keepFailedTurn = async () => false;
+    core.agent.failedTurnSession = async () => null;
     await core.gateway.handle(inbound('hi', { user: '779' }));
     await until(() => core.door.sent.length === 1);
     expect(core.door.sent[0].text).toBe(

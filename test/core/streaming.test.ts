@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { closeOpenMarkdown } from '../../src/core/streaming/partial.js';
 import { configuredMode } from '../../src/core/streaming/mode.js';
+import { chatConfigFor } from '../../src/core/chats.js';
+import type { PlatformId } from '../../src/platform/ids.js';
 import { parseConfig } from '../../src/core/config.js';
 import { renderFor } from '../../src/render/index.js';
 import { parseTelegramHtml } from '../fakes/telegram-html.js';
@@ -42,10 +44,11 @@ describe('streaming modes', () => {
   it('defaults: telegram auto, slack auto, discord edit; e-mail and cron never stream; a chat overrides its platform', () => {
     const c = config('chats:\n  "telegram:-100":\n    streaming: off\n');
     expect(c.streaming).toEqual({ telegram: 'auto', slack: 'auto', discord: 'edit' });
-    expect(configuredMode(c, { platform: 'telegram', chatId: '5' })).toBe('auto');
-    expect(configuredMode(c, { platform: 'telegram', chatId: '-100' })).toBe('off');
-    expect(configuredMode(c, { platform: 'email', chatId: 'a@example.com' })).toBe('off');
-    expect(configuredMode(c, { platform: 'cron', chatId: 'job' })).toBe('off');
+    const mode = (address: { platform: PlatformId; chatId: string }) => configuredMode(c, address.platform, chatConfigFor(c, address));
+    expect(mode({ platform: 'telegram', chatId: '5' })).toBe('auto');
+    expect(mode({ platform: 'telegram', chatId: '-100' })).toBe('off');
+    expect(mode({ platform: 'email', chatId: 'a@example.com' })).toBe('off');
+    expect(mode({ platform: 'cron', chatId: 'job' })).toBe('off');
     expect(config('streaming:\n  telegram: off\n').streaming.telegram).toBe('off');
   });
 

@@ -12,7 +12,7 @@ import type { Store } from '../../src/core/store/types.js';
 import { openSqliteStore, sqlitePath } from '../../src/store/sqlite/index.js';
 import { sha256, type Agent, type PromptFactory } from '../../src/core/agent.js';
 import type { DeliveryService } from '../../src/core/delivery.js';
-import type { Gateway } from '../../src/core/gateway/index.js';
+import type { Gateway, Renderer } from '../../src/core/gateway/index.js';
 import { createApp, type App } from '../../src/app.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createOpenAIProvider } from '../../src/core/providers/openai.js';
@@ -103,6 +103,8 @@ export function makeCore(options: {
   provider?: Provider;
   /** The store to run on (closed with the core); SQLite in `home` when not given. */
   store?: Store;
+  /** Markdown → chunks; default: the Markdown as one chunk. */
+  render?: Renderer;
 }): CoreHarness {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'sb-core-'));
   const settings = testSettings(home, options.modelUrl, options.yaml, options.allowed);
@@ -119,7 +121,7 @@ export function makeCore(options: {
     tools: options.tools ?? [],
     buildPrompt: simplePrompt,
     maintainSession: async (session) => session,
-    render: (_p, md) => ({ chunks: md.trim() ? [md] : [] }),
+    render: options.render ?? ((_p, md) => ({ chunks: md.trim() ? [md] : [] })),
     outbox: { maxAttempts: 5, backoffMs: () => 20, pollMs: 20 },
   });
   app.delivery.start();

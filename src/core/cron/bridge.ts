@@ -27,7 +27,7 @@ export interface CronBridgeDeps {
   store: Store;
   settings: Settings;
   /** Renders a report, stores it in the outbox and starts its delivery once stored. */
-  replies: Pick<Replies, 'commit'>;
+  replies: Pick<Replies, 'send'>;
   /** Tells when a stored report was sent or given up on. */
   delivery: Pick<DeliveryService, 'waitFor'>;
   now?: () => Date;
@@ -44,9 +44,13 @@ export function createCronRunner(deps: CronBridgeDeps): CronRunner {
     const person = cronPerson(deps.settings, job);
     const userContent = `Scheduled run of job ${job.id} (${slot.toISOString()}).`;
     const tail = `Scheduled task of job ${job.id}, to be delivered to ${formatAddress(job.deliver)}:\n${job.prompt}`;
+    const session = cronSessionAddress(job.id);
     const input = {
-      session: cronSessionAddress(job.id),
+      session,
+      sessionKey: formatSessionKey(session),
       personKey: person,
+      // A cron session has no `chats:` entry: those name chats a reply can go to, never `cron:`.
+      chat: undefined,
       userContent,
       tail,
       replyAddress: job.deliver,
@@ -73,7 +77,7 @@ export function createCronDeliverer(deps: CronBridgeDeps, onQueued?: (jobId: str
   return async (job, answer, recorded) => {
     const target = job.deliver;
     const extra = target.platform === 'email' ? { subject: reportSubject(answer, job.id, now(), job.timezone) } : undefined;
-    const id = await deps.replies.commit(formatSessionKey(cronSessionAddress(job.id)), (_tx, reply) => reply(target, answer, extra));
+    const id = await deps.replies.send(target, answer, formatSessionKey(cronSessionAddress(job.id)), extra);
     if (id === null) return; // nothing visible to send
     onQueued?.(job.id, id);
     void Promise.all([deps.delivery.waitFor(id), recorded])

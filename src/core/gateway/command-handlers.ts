@@ -4,22 +4,21 @@
  */
 import type { Settings } from '../settings.js';
 import type { SessionRecord, Store } from '../store/types.js';
-import type { SessionAddress } from '../../platform/address.js';
 import type { Usage } from '../messages.js';
 import { helpText, type ChatCommand } from '../commands.js';
-import type { IntakeContext } from './pipeline.js';
+import type { TurnContext } from './context.js';
 
 export interface CommandDeps {
   settings: Settings;
   store: Store;
   now: () => Date;
-  /** The model of a conversation, as the ready line names it (see Agent.modelStatus). */
-  modelStatus(address: SessionAddress, session?: Pick<SessionRecord, 'model'>): Promise<{ ok: boolean; label: string }>;
+  /** The model of a conversation (its session's, else its chat's), as the ready line names it (see Agent.modelStatus). */
+  modelStatus(ctx: TurnContext, session?: Pick<SessionRecord, 'model'>): Promise<{ ok: boolean; label: string }>;
   /** Whether the session's turn is running, and a way to cancel it. */
   turns: { isRunning(sessionKey: string): boolean; cancel(sessionKey: string): boolean };
 }
 
-export type CommandHandler = (ctx: IntakeContext, deps: CommandDeps) => Promise<string | null>;
+export type CommandHandler = (ctx: TurnContext, deps: CommandDeps) => Promise<string | null>;
 
 const percent = (part: number, whole: number): number => (whole ? Math.round((100 * part) / whole) : 0);
 
@@ -33,7 +32,7 @@ export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
   start: help,
   help,
   async new(ctx, { store, now }) {
-    const open = await store.sessions.findOpen(ctx.message);
+    const open = await store.sessions.findOpen(ctx.address);
     if (open) await store.sessions.end(open.id, 'new', now().getTime());
     return 'Started a new conversation.';
   },
@@ -42,8 +41,8 @@ export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
     return turns.cancel(ctx.sessionKey) ? null : 'Nothing is running.';
   },
   async status(ctx, { store, modelStatus, turns }) {
-    const s = await store.sessions.findOpen(ctx.message);
-    const status = await modelStatus(ctx.message, s);
+    const s = await store.sessions.findOpen(ctx.address);
+    const status = await modelStatus(ctx, s);
     const model = status.ok ? status.label.replace(/^(\S+)/, '`$1`') : status.label;
     if (!s) return `No conversation yet. ${status.ok ? `Model: ${model}.` : 'No model is configured or reachable.'}`;
     return [
@@ -55,7 +54,7 @@ export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
     ].join('\n');
   },
   async usage(ctx, { store }) {
-    const s = await store.sessions.findOpen(ctx.message);
+    const s = await store.sessions.findOpen(ctx.address);
     const total = await store.sessions.usageByPerson(ctx.person);
     return [`**This conversation**: ${s ? formatUsage(s.usage) : 'nothing yet'}`, `**All your conversations** (${total.sessions}): ${formatUsage(total)}`].join('\n');
   },

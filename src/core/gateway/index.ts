@@ -1,23 +1,22 @@
 /**
  * The gateway (DESIGN §1, §7): what every adapter's inbound events go through.
  *
- *   journal (dedup) → addressed? → authorize → stopping? → command → enqueue turn
+ *   turn context → addressed? → journal (dedup) → authorize → stopping? → command → enqueue turn
  *
- * Each step is a small function (pipeline.ts); the policy lives in its own module — access.ts
- * (allow-lists, pairing), command-handlers.ts, turns.ts (queues and the turn itself), replies.ts
- * (render → outbox in the turn's transaction → delivery).
+ * What is known about the event is worked out once, before the first step (context.ts), and
+ * travels with it. Each step is a small function (pipeline.ts); the policy lives in its own module —
+ * access.ts (allow-lists, pairing), command-handlers.ts, turns.ts (queues and the turn itself),
+ * replies.ts (render, then outbox in the turn's transaction, then delivery).
  */
 import type { Settings } from '../settings.js';
-import type { Store } from '../store/types.js';
+import type { SessionRecord, Store } from '../store/types.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, InboundMessage, InboundVerdict } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
-import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
-import { personKey } from '../identity.js';
-import { parseCommand, unknownCommandText } from '../commands.js';
-import { chatConfigFor } from '../chats.js';
-import { compose, type IntakeContext, type Step } from './pipeline.js';
+import { unknownCommandText } from '../commands.js';
+import { compose, type Step } from './pipeline.js';
+import { turnContext, type TurnContext } from './context.js';
 import { Access } from './access.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
 import { AnsweredElsewhere, sessionLease, TurnRunner, type SessionLeases } from './turns.js';
@@ -47,8 +46,8 @@ export class Gateway {
   private readonly turns: TurnRunner;
   private readonly access: Access;
   private readonly now: () => Date;
-  private readonly intake: (ctx: IntakeContext) => Promise<InboundVerdict>;
-  private readonly sweepSteps: (ctx: IntakeContext) => Promise<InboundVerdict>;
+  private readonly intake: (ctx: TurnContext) => Promise<InboundVerdict>;
+  private readonly sweepSteps: (ctx: TurnContext) => Promise<InboundVerdict>;
   /** Events in this process's intake right now (`platform:update id`): the sweep leaves them alone. */
   private readonly inFlight = new Set<string>();
   private sweeping: Promise<number> | null = null;
@@ -129,8 +128,9 @@ export class Gateway {
     return this.turns.idle();
   }
 
-  private contextOf(message: InboundMessage): IntakeContext {
-    return { message, sessionKey: formatSessionKey(message), person: personKey(this.deps.settings.config, message.platform, message.userId) };
+  /** The turn context: everything the steps, the turn and the reply need to know about `message`, worked out once. */
+  private contextOf(message: InboundMessage): TurnContext {
+    return turnContext(message, this.deps.settings);
   }
 
   // ── the steps ──────────────────────────────────────────────────────────────────────────────
@@ -139,16 +139,21 @@ export class Gateway {
    * In groups and channels the bot answers only when addressed, unless the chat's `chats:` entry
    * says `require_mention: false`; empty messages are not answered.
    */
-  private readonly addressed: Step = async ({ message }, next) => {
-    const mentionNeeded = chatConfigFor(this.deps.settings.config, message)?.require_mention ?? true;
+  private readonly addressed: Step = async ({ message, chat, command }, next) => {
+    const mentionNeeded = chat?.require_mention ?? true;
     if (!message.isDirect && !message.mentionsBot && mentionNeeded) return 'ignored';
-    if (!message.text.trim()) return 'ignored';
+    // A command the door marked may come with no text (its arguments are the text).
+    if (!message.text.trim() && !command) return 'ignored';
     return next();
   };
 
-  /** Every event that may be answered is journaled first (dedup of redeliveries, crash recovery). */
+  /**
+   * Every event that may be answered is journaled first (dedup of redeliveries, crash recovery). A
+   * command is journaled apart from its session (no session key): it skips the queue, so it is never
+   * part of a turn's batch, which is read by session key.
+   */
   private readonly journal: Step = async (ctx, next) => {
-    if (!(await this.deps.store.inbound.claim(ctx.message, ctx.sessionKey))) {
+    if (!(await this.deps.store.inbound.claim(ctx.message, ctx.command ? null : ctx.sessionKey))) {
       this.deps.logger.debug('gateway', `duplicate ${ctx.message.platform} update ${ctx.message.updateId} ignored`);
       return 'duplicate';
     }
@@ -159,13 +164,14 @@ export class Gateway {
    * Refused senders get a refusal (or a pairing code) — on e-mail nothing at all (no backscatter);
    * their message never reaches the model.
    */
-  private readonly authorize: Step = async ({ message }, next) => {
+  private readonly authorize: Step = async ({ message, replyTarget }, next) => {
     if (await this.access.allows(message)) return next();
     const text = await this.access.refusal(message);
     this.deps.logger.info('auth', `refused ${message.platform} user ${message.userId}${text === null ? ' (not answered)' : ''}`);
+    const refusal = text === null ? null : this.deps.replies.prepare({ ...replyTarget, ephemeral: true }, text);
     await this.deps.replies.commit(null, async (tx, reply) => {
       if (!(await tx.inbound.mark(message.platform, message.updateId, 'refused'))) throw new AnsweredElsewhere(message.updateId);
-      if (text !== null) await reply({ ...message.replyTarget, ephemeral: true }, text);
+      await reply(refusal);
     });
     return 'refused';
   };
@@ -175,7 +181,7 @@ export class Gateway {
 
   /** Commands skip the queue; each is answered at once, its journal row done with its reply. */
   private readonly command: Step = async (ctx, next) => {
-    const parsed = parseCommand(ctx.message.text);
+    const parsed = ctx.command;
     if (!parsed) return next();
     const agent = this.deps.agent;
     const deps = {
@@ -183,12 +189,13 @@ export class Gateway {
       store: this.deps.store,
       now: this.now,
       turns: this.turns,
-      modelStatus: (address: SessionAddress, session?: { model: string | null }) => agent.modelStatus(address, session),
+      modelStatus: (c: TurnContext, session?: Pick<SessionRecord, 'model'>) => agent.modelStatus(agent.modelOf(session, c.model)),
     };
     const text = 'unknown' in parsed ? unknownCommandText(parsed.unknown) : await COMMAND_HANDLERS[parsed.command](ctx, deps);
+    const answer = text === null ? null : this.deps.replies.prepare(ctx.replyTarget, text);
     await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
       if (!(await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'done'))) throw new AnsweredElsewhere(ctx.message.updateId);
-      if (text !== null) await reply(ctx.message.replyTarget, text);
+      await reply(answer);
     });
     return 'accepted';
   };

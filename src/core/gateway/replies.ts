@@ -14,8 +14,19 @@ export interface ReplyExtra extends Pick<OutboundMessage, 'subject'> {
   notBefore?: number;
 }
 
-/** Puts one reply into the outbox of the open transaction; null when it renders to nothing. */
-export type Reply = (target: DeliveryTarget, markdown: string, extra?: ReplyExtra) => Promise<number | null>;
+/**
+ * A reply rendered for its platform, ready for the outbox. Rendering (Markdown → mdast → chunks) is
+ * CPU work and happens before the transaction that stores the reply: on SQLite a transaction holds
+ * the one connection, and every other caller waits while it is open.
+ */
+export interface Outgoing {
+  target: DeliveryTarget;
+  message: OutboundMessage;
+  notBefore?: number;
+}
+
+/** Puts one rendered reply into the outbox of the open transaction; null when there is none (it rendered to nothing). */
+export type Reply = (outgoing: Outgoing | null) => Promise<number | null>;
 
 export interface RepliesDeps {
   store: Store;
@@ -32,7 +43,7 @@ export interface RepliesDeps {
 }
 
 /**
- * Every reply goes through here: rendered for its platform, stored in the outbox in the same
+ * Every reply goes through here: rendered for its platform, then stored in the outbox in the same
  * transaction as what it answers (journal rows, the turn's history), and only then handed to
  * delivery — so a crash between the two loses nothing and sends nothing twice.
  */
@@ -44,15 +55,24 @@ export class Replies {
     return this.deps.render(platform, markdown);
   }
 
-  /** Runs `fn` in one transaction; the replies it makes are delivered once it has committed. */
+  /** A reply to `target`, rendered now (before its transaction); null when it renders to nothing. */
+  prepare(target: DeliveryTarget, markdown: string, { notBefore, ...extra }: ReplyExtra = {}): Outgoing | null {
+    const rendered = this.deps.render(target.platform, markdown);
+    if (!rendered.chunks.length) return null;
+    return { target, message: { ...rendered, ...extra }, ...(notBefore === undefined ? {} : { notBefore }) };
+  }
+
+  /**
+   * Runs `fn` in one transaction; the replies it stores (rendered beforehand with `prepare`) are
+   * delivered once it has committed.
+   */
   async commit<T>(sessionKey: string | null, fn: (tx: Repositories, reply: Reply) => Promise<T>): Promise<T> {
     const { handOver } = this.deps;
     const queued: Array<{ chat: Address; notBefore?: number; taken?: OutboxItem }> = [];
     const value = await this.deps.store.transaction((tx) =>
-      fn(tx, async (target, markdown, { notBefore, ...extra } = {}) => {
-        const rendered = this.deps.render(target.platform, markdown);
-        if (!rendered.chunks.length) return null;
-        const message = { ...rendered, ...extra };
+      fn(tx, async (outgoing) => {
+        if (!outgoing) return null;
+        const { target, message, notBefore } = outgoing;
         const at = this.deps.now().getTime();
         if (notBefore !== undefined && notBefore > at) {
           queued.push({ chat: target, notBefore });
@@ -74,8 +94,9 @@ export class Replies {
     return value;
   }
 
-  /** One reply on its own (refusals, notices). */
-  send(target: DeliveryTarget, markdown: string, sessionKey: string | null = null): Promise<number | null> {
-    return this.commit(sessionKey, (_tx, reply) => reply(target, markdown));
+  /** One reply on its own (refusals, notices, cron reports): rendered, then stored in a transaction of its own. */
+  send(target: DeliveryTarget, markdown: string, sessionKey: string | null = null, extra?: ReplyExtra): Promise<number | null> {
+    const outgoing = this.prepare(target, markdown, extra);
+    return this.commit(sessionKey, (_tx, reply) => reply(outgoing));
   }
 }

@@ -2,9 +2,9 @@
  * Running turns (DESIGN §7): one turn at a time per session, messages that arrive meanwhile
  * answered together in one follow-up turn (at most `max_queued` waiting, then a "busy" reply), a
  * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
- * A turn is: typing indicator → agent → one transaction storing the history (the agent's), the
- * reply (outbox) and the journal rows (and giving the session's lease up when nothing else of it
- * is pending) → delivery.
+ * A turn is: typing indicator → agent → the reply rendered → one transaction storing the history
+ * (the agent's; for a failed or stopped turn, what the user said), the reply (outbox) and the
+ * journal rows (and giving the session's lease up when nothing else of it is pending) → delivery.
  *
  * Many instances (DESIGN §9): a session runs on one instance at a time, under the lease
  * `session:<key>`. Its turns take their batch from the journal (every pending message of the
@@ -16,16 +16,15 @@
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
-import type { Adapter, InboundMessage } from '../types.js';
+import type { Adapter, DeliveryTarget, InboundMessage } from '../types.js';
 import type { Repositories, Store } from '../store/types.js';
-import { parseCommand } from '../commands.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
 import { formatBatch } from '../user-content.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
 import type { Replies, Reply } from './replies.js';
-import type { IntakeContext } from './pipeline.js';
+import { nextMessage, replyTargetOf, type TurnContext } from './context.js';
 import { startTyping } from './typing.js';
 import { LiveReply } from '../streaming/live-reply.js';
 import { configuredMode } from '../streaming/mode.js';
@@ -115,13 +114,14 @@ export class TurnRunner {
   }
 
   /** Starts a turn for the message, or queues it behind the running one, or answers "busy". */
-  async offer(ctx: IntakeContext): Promise<void> {
+  async offer(ctx: TurnContext): Promise<void> {
     const verdict = this.queues.offer(ctx.sessionKey, ctx.message);
     if (verdict === 'queued') return;
     if (verdict === 'full') {
+      const busy = this.deps.replies.prepare(ctx.replyTarget, BUSY);
       await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
         if (!(await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'refused'))) throw new AnsweredElsewhere(ctx.message.updateId);
-        await reply(ctx.message.replyTarget, BUSY);
+        await reply(busy);
       });
       return;
     }
@@ -156,7 +156,7 @@ export class TurnRunner {
    * session meanwhile (another instance received it and saw the lease taken, or a local message
    * raced the end of the loop) starts again.
    */
-  private async runSession(ctx: IntakeContext): Promise<void> {
+  private async runSession(ctx: TurnContext): Promise<void> {
     const key = ctx.sessionKey;
     const lease = sessionLease(key);
     let again = false;
@@ -193,22 +193,24 @@ export class TurnRunner {
     if (!again) return;
     const late = await this.batchOf(key).catch(() => []);
     // A loop started meanwhile (a new local message) reads the journal itself.
-    if (late.length && !this.queues.isRunning(key)) await this.offer({ ...ctx, message: late[0] });
+    if (late.length && !this.queues.isRunning(key)) await this.offer(nextMessage(ctx, late[0]));
   }
 
   /**
-   * The session's pending messages in arrival order; commands are answered by their own step. Read
-   * through `inbound` (a transaction's, to see what it has settled) or the store's.
+   * The session's pending messages in arrival order (commands are journaled without a session key:
+   * their own step answers them). Read through `inbound` — a transaction's, to see what it has
+   * settled — or the store's, outside one.
    */
-  private async batchOf(sessionKey: string, inbound: Repositories['inbound'] = this.deps.store.inbound): Promise<InboundMessage[]> {
-    return (await inbound.pendingFor(sessionKey)).filter((m) => !parseCommand(m.text));
+  private batchOf(sessionKey: string, inbound: Repositories['inbound'] = this.deps.store.inbound): Promise<InboundMessage[]> {
+    return inbound.pendingFor(sessionKey);
   }
 
   /** The live reply of a turn, when its chat streams (DESIGN §10); null otherwise. */
-  private async liveReply(sessionKey: string, target: InboundMessage['replyTarget']): Promise<LiveReply | null> {
+  private async liveReply(ctx: TurnContext, target: DeliveryTarget): Promise<LiveReply | null> {
     const capability = this.deps.adapter(target.platform)?.streaming;
     if (!capability) return null;
-    const configured = configuredMode(this.deps.settings.config, target);
+    const sessionKey = ctx.sessionKey;
+    const configured = configuredMode(this.deps.settings.config, target.platform, ctx.chat);
     const mode = configured === 'off' ? null : capability.resolve(target, configured);
     if (!mode) return null;
     const { store, replies, logger } = this.deps;
@@ -257,27 +259,30 @@ export class TurnRunner {
   }
 
   /** One turn; true when its commit gave the session's lease up (nothing else was pending). */
-  private async runTurn(ctx: IntakeContext, batch: InboundMessage[]): Promise<boolean> {
-    const { agent, logger } = this.deps;
-    const last = batch[batch.length - 1];
+  private async runTurn(ctx: TurnContext, batch: InboundMessage[]): Promise<boolean> {
+    const { agent, logger, replies } = this.deps;
+    // The batch is answered where its last message asks (Telegram groups reply to that message).
+    const replyTarget = replyTargetOf(batch[batch.length - 1]);
     const signal = this.queues.signal(ctx.sessionKey);
-    const live = await this.liveReply(ctx.sessionKey, last.replyTarget).catch((error: unknown) => {
+    const live = await this.liveReply(ctx, replyTarget).catch((error: unknown) => {
       logger.warn('streaming', `not streaming the answer for ${ctx.sessionKey}: ${oneLine(error)}`);
       return null;
     });
     const input = {
-      session: last,
+      session: ctx.address,
+      sessionKey: ctx.sessionKey,
       personKey: ctx.person,
+      chat: ctx.chat,
       userContent: formatBatch(batch),
-      replyAddress: last.replyTarget,
+      replyAddress: replyTarget,
       signal,
       ...(live ? { onText: (text: string) => live.update(text), onTool: (name: string) => live.tool(name) } : {}),
     };
-    const typing = startTyping(this.deps.adapter(last.replyTarget.platform), last.replyTarget);
+    const typing = startTyping(this.deps.adapter(replyTarget.platform), replyTarget);
     // The finished reply edits the messages the stream posted (and forgets them in the same transaction).
-    const finish = async () => {
+    const finish = async (): Promise<DeliveryTarget> => {
       const ids = live ? await live.finish() : [];
-      return ids.length ? { ...last.replyTarget, streamedMessageIds: ids } : last.replyTarget;
+      return ids.length ? { ...replyTarget, streamedMessageIds: ids } : replyTarget;
     };
     // A 429 met while streaming: the finished reply waits as long as the platform asked.
     const quiet = () => (live?.quietUntil ? { notBefore: live.quietUntil } : {});
@@ -285,11 +290,12 @@ export class TurnRunner {
       const result = await agent.turn(input);
       if (signal.aborted && this.stopping) return false;
       const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
-      const target = await finish();
+      // Rendered before the transaction, which then only writes.
+      const reply = replies.prepare(await finish(), answer, quiet());
       const at = this.deps.now().getTime();
-      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, reply) => {
+      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
         await agent.commit(tx, result, ctx.person, at);
-        await reply(target, answer, quiet());
+        await put(reply);
       });
     } catch (error) {
       if (error instanceof AnsweredElsewhere) throw error;
@@ -301,12 +307,18 @@ export class TurnRunner {
       if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
       const target = await finish();
       const partial = live?.partial.trim() ? live.partial : '';
-      const kept = await agent.keepFailedTurn(input);
+      const session = await agent.failedTurnSession(input);
+      const kept = session !== null;
       let text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
-      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (_tx, reply) => {
-        await reply(target, text, quiet());
+      const reply = replies.prepare(target, text, quiet());
+      const at = this.deps.now().getTime();
+      // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
+      // the message in the history and leave it journaled, to be answered (and stored) again.
+      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
+        if (session) await agent.keepFailedTurn(tx, session, ctx.person, input.userContent, at);
+        await put(reply);
       });
     } finally {
       typing.stop();

@@ -2,13 +2,12 @@
  * Which streaming mode a turn uses (DESIGN §10, §13): the chat's `streaming` from `chats:`, else
  * `streaming.<platform>`; platforms without an entry (e-mail, cron, cli) never stream.
  */
-import type { AppConfig, StreamingMode, StreamingPlatform } from '../config.js';
+import type { AppConfig, ChatConfig, StreamingMode, StreamingPlatform } from '../config.js';
 import { STREAMING_BY_PLATFORM } from '../config.js';
-import { chatConfigFor } from '../chats.js';
-import type { DeliveryTarget } from '../types.js';
+import type { PlatformId } from '../../platform/ids.js';
 
-export function configuredMode(config: Pick<AppConfig, 'chats' | 'streaming'>, target: DeliveryTarget & { userId?: string }): StreamingMode {
-  if (!(target.platform in STREAMING_BY_PLATFORM)) return 'off';
-  const chat = chatConfigFor(config, target)?.streaming;
-  return chat ?? config.streaming[target.platform as StreamingPlatform];
+/** `chat` is the conversation's `chats:` entry, looked up once at intake (the turn context). */
+export function configuredMode(config: Pick<AppConfig, 'streaming'>, platform: PlatformId, chat: Pick<ChatConfig, 'streaming'> | undefined): StreamingMode {
+  if (!(platform in STREAMING_BY_PLATFORM)) return 'off';
+  return chat?.streaming ?? config.streaming[platform as StreamingPlatform];
 }

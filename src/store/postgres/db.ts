@@ -9,6 +9,7 @@
 import pg from 'pg';
 import { StorageError } from '../../core/errors.js';
 import { hidePassword } from '../../core/settings.js';
+import type { TransactionScope } from '../tx-scope.js';
 
 export type Row = Record<string, unknown>;
 
@@ -40,14 +41,18 @@ export function clientRunner(client: pg.PoolClient): Runner {
   return run;
 }
 
-/** Runs `fn` on one pooled client between BEGIN and COMMIT (ROLLBACK when it throws). */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` on one pooled client between BEGIN and COMMIT (ROLLBACK when it throws), inside `scope`:
+ * the pool's own runners refuse calls from there (they would run outside the transaction).
+ */
+export async function inTransaction<T>(pool: pg.Pool, scope: TransactionScope, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  scope.assertOutside();
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     try {
-      const value = await fn(client);
+      const value = await scope.run(() => fn(client));
       await client.query('COMMIT');
       return value;
     } catch (error) {
@@ -63,8 +68,21 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
   }
 }
 
-export function poolRunner(pool: pg.Pool): Runner {
-  return runnerOn(pool, (fn) => inTransaction(pool, (client) => fn(clientRunner(client))));
+/** Statements on the pool, each on whichever connection is free; refused inside one of `scope`'s transactions. */
+export function poolRunner(pool: pg.Pool, scope: TransactionScope): Runner {
+  const inner = runnerOn(pool, (fn) => inTransaction(pool, scope, (client) => fn(clientRunner(client))));
+  return {
+    rows: async (sql, values) => {
+      scope.assertOutside();
+      return inner.rows(sql, values);
+    },
+    exec: async (sql, values) => {
+      scope.assertOutside();
+      return inner.exec(sql, values);
+    },
+    // inTransaction asks the scope itself.
+    atomic: (fn) => inner.atomic(fn),
+  };
 }
 
 /** BIGINT (epoch milliseconds, ids, counts) as numbers: every value Switchboard stores fits in 2^53. */

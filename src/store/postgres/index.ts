@@ -15,6 +15,7 @@ import { PgMemoryRepo } from './memory.js';
 import { PgRetentionRepo } from './retention.js';
 import { PgInstanceRepo, PgLeaseRepo } from './leases.js';
 import { SwitchboardError } from '../../core/errors.js';
+import { TransactionScope } from '../tx-scope.js';
 import { PgLiveStreamRepo } from './streams.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
@@ -65,14 +66,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
 function storeOn(pool: pg.Pool): Store {
   let closed: Promise<void> | null = null;
+  const scope = new TransactionScope();
+  const free = poolRunner(pool, scope);
   return {
     engine: 'postgres',
-    ...repositories(poolRunner(pool)),
-    retention: new PgRetentionRepo(poolRunner(pool)),
-    instances: new PgInstanceRepo(poolRunner(pool)),
+    ...repositories(free),
+    retention: new PgRetentionRepo(free),
+    instances: new PgInstanceRepo(free),
     // Calls on the store's own repositories meanwhile run on other pooled connections and see only
-    // what is committed (as a second instance would); `tx` is the transaction.
-    transaction: (fn) => inTransaction(pool, (client) => fn(repositories(clientRunner(client)))),
+    // what is committed (as a second instance would); `tx` is the transaction. From inside it they
+    // throw (tx-scope.ts).
+    transaction: (fn) => inTransaction(pool, scope, (client) => fn(repositories(clientRunner(client)))),
     schemaVersion: () => readVersion(pool),
     close: () => (closed ??= pool.end()),
   };

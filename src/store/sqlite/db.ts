@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { StorageError } from '../../core/errors.js';
 import { makeDirs } from '../../core/fs.js';
 import { MIGRATIONS } from './migrations.js';
+import { TransactionScope } from '../tx-scope.js';
 
 export type Db = Database.Database;
 
@@ -110,6 +111,8 @@ export function schemaVersion(db: Db): number {
  */
 export class Connection {
   private gate: Promise<void> | null = null;
+  /** Which code runs inside this connection's transaction (a call on the free repositories from there throws). */
+  readonly scope = new TransactionScope();
   /** Compiled once: a turn's transaction is begun and ended for every message. */
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
@@ -131,13 +134,15 @@ export class Connection {
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    // A transaction begun inside another would wait for that one to end: forever.
+    this.scope.assertOutside();
     while (this.gate) await this.gate;
     let release!: () => void;
     this.gate = new Promise<void>((resolve) => (release = resolve));
     try {
       this.begin.run();
       try {
-        const value = await fn();
+        const value = await this.scope.run(fn);
         this.commit.run();
         this.committed?.();
         return value;
@@ -167,7 +172,12 @@ export interface Runner {
 }
 
 export function freeRunner(connection: Connection): Runner {
-  return { db: connection.db, bound: false, ready: () => connection.idle() };
+  const ready = () => {
+    // From inside the open transaction, waiting for it to end would never end.
+    connection.scope.assertOutside();
+    return connection.idle();
+  };
+  return { db: connection.db, bound: false, ready };
 }
 
 export function transactionRunner(connection: Connection): Runner {
