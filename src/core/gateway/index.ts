@@ -1,7 +1,7 @@
 /**
  * The gateway (DESIGN §1, §7): what every adapter's inbound events go through.
  *
- *   journal (dedup) → addressed? → authorize → stopping? → command → enqueue turn
+ *   addressed? → journal (dedup) → authorize → stopping? → command → enqueue turn
  *
  * Each step is a small function (pipeline.ts); the policy lives in its own module — access.ts
  * (allow-lists, pairing), command-handlers.ts, turns.ts (queues and the turn itself), replies.ts
@@ -19,6 +19,7 @@ import { parseCommand, unknownCommandText } from '../commands.js';
 import { chatConfigFor } from '../chats.js';
 import { compose, type IntakeContext, type Step } from './pipeline.js';
 import { Access } from './access.js';
+import { isAddressed } from './addressed.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
 import { AnsweredElsewhere, sessionLease, TurnRunner, type SessionLeases } from './turns.js';
 import type { Replies } from './replies.js';
@@ -136,12 +137,13 @@ export class Gateway {
   // ── the steps ──────────────────────────────────────────────────────────────────────────────
 
   /**
-   * In groups and channels the bot answers only when addressed, unless the chat's `chats:` entry
-   * says `require_mention: false`; empty messages are not answered.
+   * Doors hand over every message; this step alone decides which are for the bot (addressed.ts):
+   * in groups and channels only those addressed to it, unless the chat's `chats:` entry says
+   * `require_mention: false`. Empty messages are not answered.
    */
   private readonly addressed: Step = async ({ message }, next) => {
-    const mentionNeeded = chatConfigFor(this.deps.settings.config, message)?.require_mention ?? true;
-    if (!message.isDirect && !message.mentionsBot && mentionNeeded) return 'ignored';
+    const requireMention = chatConfigFor(this.deps.settings.config, message)?.require_mention ?? true;
+    if (!isAddressed(message, requireMention)) return 'ignored';
     if (!message.text.trim()) return 'ignored';
     return next();
   };
