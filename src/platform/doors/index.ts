@@ -1,7 +1,9 @@
 /**
  * Every door, by id: the one registry of door definitions the core iterates (config sections,
  * variables, allow-lists, streaming modes, commands, typing, addresses). A new door is a new file
- * here plus its factory in src/adapters/registry.ts.
+ * here, its id in ids.ts (PLATFORM_IDS, DELIVERABLE_PLATFORMS), its format entry in formats.ts, its
+ * hint text in core/prompt/hints.ts, and its factory in src/adapters/registry.ts; the compiler
+ * points at each one that is missing.
  *
  * The terminal (`cli`) and scheduled runs (`cron`) are platforms but not doors: they are the
  * operator's own (always allowed, no credentials, no address to send to by name).
