@@ -1,31 +1,55 @@
+/**
+ * The door registry: each door's definition (src/platform/doors/, the data the core iterates)
+ * gets its adapter factory here, the one place that knows every adapter. Platform SDKs are loaded
+ * only for the doors in use (they dominate start-up time).
+ */
 import type { Settings } from '../core/settings.js';
 import type { Adapter } from '../core/types.js';
-import type { PlatformId } from '../platform/ids.js';
-import type { AdapterDeps } from './deps.js';
 import type { Logger } from '../core/logger.js';
+import type { PlatformId } from '../platform/ids.js';
+import { DOOR_IDS, DOOR_TABLE, type DoorId, type DoorSettings } from '../platform/doors/index.js';
+import type { AdapterDeps } from './deps.js';
 
-/** Chat platforms whose credentials are set, in a stable order (e-mail: when a mailbox is read, IMAP_URL). */
+type Factory<K extends DoorId> = (settings: NonNullable<DoorSettings<K>>, deps: AdapterDeps) => Promise<Adapter>;
+
+/** Each door's factory, by id (the mapped type makes a door without one a compile error). */
+const FACTORIES: { [K in DoorId]: Factory<K> } = {
+  telegram: async (settings, deps) => (await import('./telegram/index.js')).createTelegramAdapter(settings, deps),
+  slack: async (settings, deps) => (await import('./slack/index.js')).createSlackAdapter(settings, deps),
+  discord: async (settings, deps) => (await import('./discord/index.js')).createDiscordAdapter(settings, deps),
+  email: async (settings, deps) => (await import('./email/index.js')).createEmailAdapter(settings, deps),
+};
+
+function settingsOf<K extends DoorId>(settings: Settings, id: K): NonNullable<DoorSettings<K>> | undefined {
+  // Settings holds each door's settings under its id (DoorSettingsMap); absent: not configured.
+  return (settings as unknown as { [P in DoorId]?: NonNullable<DoorSettings<P>> })[id];
+}
+
+function receives<K extends DoorId>(settings: Settings, id: K): boolean {
+  const own = settingsOf(settings, id);
+  return own !== undefined && DOOR_TABLE[id].receives(own);
+}
+
+function create<K extends DoorId>(settings: Settings, id: K, deps: AdapterDeps): Promise<Adapter> | null {
+  const own = settingsOf(settings, id);
+  return own === undefined ? null : FACTORIES[id](own, deps);
+}
+
+/** Doors that take messages in with these settings, in definition order (e-mail: when IMAP_URL names a mailbox). */
 export function configuredPlatforms(settings: Settings): PlatformId[] {
-  const out: PlatformId[] = [];
-  if (settings.telegram) out.push('telegram');
-  if (settings.slack) out.push('slack');
-  if (settings.discord) out.push('discord');
-  if (settings.email.imap) out.push('email');
-  return out;
+  return DOOR_IDS.filter((id) => receives(settings, id));
 }
 
 /**
- * One adapter per platform whose credentials are set, plus e-mail (outbound mail: SMTP_URL, else
- * .eml files in the outbox folder). The registry is the one place that knows every adapter.
- * `loggerFor` gives each door its own logger (`start` holds their lines while the doors open).
+ * One adapter per door whose settings are there: the chat doors with credentials, and e-mail
+ * always (outbound mail: SMTP_URL, else .eml files in the outbox folder). `loggerFor` gives each
+ * door its own logger (`start` holds their lines while the doors open).
  */
 export async function createAdapters(settings: Settings, deps: AdapterDeps, loggerFor?: (platform: PlatformId) => Logger): Promise<Adapter[]> {
-  // Platform SDKs are loaded only for the platforms in use (they dominate start-up time).
   const out: Adapter[] = [];
-  const own = (platform: PlatformId): AdapterDeps => (loggerFor ? { ...deps, logger: loggerFor(platform) } : deps);
-  if (settings.telegram) out.push((await import('./telegram/index.js')).createTelegramAdapter(settings.telegram, own('telegram')));
-  if (settings.slack) out.push((await import('./slack/index.js')).createSlackAdapter(settings.slack, own('slack')));
-  if (settings.discord) out.push((await import('./discord/index.js')).createDiscordAdapter(settings.discord, own('discord')));
-  out.push((await import('./email/index.js')).createEmailAdapter(settings.email, own('email')));
+  for (const id of DOOR_IDS) {
+    const adapter = await create(settings, id, loggerFor ? { ...deps, logger: loggerFor(id) } : deps);
+    if (adapter) out.push(adapter);
+  }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { PlatformId } from '../platform/ids.js';
+import { doorOf, type ChatCommandName } from '../platform/doors/index.js';
 
 /** Chat commands handled by the core; they skip the session queue. */
 export const CHAT_COMMANDS = {
@@ -8,22 +9,28 @@ export const CHAT_COMMANDS = {
   status: 'Session, model and prompt-cache status',
   usage: 'Token usage of this conversation and in total',
   stop: 'Cancel the answer being written',
-} as const;
+} as const satisfies Record<ChatCommandName, string>;
 
 export type ChatCommand = keyof typeof CHAT_COMMANDS;
 
 /**
- * Where a command is not offered: `/start` is Telegram's opening convention; the terminal reads
- * its next line only after the answer, so `/stop` can never reach a running turn there.
+ * The commands on the platforms that are no doors: the terminal reads its next line only after the
+ * answer, so `/stop` can never reach a running turn there; `/start` is Telegram's alone.
  */
-const NOT_ON: Partial<Record<ChatCommand, readonly PlatformId[]>> = {
-  start: ['slack', 'discord', 'email', 'cron', 'cli'],
-  stop: ['cli'],
+const OPERATOR_COMMANDS: Partial<Record<PlatformId, readonly ChatCommand[]>> = {
+  cli: ['help', 'new', 'status', 'usage'],
+  cron: ['help', 'new', 'status', 'usage', 'stop'],
 };
 
-/** The commands that work on a platform, in table order. */
+/** The commands that work on a platform (a door's definition says which it offers), in table order. */
 export function commandsFor(platform: PlatformId): ChatCommand[] {
-  return (Object.keys(CHAT_COMMANDS) as ChatCommand[]).filter((c) => !NOT_ON[c]?.includes(platform));
+  const offered: readonly ChatCommand[] = doorOf(platform)?.commands ?? OPERATOR_COMMANDS[platform] ?? [];
+  return (Object.keys(CHAT_COMMANDS) as ChatCommand[]).filter((c) => offered.includes(c));
+}
+
+/** `new`, `status`, … (lower case, no slash): one of the core's chat commands. */
+export function isChatCommand(name: string): name is ChatCommand {
+  return Object.hasOwn(CHAT_COMMANDS, name);
 }
 
 export type ParsedCommand = { command: ChatCommand; args: string } | { unknown: string };
@@ -36,8 +43,8 @@ export function parseCommand(text: string): ParsedCommand | null {
   const m = /^\/([a-z][a-z0-9_]*)(?:@[\w.-]+)?(?:\s+([\s\S]*))?$/i.exec(text.trim());
   if (!m) return null;
   const name = m[1].toLowerCase();
-  if (!(name in CHAT_COMMANDS)) return { unknown: m[1] };
-  return { command: name as ChatCommand, args: (m[2] ?? '').trim() };
+  if (!isChatCommand(name)) return { unknown: m[1] };
+  return { command: name, args: (m[2] ?? '').trim() };
 }
 
 export function unknownCommandText(name: string): string {

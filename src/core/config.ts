@@ -6,6 +6,9 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { AddressError, parseDeliverableAddress, formatAddress, type DeliverableAddress } from '../platform/address.js';
+import { DOOR_IDS, DOORS, doorOf, STREAMING_MODES, type DoorId, type DoorYaml, type StreamingMode } from '../platform/doors/index.js';
+
+export { STREAMING_MODES, type StreamingMode };
 
 /**
  * The package's folder: the nearest one above this module with a package.json — src/core/ when run
@@ -20,9 +23,10 @@ function packageRoot(from: string): string {
 export const PACKAGE_ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
 export const DEFAULT_CONFIG_PATH = join(PACKAGE_ROOT, 'config', 'default.yaml');
 
+/** A person's id on a door or the terminal (`people:`). */
 const platformRef = z
   .string()
-  .regex(/^(telegram|slack|discord|email|cli):.+$/, 'expected <platform>:<id>, e.g. telegram:1001 or email:alice@example.com');
+  .regex(new RegExp(`^(${[...DOOR_IDS, 'cli'].join('|')}):.+$`), 'expected <platform>:<id>, e.g. telegram:1001 or email:alice@example.com');
 
 /** A `deliver` target, parsed once here: a bad one is a config error at load, not at run time. */
 const deliverableAddress = z.string().transform((text, ctx) => {
@@ -44,21 +48,29 @@ export const cronJobSchema = z.strictObject({
 });
 export type CronJobConfig = z.infer<typeof cronJobSchema>;
 
-/** DESIGN §10: how an answer is shown while it is written (used by streaming; validated now). */
-export const STREAMING_MODES = ['off', 'auto', 'draft', 'edit', 'native'] as const;
-export type StreamingMode = (typeof STREAMING_MODES)[number];
+// YAML 1.1 readers turn a bare `off` into false; take that to mean off.
+const offIsFalse = (v: unknown) => (v === false ? 'off' : v);
+const streamingMode = z.preprocess(offIsFalse, z.enum(STREAMING_MODES));
 
-/** DESIGN §10: the modes each door offers (the first is its default); every other platform never streams. */
-export const STREAMING_BY_PLATFORM = {
-  telegram: ['auto', 'draft', 'edit', 'off'],
-  slack: ['auto', 'native', 'edit', 'off'],
-  discord: ['edit', 'off'],
-} as const satisfies Record<string, readonly StreamingMode[]>;
-export type StreamingPlatform = keyof typeof STREAMING_BY_PLATFORM;
+/** DESIGN §10: `streaming.<door>` for each door that streams, with the modes it offers (its default first). */
+const streamingSchema = z
+  .strictObject(
+    Object.fromEntries(
+      DOOR_IDS.filter((id) => DOORS[id].streaming.length > 0).map((id) => {
+        const [first, ...rest] = DOORS[id].streaming;
+        return [id, z.preprocess(offIsFalse, z.enum([first, ...rest])).default(first)];
+      }),
+    ),
+  )
+  .prefault({}) as unknown as z.ZodType<Partial<Record<DoorId, StreamingMode>>, unknown>;
 
-const streamingMode = z.preprocess((v) => (v === false ? 'off' : v), z.enum(STREAMING_MODES));
-const modeOf = (platform: StreamingPlatform) =>
-  z.preprocess((v) => (v === false ? 'off' : v), z.enum(STREAMING_BY_PLATFORM[platform])).default(STREAMING_BY_PLATFORM[platform][0]);
+/**
+ * Each door's section (`telegram:`, `slack:` …), from its definition. Built by iterating the
+ * definitions; the one cast restores the per-door types that Object.fromEntries forgets.
+ */
+const doorSections = Object.fromEntries(DOOR_IDS.map((id) => [id, DOORS[id].yaml])) as unknown as {
+  [K in DoorId]: z.ZodType<DoorYaml<K>, unknown>;
+};
 
 /** One chat's settings (DESIGN §13); a setting left out falls back to the global one. */
 export const chatSettingsSchema = z.strictObject({
@@ -66,7 +78,6 @@ export const chatSettingsSchema = z.strictObject({
   system_message: z.string().optional(),
   /** The model for sessions in this chat (MODEL and model.name are the default). */
   model: z.string().min(1).optional(),
-  // YAML 1.1 readers turn a bare `off` into false; take that to mean off.
   streaming: streamingMode.optional(),
   /** false: in groups and channels answer every message, not only those that mention the bot. */
   require_mention: z.boolean().optional(),
@@ -138,42 +149,8 @@ export const configSchema = z.strictObject({
   cron_targets: z.array(z.union([z.literal('*'), deliverableAddress])).default([]),
   chats: chatsSchema.default([]),
   /** DESIGN §10: how answers are shown while the model writes them, per door; `off` = only the finished answer. */
-  streaming: z
-    .strictObject({ telegram: modeOf('telegram'), slack: modeOf('slack'), discord: modeOf('discord') })
-    .prefault({}),
-  telegram: z
-    .strictObject({
-      /** Public HTTPS URL for webhook mode; long polling when unset. */
-      webhook_url: z.string().url().nullable().default(null),
-      webhook_port: z.number().int().positive().default(8443),
-      webhook_secret: z.string().min(1).nullable().default(null),
-      handle_edited: z.boolean().default(false),
-      pairing: z.boolean().default(false),
-    })
-    .prefault({}),
-  slack: z
-    .strictObject({
-      command: z.string().regex(/^\/[a-z0-9_-]+$/).default('/ask'),
-      /** Who sees a slash command's answer. */
-      command_response: z.enum(['in_channel', 'ephemeral']).default('in_channel'),
-      pairing: z.boolean().default(false),
-    })
-    .prefault({}),
-  discord: z
-    .strictObject({
-      slash_command: z.boolean().default(true),
-      pairing: z.boolean().default(false),
-    })
-    .prefault({}),
-  email: z
-    .strictObject({
-      from: z.string().min(1).nullable().default(null),
-      /** Inbound (IMAP_URL): seconds between mailbox checks where the server has no IDLE (with IDLE, a safety net). */
-      poll_seconds: z.number().min(1).max(3600).default(30),
-      /** Inbound: unseen mail older than this many days is not answered at start (marked seen, logged). */
-      max_age_days: z.number().min(0.01).default(7),
-    })
-    .prefault({}),
+  streaming: streamingSchema,
+  ...doorSections,
   /** How long finished rows are kept (src/core/retention.ts); null keeps them for good. */
   retention: z
     .strictObject({
@@ -248,7 +225,8 @@ export function parseConfig(text: string, file: string): AppConfig {
     places.set(place, chat.key);
     const mode = chat.streaming;
     if (mode !== undefined && mode !== 'off') {
-      const allowed: readonly string[] = chat.address.platform in STREAMING_BY_PLATFORM ? STREAMING_BY_PLATFORM[chat.address.platform as StreamingPlatform] : ['off'];
+      const offered = doorOf(chat.address.platform)?.streaming ?? [];
+      const allowed: readonly string[] = offered.length ? offered : ['off'];
       if (!allowed.includes(mode)) throw new ConfigError(`${file}: 'chats.${chat.key}.streaming' ${chat.address.platform} offers ${allowed.map((m) => `'${m}'`).join(', ')}, not '${mode}'`);
     }
   }

@@ -9,6 +9,7 @@
  */
 import type { Adapter, InboundHandler } from './types.js';
 import type { PlatformId } from '../platform/ids.js';
+import { doorOf } from '../platform/doors/index.js';
 import type { Store } from './store/types.js';
 import type { Logger } from './logger.js';
 import type { Presence } from './presence.js';
@@ -73,14 +74,6 @@ export const DOOR_OPEN_TIMEOUT_MS = 30_000;
 /** How long a stop waits for one door (a door still connecting may never answer). */
 const DOOR_STOP_WAIT_MS = 5_000;
 
-/** The setting that says where each door connects, for the line of a door that never answered. */
-const ENDPOINT_SETTING: Partial<Record<PlatformId, string>> = {
-  telegram: 'TELEGRAM_API_ROOT',
-  slack: 'SLACK_API_URL',
-  discord: 'DISCORD_API_URL',
-  email: 'IMAP_URL',
-};
-
 export class DoorKeeper {
   private readonly doors = new Map<PlatformId, Door>();
   private handler: InboundHandler | undefined;
@@ -136,7 +129,8 @@ export class DoorKeeper {
   private startWithin(adapter: Adapter, handler: InboundHandler): Promise<void> {
     const ms = this.deps.openTimeoutMs ?? DOOR_OPEN_TIMEOUT_MS;
     return within(adapter.start(handler), ms, () => {
-      const setting = ENDPOINT_SETTING[adapter.platform];
+      // The variable that says where the door connects (its definition's endpoint).
+      const setting = doorOf(adapter.platform)?.variables.endpoint;
       throw new Error(`${adapter.platform}: no answer after ${Math.round(ms / 1000)} s while connecting${setting ? ` (check ${setting} and the network)` : ''}`);
     });
   }

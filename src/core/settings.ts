@@ -1,29 +1,17 @@
 import { hostname } from 'node:os';
-import { z } from 'zod';
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirs } from './fs.js';
 import type { AppConfig } from './config.js';
 import { loadConfigFile, resolveConfigPath, resolveHome } from './config.js';
 import { ConfigError } from './errors.js';
+import { DOOR_IDS, DOOR_TABLE, DOORS, parseImapUrl as parseImap } from '../platform/doors/index.js';
+import type { DoorId, DoorSections, DoorSettings, DoorSettingsMap, DoorYaml, EnvReader, ImapSettings } from '../platform/doors/index.js';
+import { hidePassword, passwordOf } from '../platform/urls.js';
 
-/** Who may talk on a platform: `*` = everyone, otherwise a set of platform user ids. Unset = nobody. */
-export interface AllowList {
-  everyone: boolean;
-  ids: ReadonlySet<string>;
-}
-
-export function parseAllowList(value: string | undefined): AllowList {
-  const items = (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return { everyone: items.includes('*'), ids: new Set(items.filter((s) => s !== '*')) };
-}
-
-export function isAllowed(list: AllowList, userId: string): boolean {
-  return list.everyone || list.ids.has(userId);
-}
+export { parseAllowList, isAllowed, type AllowList } from '../platform/doors/index.js';
+export type { TelegramSettings, SlackSettings, DiscordSettings, EmailSettings, ImapSettings } from '../platform/doors/index.js';
+export { hidePassword } from '../platform/urls.js';
 
 export const DEFAULT_MODELS = {
   openai: 'gpt-4o-mini',
@@ -39,45 +27,6 @@ export type ModelSettings =
   /** Nothing configured: try a local Ollama, else answer how to configure a model. */
   | { provider: 'auto'; name: string; baseURL: string };
 
-export interface TelegramSettings {
-  token: string;
-  apiRoot?: string;
-  allowed: AllowList;
-}
-export interface SlackSettings {
-  botToken: string;
-  signingSecret?: string;
-  appToken?: string;
-  apiUrl?: string;
-  port: number;
-  allowed: AllowList;
-}
-export interface DiscordSettings {
-  token: string;
-  apiUrl?: string;
-  gatewayUrl?: string;
-  allowed: AllowList;
-}
-/** The mailbox read as a chat door (IMAP_URL, DESIGN §11). */
-export interface ImapSettings {
-  host: string;
-  port: number;
-  /** imaps:// — TLS from the start; imap:// — STARTTLS when the server offers it. */
-  secure: boolean;
-  user: string;
-  pass: string;
-  mailbox: string;
-  /** The URL with the password hidden, for messages. */
-  shown: string;
-}
-export interface EmailSettings {
-  smtpUrl?: string;
-  from: string;
-  allowed: AllowList;
-  /** Inbound mail; absent: the e-mail door only sends. */
-  imap?: ImapSettings;
-}
-
 /** The web console (DESIGN §12): where it listens and, when set explicitly, its access token. */
 export interface ConsoleSettings {
   /** 0 = off. */
@@ -87,16 +36,15 @@ export interface ConsoleSettings {
   token?: string;
 }
 
-/** Config file + environment, merged once at start. Environment variables win. */
-export interface Settings {
+/**
+ * Config file + environment, merged once at start. Environment variables win. Each door's settings
+ * sit under its id (`telegram`, `email` …), read by its definition (src/platform/doors/).
+ */
+export interface Settings extends DoorSettingsMap {
   home: string;
   configPath: string;
   config: AppConfig;
   model: ModelSettings;
-  telegram?: TelegramSettings;
-  slack?: SlackSettings;
-  discord?: DiscordSettings;
-  email: EmailSettings;
   /** DATABASE_URL when it names PostgreSQL (`postgres://…`); unset: embedded SQLite in `home` (DESIGN §9). */
   databaseUrl?: string;
   /** This instance's name in logs, leases and `doctor` (SWITCHBOARD_INSTANCE_ID, default `<hostname>-<pid>`). */
@@ -169,37 +117,40 @@ function url(e: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
-/**
- * TELEGRAM_WEBHOOK_URL / _PORT / _SECRET override `telegram.webhook_url`, `webhook_port`,
- * `webhook_secret`: one config file for several instances, each on its own port (DESIGN §4).
- */
-function withTelegramWebhookEnv(e: NodeJS.ProcessEnv, config: AppConfig): AppConfig {
-  const webhookUrl = env(e, 'TELEGRAM_WEBHOOK_URL');
-  if (webhookUrl !== undefined) {
-    // Kept as written (the path matters to Telegram and to the server); only checked to be a URL.
-    let parsed: URL;
-    try {
-      parsed = new URL(webhookUrl);
-    } catch {
-      throw new ConfigError(`TELEGRAM_WEBHOOK_URL: '${webhookUrl}' is not a URL`);
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError(`TELEGRAM_WEBHOOK_URL: '${webhookUrl}' is not an http(s) URL`);
-  }
-  const webhookPort = env(e, 'TELEGRAM_WEBHOOK_PORT') === undefined ? undefined : port(e, 'TELEGRAM_WEBHOOK_PORT', 0);
-  const webhookSecret = env(e, 'TELEGRAM_WEBHOOK_SECRET');
-  if (webhookSecret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(webhookSecret)) {
-    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z, a-z, 0-9, _ and - (what Telegram accepts as secret_token)');
-  }
-  if (webhookUrl === undefined && webhookPort === undefined && webhookSecret === undefined) return config;
+/** How door definitions read the environment: a bad value is one ConfigError line naming the variable. */
+function envReader(e: NodeJS.ProcessEnv): EnvReader {
   return {
-    ...config,
-    telegram: {
-      ...config.telegram,
-      ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
-      ...(webhookPort !== undefined ? { webhook_port: webhookPort } : {}),
-      ...(webhookSecret !== undefined ? { webhook_secret: webhookSecret } : {}),
+    string: (name) => env(e, name),
+    url: (name) => url(e, name),
+    port: (name) => (env(e, name) === undefined ? undefined : port(e, name, 0)),
+    fail: (line) => {
+      throw new ConfigError(line);
     },
   };
+}
+
+/** The config with each door's environment overrides applied (TELEGRAM_WEBHOOK_* …). */
+function withDoorOverrides(read: EnvReader, config: AppConfig): AppConfig {
+  let out = config;
+  for (const id of DOOR_IDS) out = overrideDoor(id, read, out);
+  return out;
+}
+
+function overrideDoor<K extends DoorId>(id: K, read: EnvReader, config: AppConfig): AppConfig {
+  const door = DOOR_TABLE[id];
+  return door.overrideYaml ? { ...config, [id]: door.overrideYaml(read, sectionOf(config, id)) } : config;
+}
+
+function sectionOf<K extends DoorId>(config: DoorSections, id: K): DoorYaml<K> {
+  return config[id];
+}
+
+function doorSettings<K extends DoorId>(id: K, read: EnvReader, config: AppConfig): DoorSettings<K> {
+  return DOOR_TABLE[id].settings(read, sectionOf(config, id));
+}
+
+function doorSecrets<K extends DoorId>(id: K, settings: DoorSettings<K>, config: AppConfig): readonly string[] {
+  return DOOR_TABLE[id].secretValues(settings, sectionOf(config, id));
 }
 
 /** Reads config and environment. Throws ConfigError with one line on anything wrong. */
@@ -207,63 +158,24 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
   checkLogLevel(e);
   const home = resolveHome(e);
   const configPath = resolveConfigPath(e, home);
-  const config = withTelegramWebhookEnv(e, loadConfigFile(configPath));
+  const read = envReader(e);
+  const config = withDoorOverrides(read, loadConfigFile(configPath));
   const model = resolveModel(e, config);
 
-  const tgToken = env(e, 'TELEGRAM_BOT_TOKEN');
-  const telegram = tgToken
-    ? { token: tgToken, apiRoot: url(e, 'TELEGRAM_API_ROOT'), allowed: parseAllowList(env(e, 'TELEGRAM_ALLOWED_USERS')) }
-    : undefined;
+  const doors: Partial<Record<DoorId, unknown>> = {};
+  const doorSecretValues: string[] = [];
+  for (const id of DOOR_IDS) {
+    const settings = doorSettings(id, read, config);
+    if (settings !== undefined) doors[id] = settings;
+    doorSecretValues.push(...doorSecrets(id, settings, config));
+  }
 
-  const slackToken = env(e, 'SLACK_BOT_TOKEN');
-  const slack = slackToken
-    ? {
-        botToken: slackToken,
-        signingSecret: env(e, 'SLACK_SIGNING_SECRET'),
-        appToken: env(e, 'SLACK_APP_TOKEN'),
-        apiUrl: url(e, 'SLACK_API_URL'),
-        port: port(e, 'SLACK_PORT', 3000),
-        allowed: parseAllowList(env(e, 'SLACK_ALLOWED_USERS')),
-      }
-    : undefined;
-
-  const discordToken = env(e, 'DISCORD_BOT_TOKEN');
-  const discord = discordToken
-    ? {
-        token: discordToken,
-        apiUrl: url(e, 'DISCORD_API_URL'),
-        gatewayUrl: url(e, 'DISCORD_GATEWAY_URL'),
-        allowed: parseAllowList(env(e, 'DISCORD_ALLOWED_USERS')),
-      }
-    : undefined;
-
-  const imapRaw = env(e, 'IMAP_URL');
-  const email: EmailSettings = {
-    smtpUrl: env(e, 'SMTP_URL'),
-    from: env(e, 'EMAIL_FROM') ?? config.email.from ?? 'Switchboard <switchboard@localhost>',
-    // Addresses compare lower-cased (DESIGN §11); the adapter lower-cases the sender too.
-    allowed: parseAllowList(env(e, 'EMAIL_ALLOWED_SENDERS')?.toLowerCase()),
-    imap: imapRaw === undefined ? undefined : parseImapUrl(imapRaw),
-  };
-
-  const secrets = [
-    'OPENAI_API_KEY',
-    'ANTHROPIC_API_KEY',
-    'TELEGRAM_BOT_TOKEN',
-    'SLACK_BOT_TOKEN',
-    'SLACK_SIGNING_SECRET',
-    'SLACK_APP_TOKEN',
-    'DISCORD_BOT_TOKEN',
-    'SWITCHBOARD_CONSOLE_TOKEN',
-  ]
+  const secrets = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', ...DOOR_IDS.flatMap((id) => DOORS[id].variables.secrets), 'SWITCHBOARD_CONSOLE_TOKEN']
     .map((n) => env(e, n))
-    .concat(config.telegram.webhook_secret ?? undefined)
+    .concat(doorSecretValues)
     .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
-  const smtp = email.smtpUrl ? safePassword(email.smtpUrl) : undefined;
-  if (smtp) secrets.push(smtp);
-  if (email.imap && email.imap.pass.length >= 4) secrets.push(email.imap.pass);
   const databaseUrl = databaseUrlOf(e);
-  const dbPassword = databaseUrl ? safePassword(databaseUrl) : undefined;
+  const dbPassword = databaseUrl ? passwordOf(databaseUrl) : undefined;
   if (dbPassword) secrets.push(dbPassword);
   const instanceId = env(e, 'SWITCHBOARD_INSTANCE_ID') ?? `${hostname()}-${process.pid}`;
 
@@ -273,46 +185,15 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     token: env(e, 'SWITCHBOARD_CONSOLE_TOKEN'),
   };
 
-  return { home, configPath, config, model, telegram, slack, discord, email, databaseUrl, instanceId, console: consoleSettings, secrets };
+  // The definitions read each door under its own id; the map's type says which may be absent.
+  return { ...(doors as DoorSettingsMap), home, configPath, config, model, databaseUrl, instanceId, console: consoleSettings, secrets };
 }
 
-/** `scheme://user:***@host…`: a URL as it may be shown in an error line. */
-export function hidePassword(url: string): string {
-  // Up to the last '@': a password with an unencoded '/' or '@' is hidden whole (hiding more is safe).
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):.*@/i, '$1:***@');
-}
-
-const IMAP_FORM = 'imaps://user:password@host:993/INBOX or imap://user:password@host:143/INBOX';
-
-const imapUrlSchema = z
-  .url({ protocol: /^imaps?$/, error: `expected ${IMAP_FORM}` })
-  .transform((raw) => new URL(raw))
-  .refine((u) => u.hostname !== '', { error: `names no host (${IMAP_FORM})` })
-  .refine((u) => u.username !== '' && u.password !== '', { error: `needs the user and password (${IMAP_FORM}; percent-encode special characters)` });
-
-/**
- * IMAP_URL (DESIGN §4): `imaps://user:pass@host:993/INBOX` (TLS) or `imap://…:143/…` (STARTTLS when
- * offered); the path is the mailbox (default INBOX). Anything else is one ConfigError line with the
- * password hidden.
- */
+/** IMAP_URL (DESIGN §4) as the e-mail door reads it; anything wrong is one ConfigError line, the password hidden. */
 export function parseImapUrl(raw: string): ImapSettings {
-  const shown = hidePassword(raw);
-  const result = imapUrlSchema.safeParse(raw);
-  if (!result.success) throw new ConfigError(`IMAP_URL: '${shown}' ${result.error.issues[0]?.message ?? 'is not valid'}`);
-  const u = result.data;
-  const secure = u.protocol === 'imaps:';
-  let user: string;
-  let pass: string;
-  let mailbox: string;
-  try {
-    user = decodeURIComponent(u.username);
-    pass = decodeURIComponent(u.password);
-    mailbox = decodeURIComponent(u.pathname.replace(/^\/+/, '').replace(/\/+$/, '')) || 'INBOX';
-  } catch {
-    throw new ConfigError(`IMAP_URL: '${shown}' has a bad percent-escape (${IMAP_FORM})`);
-  }
-  const port = u.port ? Number(u.port) : secure ? 993 : 143;
-  return { host: u.hostname.replace(/^\[|\]$/g, ''), port, secure, user, pass, mailbox, shown };
+  return parseImap(raw, (line) => {
+    throw new ConfigError(line);
+  });
 }
 
 /**
@@ -334,15 +215,6 @@ function databaseUrlOf(e: NodeJS.ProcessEnv): string | undefined {
   }
   if (!parsed.hostname) throw new ConfigError(`DATABASE_URL: '${shown}' names no host (postgres://user:password@host:5432/database)`);
   return raw;
-}
-
-function safePassword(url: string): string | undefined {
-  try {
-    const p = decodeURIComponent(new URL(url).password);
-    return p.length >= 4 ? p : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

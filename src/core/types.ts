@@ -17,16 +17,17 @@ export interface InboundMessage extends SessionAddress {
   chatTitle?: string;
   /** Message text, with the bot mention already stripped by the adapter where it makes sense. */
   text: string;
-  /** A one-to-one chat (DM, private chat, terminal). */
+  /** A one-to-one chat (DM, private chat, mail, terminal). */
   isDirect: boolean;
-  /** The bot was mentioned, replied to, or addressed with a command (groups/channels only matter). */
-  mentionsBot: boolean;
   /**
-   * A chat command the platform itself marked (a bot-command entity, a slash command), by name
-   * (`new`; a leading `/` and an `@bot` suffix are allowed); its arguments are in `text`, after the
-   * command when `text` repeats it. Absent: the core looks for a command in `text` (core/commands.ts).
+   * The bot was mentioned by name (`@bot`, a Telegram text_mention, Slack `<@U…>`, Discord `<@id>`).
+   * A fact, not a decision: whether the message is answered is the gateway's `addressed` step.
    */
-  command?: string;
+  mentionsBot: boolean;
+  /** The message replies to one of the bot's own messages. */
+  isReplyToBot: boolean;
+  /** A command the platform itself marked (see PlatformCommand); absent for plain text. */
+  command?: PlatformCommand;
   /** The platform's id of this message (used for replies/threading). */
   messageId: string;
   /**
@@ -37,6 +38,18 @@ export interface InboundMessage extends SessionAddress {
   receivedAt: Date;
   /** Where the answer goes. */
   replyTarget: DeliveryTarget;
+}
+
+/**
+ * A command as the platform marked it: a Telegram `bot_command` entity at the start of the text
+ * (`/new`, `/new@thisbot`, `/new@otherbot`), a Slack slash command, a Discord application command.
+ * The door reports who it is addressed to; the core decides what that means.
+ */
+export interface PlatformCommand {
+  /** The command's name without the slash or the `@bot` suffix (`new`, Slack's `ask`). */
+  readonly name: string;
+  /** false: `/cmd@otherbot` — addressed to another bot in the chat. */
+  readonly forBot: boolean;
 }
 
 /** Where a reply is delivered: an address plus what the platform needs to deliver it just so. */

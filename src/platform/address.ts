@@ -8,6 +8,7 @@
  * injective: two different addresses never print the same.
  */
 import { isDeliverable, isPlatformId, type DeliverablePlatform, type PlatformId } from './ids.js';
+import { DOORS, type AddressSyntax } from './doors/index.js';
 
 /** A chat (and thread) on one platform. Ids are the platform's own, as opaque strings. */
 export interface Address {
@@ -36,27 +37,12 @@ export class AddressError extends Error {
   }
 }
 
-/** What the part after `platform:` looks like on one platform, checked when config or a tool takes it. */
-interface AddressSyntax {
-  readonly example: string;
-  readonly chat: RegExp;
-  readonly thread: RegExp | null;
-  /** Canonical form of the chat id (e-mail addresses compare lower-cased). */
-  readonly canonical?: (chat: string) => string;
-}
-
-const EMAIL = /^[^\s@:<>(),;"]+@[^\s@:<>(),;"]+\.[^\s@:<>(),;".]+$/;
-
-const SYNTAX: Readonly<Record<DeliverablePlatform, AddressSyntax>> = {
-  telegram: { example: 'telegram:<chat id>[:<topic id>]', chat: /^-?\d{1,20}$/, thread: /^\d{1,12}$/ },
-  slack: { example: 'slack:<channel id>[:<thread ts>]', chat: /^[CDGUW][A-Z0-9]{2,}$/, thread: /^\d{6,12}\.\d{1,8}$/ },
-  discord: { example: 'discord:<channel id>', chat: /^\d{1,21}$/, thread: null },
-  email: { example: 'email:<address>', chat: EMAIL, thread: null, canonical: (c) => c.toLowerCase() },
-};
+/** Each door's address syntax, from its definition (every door is an address a reply can go to). */
+const SYNTAX: Readonly<Record<DeliverablePlatform, { readonly address: AddressSyntax }>> = DOORS;
 
 /** The address forms `deliver` and `chats:` accept, for error messages. */
 export const DELIVERABLE_FORMS = Object.values(SYNTAX)
-  .map((s) => s.example)
+  .map((s) => s.address.example)
   .join(', ');
 
 const escapePart = (part: string): string => part.replace(/[%:]/g, (c) => (c === '%' ? '%25' : '%3A'));
@@ -95,7 +81,7 @@ export function parseDeliverableAddress(text: string): DeliverableAddress {
   if (!isPlatformId(platform) || !isDeliverable(platform)) {
     throw new AddressError(`'${text}' is not an address a reply can be sent to; expected ${DELIVERABLE_FORMS}`);
   }
-  const syntax = SYNTAX[platform];
+  const syntax = SYNTAX[platform].address;
   const parts = rest.split(':').map(unescapePart);
   const [chat, thread, extra] = parts;
   const ok =

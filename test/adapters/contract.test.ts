@@ -29,6 +29,7 @@ adapterContract({
   platform: 'telegram',
   shape: 'per-chunk',
   inbound: ['direct', 'thread'],
+  groups: true,
   rateLimits: true,
   pooled: true,
   typing: true,
@@ -48,6 +49,10 @@ adapterContract({
             : fake.pushText({ chatId: -1001234567890, chatType: 'supergroup', userId: user, threadId: 77, text: `@${fake.bot.username} ${text}` });
         return { confirmed: async () => fake.confirmedOffset > id };
       },
+      async injectGroup(fact, text) {
+        const group = { chatId: -1001234567890, chatType: 'supergroup' as const, userId: user, text };
+        fake.pushText(fact === 'unaddressed' ? group : { ...group, replyTo: { messageId: 1, fromBot: true } });
+      },
       rateLimitNextSend: (seconds) => fake.failNext('sendMessage', { kind: 'rate_limit', retryAfter: seconds }),
       served429: () => fake.callsOf('sendMessage').filter((c) => c.status === 429).length,
       typingSeen: () => fake.callsOf('sendChatAction').filter((c) => c.status === 200).length,
@@ -64,6 +69,7 @@ adapterContract({
   platform: 'slack',
   shape: 'per-chunk',
   inbound: ['direct', 'thread'],
+  groups: true,
   rateLimits: true,
   pooled: false,
   typing: false,
@@ -90,6 +96,13 @@ adapterContract({
         const res = await postSigned(`http://127.0.0.1:${receiverPort ?? 1}/slack/events`, SLACK_SECRET, eventBody(event)).catch(() => ({ status: 0 }));
         return { confirmed: async () => res.status === 200 };
       },
+      async injectGroup(fact, text) {
+        receiverPort = adapter.port ?? receiverPort;
+        const event = { type: 'message', channel: 'C0001', channel_type: 'channel', user: 'U1001', text, ts: `1700001000.${String(++ts).padStart(6, '0')}` };
+        // A reply in a thread the bot started: Slack names the thread's author in parent_user_id.
+        const reply = fact === 'reply-to-bot' ? { thread_ts: '1700000500.000100', parent_user_id: fake.botUserId } : {};
+        await postSigned(`http://127.0.0.1:${receiverPort ?? 1}/slack/events`, SLACK_SECRET, eventBody({ ...event, ...reply }));
+      },
       rateLimitNextSend: (seconds) => fake.rateLimit('chat.postMessage', seconds),
       served429: () => fake.callsTo('chat.postMessage').filter((c) => c.status === 429).length,
       dispose: () => fake.close(),
@@ -104,6 +117,7 @@ adapterContract({
   // A guild thread message carries `discord:<channel>:<thread>`, which parseDeliverableAddress refuses
   // (its Discord syntax has no thread part), so only DMs take part in the address round trip.
   inbound: ['direct'],
+  groups: true,
   rateLimits: true,
   pooled: false,
   typing: true,
@@ -120,6 +134,14 @@ adapterContract({
         fake.sendDM({ userId: user, content: text });
         return {};
       },
+      async injectGroup(fact, text) {
+        if (fact === 'unaddressed') {
+          fake.sendGuildMessage({ userId: user, content: text });
+          return;
+        }
+        await adapter.deliver({ id: 1, target: { platform: 'discord', chatId: fake.channelId }, message: { chunks: ['said by the bot'] }, firstChunk: 0, onChunkSent: () => undefined });
+        fake.sendGuildMessage({ userId: user, content: text, replyTo: fake.messages.at(-1)!.id });
+      },
       rateLimitNextSend: (seconds) => fake.failNext({ route: 'messages', status: 429, retryAfter: seconds }),
       served429: () => fake.requests.filter((r) => r.status === 429).length,
       typingSeen: () => fake.typing.length,
@@ -133,6 +155,7 @@ adapterContract({
   platform: 'email',
   shape: 'whole',
   inbound: [],
+  groups: false,
   rateLimits: false,
   pooled: true,
   typing: false,
@@ -162,6 +185,7 @@ adapterContract({
   platform: 'cli',
   shape: 'per-chunk',
   inbound: ['direct'],
+  groups: false,
   rateLimits: false,
   pooled: false,
   typing: false,

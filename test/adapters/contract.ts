@@ -18,6 +18,12 @@ import { isDeliverable, type PlatformId } from '../../src/platform/ids.js';
 /** An inbound event the fake can send: a direct message, or a message in a thread (topic) of a group. */
 export type InboundKind = 'direct' | 'thread';
 
+/**
+ * A group message the fake can send (harnesses with `groups`): one that does not address the bot
+ * at all, or one that replies to a message of the bot's (without mentioning it).
+ */
+export type GroupFact = 'unaddressed' | 'reply-to-bot';
+
 /** One message as the fake accepted it; `chat` is where it landed, in the fake's own terms. */
 export interface Landed {
   chat: string;
@@ -44,6 +50,11 @@ export interface Fixture {
   ports: number[];
   /** Makes the fake send one event from a user the bot may talk to (harnesses with `inbound`). */
   inject?(kind: InboundKind, text: string): Promise<Injected>;
+  /**
+   * Makes the fake send one group message from a user the bot may talk to (harnesses with `groups`);
+   * for `reply-to-bot` the harness first has the bot post the message replied to, if it must.
+   */
+  injectGroup?(fact: GroupFact, text: string): Promise<void>;
   /** The fake answers the adapter's next send with 429 and `Retry-After: seconds` (harnesses with `rateLimits`). */
   rateLimitNextSend?(seconds: number): void;
   /** 429s the fake has served so far. */
@@ -63,6 +74,8 @@ export interface AdapterHarness {
   shape: 'per-chunk' | 'whole';
   /** Inbound events the fake can send; empty for a door that only sends. */
   inbound: readonly InboundKind[];
+  /** The platform has group chats (channels, guilds) where a message need not address the bot. */
+  groups: boolean;
   /** The fake can answer a send with 429 and Retry-After. */
   rateLimits: boolean;
   /** The adapter keeps connections open between sends (a pool) that only close() ends. */
@@ -193,6 +206,24 @@ export function adapterContract(h: AdapterHarness): void {
       for (const [text, event] of Object.entries(events)) {
         if (event.confirmed && (await event.confirmed())) expect(given, `'${text}' was confirmed`).toContain(text);
       }
+    });
+
+    // Doors report facts, the core decides (DESIGN §2): no door drops a group message for policy.
+    if (h.groups) it('hands over a group message that does not address the bot, with mentionsBot and isReplyToBot false', async () => {
+      const box = inbox();
+      await f.adapter.start(box.handler);
+      await f.injectGroup!('unaddressed', 'just chatting among us');
+      const m = await box.waitFor('just chatting among us');
+      expect(m).toMatchObject({ platform: h.platform, isDirect: false, mentionsBot: false, isReplyToBot: false });
+      expect(m.command).toBeUndefined();
+    });
+
+    if (h.groups) it('hands over a reply to one of the bot\'s messages with isReplyToBot: true', async () => {
+      const box = inbox();
+      await f.adapter.start(box.handler);
+      await f.injectGroup!('reply-to-bot', 'about what you said');
+      const m = await box.waitFor('about what you said');
+      expect(m).toMatchObject({ platform: h.platform, isDirect: false, isReplyToBot: true });
     });
 
     it('a delivery after stop still arrives: stop ends intake only', async () => {

@@ -219,7 +219,7 @@ describe('discord adapter: /ask slash command', () => {
       const callback = fake.interactionCallbacks.find((c) => c.interactionId === interactionId);
       expect(callback?.type).toBe(5); // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
       expect(callback!.at - sentAt).toBeLessThan(3000);
-      expect(m).toMatchObject({ text: 'summarise the news', userId: '400000000000000002', chatId: fake.channelId, isDirect: false, mentionsBot: true, chatTitle: '#general' });
+      expect(m).toMatchObject({ text: 'summarise the news', userId: '400000000000000002', chatId: fake.channelId, isDirect: false, mentionsBot: false, command: { name: 'ask', forBot: true }, chatTitle: '#general' });
       expect(m.replyTarget.extra).toMatchObject({ channelId: fake.channelId, interactionToken: token, applicationId: fake.applicationId });
 
       const before = fake.messages.length;

@@ -105,7 +105,8 @@ describe('discord adapter: inbound', () => {
     const botMessage = fake.messages.at(-1)!;
     const id = fake.sendGuildMessage({ userId: ALICE, content: 'tell me more', replyTo: botMessage.id });
     const m = await box.waitFor((x) => x.messageId === id);
-    expect(m).toMatchObject({ text: 'tell me more', mentionsBot: true });
+    // The reply pings the bot (it is in `mentions`), but that is the reply, not a mention.
+    expect(m).toMatchObject({ text: 'tell me more', mentionsBot: false, isReplyToBot: true });
   });
 
   it('ignores other bots, even when they mention it, and its own echoed messages', async () => {

@@ -118,7 +118,8 @@ describe('Slack HTTP receiver', () => {
       displayName: 'alice',
       text: 'what is the *status*?',
       isDirect: false,
-      mentionsBot: true,
+      mentionsBot: false,
+      command: { name: 'ask', forBot: true },
       updateId: '13345224609.738474920.8088930838d88f008e0',
       replyTarget: { platform: 'slack', chatId: 'C0001', userId: 'U1001', extra: { response_url: responseUrl, response_type: 'in_channel' } },
     });

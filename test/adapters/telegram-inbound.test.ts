@@ -15,11 +15,11 @@ function text(result: InboundResult): string | undefined {
 }
 
 describe('telegram inbound translation', () => {
-  it('a text_mention of the bot addresses it; a mention of someone else does not', () => {
+  it('a text_mention of the bot mentions it; a mention of someone else is handed over as not mentioning it', () => {
     const byTextMention = toInboundMessage(update({ text: 'Switchy help', entities: [{ type: 'text_mention', offset: 0, length: 7, user: { id: 999 } }] }), bot, options);
     expect(byTextMention).toMatchObject({ kind: 'message', message: { mentionsBot: true } });
     const other = toInboundMessage(update({ text: '@someone_else hi', entities: [{ type: 'mention', offset: 0, length: 13 }] }), bot, options);
-    expect(other).toMatchObject({ kind: 'skip', reason: 'group message not addressed to the bot' });
+    expect(other).toMatchObject({ kind: 'message', message: { isDirect: false, mentionsBot: false, isReplyToBot: false, text: '@someone_else hi' } });
   });
 
   it('matches the username case-insensitively and keeps a mention that is not leading', () => {
@@ -31,14 +31,23 @@ describe('telegram inbound translation', () => {
 
   it('a message in a forum topic the bot created is not a reply to the bot', () => {
     const topic = { message_thread_id: 5, is_topic_message: true, reply_to_message: { message_id: 5, from: { id: 999 } } };
-    expect(toInboundMessage(update({ text: 'talking among us', ...topic }), bot, options).kind).toBe('skip');
+    expect(toInboundMessage(update({ text: 'talking among us', ...topic }), bot, options)).toMatchObject({ kind: 'message', message: { isReplyToBot: false } });
     const realReply = { message_thread_id: 5, is_topic_message: true, reply_to_message: { message_id: 8, from: { id: 999 } } };
-    expect(toInboundMessage(update({ text: 'answer me', ...realReply }), bot, options)).toMatchObject({ kind: 'message', message: { threadId: '5' } });
+    expect(toInboundMessage(update({ text: 'answer me', ...realReply }), bot, options)).toMatchObject({ kind: 'message', message: { threadId: '5', isReplyToBot: true, mentionsBot: false } });
   });
 
-  it('a command for another bot is not for us, even with a mention', () => {
-    const r = toInboundMessage(update({ text: '/status@OtherBot @SwitchBot', entities: [{ type: 'mention', offset: 17, length: 10 }] }), bot, options);
-    expect(r.kind).toBe('skip');
+  it('reports a command as Telegram marked it: for this bot (cleaned to /cmd) or for another (left as written)', () => {
+    const cmd = (text: string, length: number) => [{ type: 'bot_command', offset: 0, length }];
+    const ours = toInboundMessage(update({ text: '/Status@switchbot now', entities: cmd('/Status@switchbot now', 17) }), bot, options);
+    expect(ours).toMatchObject({ kind: 'message', message: { text: '/status now', command: { name: 'status', forBot: true }, mentionsBot: false } });
+    const bare = toInboundMessage(update({ text: '/new', entities: cmd('/new', 4) }), bot, options);
+    expect(bare).toMatchObject({ kind: 'message', message: { command: { name: 'new', forBot: true } } });
+    const theirs = toInboundMessage(update({ text: '/status@OtherBot @SwitchBot', entities: [...cmd('', 16), { type: 'mention', offset: 17, length: 10 }] }), bot, options);
+    expect(theirs).toMatchObject({ kind: 'message', message: { text: '/status@OtherBot @SwitchBot', command: { name: 'status', forBot: false }, mentionsBot: true } });
+    // A slash that Telegram did not mark as a command (a path) is plain text.
+    const path = toInboundMessage(update({ text: '/usr/bin is where', entities: [] }), bot, options);
+    expect(path).toMatchObject({ kind: 'message', message: { text: '/usr/bin is where' } });
+    expect(path.kind === 'message' && path.message.command).toBe(undefined);
   });
 
   it('describes locations, venues, contacts and documents; captions addressed to the bot are cleaned', () => {
@@ -68,11 +77,14 @@ describe('telegram inbound translation', () => {
     expect(r).toMatchObject({ kind: 'message', message: { displayName: 'al' } });
   });
 
-  it('takes a message from a server that leaves out is_bot, first_name, date and chat.type; still skips its own echo', () => {
+  it('takes a message from a server that leaves out is_bot, first_name, date, chat.type and entities; still skips its own echo', () => {
     const bare = { update_id: 8, message: { message_id: 3, from: { id: 1001 }, chat: { id: 1001 }, text: 'hi' } };
     expect(toInboundMessage(bare, bot, options)).toMatchObject({ kind: 'message', message: { isDirect: true, chatId: '1001', text: 'hi' } });
     const inGroup = { update_id: 9, message: { message_id: 4, from: { id: 1001 }, chat: { id: -5 }, text: 'chatter' } };
-    expect(toInboundMessage(inGroup, bot, options)).toMatchObject({ kind: 'skip', reason: 'group message not addressed to the bot' });
+    expect(toInboundMessage(inGroup, bot, options)).toMatchObject({ kind: 'message', message: { isDirect: false, mentionsBot: false, text: 'chatter' } });
+    // Without entities a leading /command is still one.
+    const bareCommand = { update_id: 11, message: { message_id: 6, from: { id: 1001 }, chat: { id: -5 }, text: '/help@OtherBot' } };
+    expect(toInboundMessage(bareCommand, bot, options)).toMatchObject({ kind: 'message', message: { command: { name: 'help', forBot: false } } });
     const echo = { update_id: 10, message: { message_id: 5, from: { id: 999 }, chat: { id: 1001 }, text: 'mine' } };
     expect(toInboundMessage(echo, bot, options)).toMatchObject({ kind: 'skip', reason: 'own message' });
   });

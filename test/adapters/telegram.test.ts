@@ -86,7 +86,8 @@ describe('telegram adapter: inbound', () => {
       displayName: 'Alice Liddell',
       text: 'hello there',
       isDirect: true,
-      mentionsBot: true,
+      mentionsBot: false,
+      isReplyToBot: false,
       updateId: String(updateId),
       replyTarget: { platform: 'telegram', chatId: '1001' },
     });
@@ -98,7 +99,7 @@ describe('telegram adapter: inbound', () => {
     await fake.waitForConfirmed(updateId + 1);
   });
 
-  it('answers in groups only when mentioned, replied to or given a command', async () => {
+  it('hands over every group message with the facts the core decides on: mention, reply to the bot, command', async () => {
     const { inbox } = await started();
     const group = { chatId: -1001234567890, chatType: 'supergroup' as const, chatTitle: 'Team', userId: 2002, firstName: 'Bob' };
     fake.pushText({ ...group, text: 'just chatting among humans' });
@@ -109,9 +110,18 @@ describe('telegram adapter: inbound', () => {
     fake.pushText({ ...group, text: 'a reply to a human', replyTo: { messageId: 1, fromBot: false } });
     const last = fake.pushText({ ...group, text: '/help' });
     await fake.waitForConfirmed(last + 1);
-    expect(inbox.messages.map((m) => m.text)).toEqual(['what is 2+2?', 'and 3+3?', '/new', '/help']);
+    const facts = inbox.messages.map((m) => [m.text, m.mentionsBot, m.isReplyToBot, m.command ?? null]);
+    expect(facts).toEqual([
+      ['just chatting among humans', false, false, null],
+      ['/status@some_other_bot', false, false, { name: 'status', forBot: false }],
+      ['what is 2+2?', true, false, null],
+      ['and 3+3?', false, true, null],
+      ['/new', false, false, { name: 'new', forBot: true }],
+      ['a reply to a human', false, false, null],
+      ['/help', false, false, { name: 'help', forBot: true }],
+    ]);
     for (const m of inbox.messages) {
-      expect(m).toMatchObject({ isDirect: false, mentionsBot: true, chatId: '-1001234567890', chatTitle: 'Team', userId: '2002' });
+      expect(m).toMatchObject({ isDirect: false, chatId: '-1001234567890', chatTitle: 'Team', userId: '2002' });
       expect(m.replyTarget.replyToMessageId).toBe(m.messageId);
     }
   });

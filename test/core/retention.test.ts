@@ -37,6 +37,7 @@ function event(updateId: string, at: number): InboundMessage {
     text: 'hello',
     isDirect: true,
     mentionsBot: false,
+    isReplyToBot: false,
     messageId: updateId,
     updateId,
     receivedAt: new Date(at),

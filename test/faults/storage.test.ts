@@ -49,6 +49,7 @@ async function homeWithData(): Promise<string> {
     text: 'hello',
     isDirect: true,
     mentionsBot: false,
+    isReplyToBot: false,
     messageId: '1',
     updateId: '1',
     receivedAt: new Date(0),

@@ -17,7 +17,7 @@ import { createApp, type App } from '../../src/app.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createOpenAIProvider } from '../../src/core/providers/openai.js';
 import type { Provider } from '../../src/core/providers/provider.js';
-import type { Adapter, Delivery, InboundMessage } from '../../src/core/types.js';
+import type { Adapter, Delivery, InboundMessage, PlatformCommand } from '../../src/core/types.js';
 import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
 import type { PlatformId } from '../../src/platform/ids.js';
 import type { Tool } from '../../src/core/tools/types.js';
@@ -138,7 +138,7 @@ export function makeCore(options: {
 }
 
 let seq = 0;
-export function inbound(text: string, opts: { user?: string; chat?: string; direct?: boolean; mention?: boolean; updateId?: string } = {}): InboundMessage {
+export function inbound(text: string, opts: { user?: string; chat?: string; direct?: boolean; mention?: boolean; replyToBot?: boolean; command?: PlatformCommand; updateId?: string } = {}): InboundMessage {
   const user = opts.user ?? '1001';
   const chat = opts.chat ?? user;
   seq++;
@@ -149,6 +149,8 @@ export function inbound(text: string, opts: { user?: string; chat?: string; dire
     text,
     isDirect: opts.direct ?? true,
     mentionsBot: opts.mention ?? false,
+    isReplyToBot: opts.replyToBot ?? false,
+    ...(opts.command ? { command: opts.command } : {}),
     messageId: String(seq),
     updateId: opts.updateId ?? `u${process.pid}-${seq}`,
     receivedAt: new Date(),

@@ -9,6 +9,7 @@ export function storedInbound(updateId: string, userId = '1001', at: number): In
     text: `hello ${updateId}`,
     isDirect: true,
     mentionsBot: false,
+    isReplyToBot: false,
     messageId: updateId,
     updateId,
     receivedAt: new Date(at),

@@ -3,9 +3,9 @@
  * should not see it.
  *
  * - DMs and guild messages. A message without `guild_id` is a DM (a bot is never in a group DM; one that
- *   says it is, by `channel_type`, is dropped). A guild message is `mentionsBot` when it mentions the bot
- *   user (`<@id>`/`<@!id>`) or replies to one of its messages (@everyone/@here and role mentions do not
- *   address the bot); whether an unaddressed one is answered is the core's call (`chats:` … `require_mention`).
+ *   says it is, by `channel_type`, is dropped). Facts: `mentionsBot` when it mentions the bot user
+ *   (`<@id>`/`<@!id>`; @everyone/@here and role mentions do not), `isReplyToBot` when it replies to one of
+ *   its messages; whether a message is answered is the core's call (`chats:` … `require_mention`).
  * - Threads: chatId = the parent channel, threadId = the thread (when the thread is known from the gateway,
  *   see channels.ts); the thread is itself a channel, so the reply goes to `replyTarget.extra.channelId`.
  *   A channel not known is the chat itself.
@@ -55,10 +55,15 @@ export function cleanContent(m: RawMessage, botId: string, channel: (id: string)
     .trim();
 }
 
-/** Was the bot addressed: a user mention of it, or a reply to one of its messages? */
-export function addressesBot(m: RawMessage, botId: string): boolean {
-  if ((m.mentions ?? []).some((u) => u.id === botId)) return true;
+/** Does the message mention the bot user (`<@id>`/`<@!id>`; @everyone, @here and roles do not count)? */
+export function mentionsBot(m: RawMessage, botId: string): boolean {
   if (new RegExp(`<@!?${botId}>`).test(m.content)) return true;
+  // A reply that pings lists the replied-to author in `mentions` too: that is the reply, not a mention.
+  return !repliesToBot(m, botId) && (m.mentions ?? []).some((u) => u.id === botId);
+}
+
+/** Does the message reply to one of the bot's own messages? */
+export function repliesToBot(m: RawMessage, botId: string): boolean {
   return m.referenced_message?.author?.id === botId;
 }
 
@@ -71,7 +76,6 @@ export function toInbound(m: RawMessage, botId: string, channel: (id: string) =>
   if (isDirect && m.channel_type !== undefined && m.channel_type !== ChannelType.DM) return null; // group DMs: not a door we serve
   // Unaddressed guild messages are handed over too: the gateway ignores them unless the chat says
   // `require_mention: false`.
-  const mentionsBot = !isDirect && addressesBot(m, botId);
 
   const attachments = (m.attachments ?? []).map((a) => describeAttachment(a.filename, a.content_type, a.size));
   const text = [cleanContent(m, botId, channel), ...attachments].filter(Boolean).join('\n');
@@ -96,7 +100,8 @@ export function toInbound(m: RawMessage, botId: string, channel: (id: string) =>
     chatTitle,
     text,
     isDirect,
-    mentionsBot,
+    mentionsBot: mentionsBot(m, botId),
+    isReplyToBot: repliesToBot(m, botId),
     messageId: m.id,
     updateId: m.id,
     receivedAt: now(),

@@ -8,6 +8,7 @@
 import { PlatformApiError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import type { DiscordSettings } from '../../core/settings.js';
+import { discordDoor } from '../../platform/doors/discord.js';
 import type { Adapter, Delivery, DeliveryTarget, InboundHandler, InboundMessage } from '../../core/types.js';
 import type { AdapterDeps } from '../deps.js';
 import { ChannelDirectory } from './channels.js';
@@ -146,7 +147,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     platform: 'discord',
     profile: PLATFORM_HINTS.discord,
     // One gateway connection per bot: with several instances, one holds the door (DESIGN §9).
-    exclusiveIntake: true,
+    exclusiveIntake: discordDoor.exclusive(settings, deps.config.discord),
 
     async start(h) {
       if (connection) throw new Error('discord adapter already started');

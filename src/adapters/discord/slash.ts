@@ -79,8 +79,10 @@ export function interactionToInbound(i: RawInteraction, channel: (id: string) =>
     chatTitle,
     text: prompt,
     isDirect,
-    // A slash command is addressed to the bot by definition.
-    mentionsBot: true,
+    mentionsBot: false,
+    isReplyToBot: false,
+    // An application command is the bot's own by definition.
+    command: { name: i.data.name, forBot: true },
     messageId: i.id,
     updateId: i.id,
     receivedAt: now(),

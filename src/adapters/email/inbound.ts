@@ -31,8 +31,10 @@ export function toInboundMessage(mail: InboundMail, fallbackId: string, received
     userId: mail.from,
     displayName: mail.fromName,
     text,
+    // A mail to the bot's address is a one-to-one conversation; nobody @-mentions in mail.
     isDirect: true,
-    mentionsBot: true,
+    mentionsBot: false,
+    isReplyToBot: false,
     messageId,
     updateId: messageId,
     receivedAt,

@@ -10,6 +10,7 @@ import { access, constants, mkdir } from 'node:fs/promises';
 import type { Transporter } from 'nodemailer';
 import type { Adapter, Delivery, InboundHandler } from '../../core/types.js';
 import type { EmailSettings } from '../../core/settings.js';
+import { emailDoor } from '../../platform/doors/email.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import { PlatformApiError } from '../../core/errors.js';
 import type { AdapterDeps } from '../deps.js';
@@ -98,7 +99,7 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
     profile: PLATFORM_HINTS.email,
 
     // With a mailbox to read, only one instance at a time may read it (DESIGN §9).
-    exclusiveIntake: Boolean(settings.imap),
+    exclusiveIntake: emailDoor.exclusive(settings, deps.config.email),
 
     async start(handler: InboundHandler): Promise<void> {
       deps.logger.info('email', settings.smtpUrl ? 'sending mail through SMTP' : `no SMTP_URL: mail is written to ${outboxDir}`);

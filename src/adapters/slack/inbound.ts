@@ -36,6 +36,8 @@ const conversationEventFields = {
   text: z.string().optional(),
   ts: z.string().min(1),
   thread_ts: z.string().min(1).optional(),
+  /** Who started the thread this message is in (Slack sends it on thread replies). */
+  parent_user_id: z.string().min(1).optional(),
 };
 
 const messageEventSchema = z.object({ type: z.literal('message'), channel_type: z.string().optional(), ...conversationEventFields });
@@ -106,6 +108,11 @@ function fromSelfOrBot(event: { user?: string; bot_id?: string; subtype?: string
   return undefined;
 }
 
+/** A reply in a thread the bot started (a thread's first message is not a reply to anyone). */
+function repliesToBot(event: { ts: string; thread_ts?: string; parent_user_id?: string }, ctx: DecodeContext): boolean {
+  return event.thread_ts !== undefined && event.thread_ts !== event.ts && ctx.botUserId !== undefined && event.parent_user_id === ctx.botUserId;
+}
+
 function parseEnvelope(body: unknown): { eventId: string; event: unknown } | { error: string } {
   const env = envelopeSchema.safeParse(body);
   if (!env.success) return { error: 'malformed event envelope' };
@@ -154,6 +161,7 @@ export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
       text,
       isDirect: isIm,
       mentionsBot: mentioned,
+      isReplyToBot: repliesToBot(event, ctx),
       messageId: event.ts,
       updateId: env.eventId,
       receivedAt: ctx.now,
@@ -186,6 +194,7 @@ export function decodeMentionEvent(body: unknown, ctx: DecodeContext): Decoded {
       text,
       isDirect: event.channel.startsWith('D'),
       mentionsBot: true,
+      isReplyToBot: repliesToBot(event, ctx),
       messageId: event.ts,
       updateId: env.eventId,
       receivedAt: ctx.now,
@@ -219,7 +228,10 @@ export function decodeCommand(payload: unknown, ctx: DecodeContext, responseType
       chatTitle: cmd.channel_name && cmd.channel_name !== 'directmessage' && cmd.channel_name !== 'privategroup' ? cmd.channel_name : undefined,
       text: slackToPlainText(cmd.text.trim()),
       isDirect: cmd.channel_name === 'directmessage' || cmd.channel_id.startsWith('D'),
-      mentionsBot: true,
+      mentionsBot: false,
+      isReplyToBot: false,
+      // A slash command is the bot's own by definition (Slack routes it to this app only).
+      command: { name: cmd.command.replace(/^\//, '').toLowerCase(), forBot: true },
       messageId: triggerId,
       updateId: triggerId,
       receivedAt: ctx.now,

@@ -1,13 +1,14 @@
 /**
- * Telegram update → InboundMessage. Pure: no I/O, no policy beyond "is this message for the bot".
+ * Telegram update → InboundMessage. Pure: no I/O, no policy (DESIGN §2: doors report facts).
  *
- * Private chats always pass; in groups and supergroups a message passes only when it mentions the
- * bot (`mention` of its @username or a `text_mention` of it), replies to one of its messages, or is a
- * command (`/cmd`, or `/cmd@thisbot`; `/cmd@otherbot` is for someone else). Forum topics become
- * threads. The fields read are validated with zod; anything else in the update is ignored.
+ * Every message a person writes is handed over, in groups too, with the facts the core decides on:
+ * `mentionsBot` (a `mention` of its @username or a `text_mention` of it), `isReplyToBot`, and
+ * `command` (a `bot_command` at the start: `/cmd`, `/cmd@thisbot`, or `/cmd@otherbot`, which is for
+ * someone else). Forum topics become threads. The fields read are validated with zod; anything else
+ * in the update is ignored.
  */
 import { z } from 'zod';
-import type { InboundMessage } from '../../core/types.js';
+import type { InboundMessage, PlatformCommand } from '../../core/types.js';
 import { describeMedia, mediaFields } from './media.js';
 
 const userSchema = z.looseObject({
@@ -68,13 +69,16 @@ export interface InboundOptions {
 
 export type InboundResult =
   | { kind: 'message'; message: InboundMessage }
-  /** A valid update that is not for the gateway (another update type, a bot, an unaddressed group message). */
+  /** A valid update that is no person's message (another update type, a bot's message, a service message). */
   | { kind: 'skip'; reason: string }
   /** The update did not have the shape Telegram documents. */
   | { kind: 'invalid'; reason: string };
 
 interface Addressing {
-  addressed: boolean;
+  /** A `mention` of the bot's @username or a `text_mention` of the bot. */
+  mentionsBot: boolean;
+  isReplyToBot: boolean;
+  command?: PlatformCommand;
   /** The text with the leading @bot mention removed and `/cmd@bot` turned into `/cmd`. */
   text: string;
 }
@@ -85,24 +89,28 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Works out whether the message is addressed to the bot, and cleans the addressing from the text. */
+/**
+ * The command at the start of the text, as Telegram marked it (a `bot_command` entity at offset 0);
+ * from a server that sends no entities, a leading `/cmd` or `/cmd@name`.
+ */
+function commandOf(text: string, entities: Entity[] | undefined, bot: BotIdentity): { command: PlatformCommand; length: number } | undefined {
+  const m = COMMAND.exec(text);
+  if (!m) return undefined;
+  if (entities && !entities.some((e) => e.type === 'bot_command' && e.offset === 0 && e.length === m[0].length)) return undefined;
+  const target = m[2];
+  const forBot = target === undefined || (bot.username !== '' && target.toLowerCase() === bot.username.toLowerCase());
+  return { command: { name: m[1].toLowerCase(), forBot }, length: m[0].length };
+}
+
+/** The facts of how the message addresses the bot, and the text with that addressing cleaned off. */
 function addressing(text: string, entities: Entity[] | undefined, message: TelegramMessage, bot: BotIdentity): Addressing {
   const handle = `@${bot.username}`.toLowerCase();
-  let addressed = false;
+  let mentionsBot = false;
   let cleaned = text;
 
-  const command = COMMAND.exec(text);
-  if (command) {
-    const target = command[2];
-    if (target === undefined) addressed = true;
-    else if (bot.username !== '' && target.toLowerCase() === bot.username.toLowerCase()) {
-      addressed = true;
-      cleaned = `/${command[1]}${text.slice(command[0].length)}`;
-    } else {
-      // `/cmd@otherbot`: not for us, whatever else the message contains.
-      return { addressed: false, text };
-    }
-  }
+  const found = commandOf(text, entities, bot);
+  // `/cmd@thisbot` reads as `/cmd`; `/cmd@otherbot` is left as written (it is someone else's).
+  if (found?.command.forBot) cleaned = `/${found.command.name}${text.slice(found.length)}`;
 
   let mentionAt: { offset: number; length: number } | undefined;
   if (entities) {
@@ -110,7 +118,7 @@ function addressing(text: string, entities: Entity[] | undefined, message: Teleg
       const slice = text.slice(e.offset, e.offset + e.length);
       const isOurs = (e.type === 'mention' && bot.username !== '' && slice.toLowerCase() === handle) || (e.type === 'text_mention' && e.user?.id === bot.id);
       if (isOurs) {
-        addressed = true;
+        mentionsBot = true;
         mentionAt ??= e;
       }
     }
@@ -118,7 +126,7 @@ function addressing(text: string, entities: Entity[] | undefined, message: Teleg
     // Telegram always sends entities for mentions; this covers other Bot API servers that do not.
     const m = new RegExp(`(^|[^A-Za-z0-9_])${escapeRegExp(handle)}(?![A-Za-z0-9_])`, 'i').exec(text);
     if (m) {
-      addressed = true;
+      mentionsBot = true;
       mentionAt = { offset: m.index + m[1].length, length: handle.length };
     }
   }
@@ -132,9 +140,9 @@ function addressing(text: string, entities: Entity[] | undefined, message: Teleg
   const reply = message.reply_to_message;
   // In a forum topic every message "replies" to the topic's first message; that is no reply to the bot.
   const topicRoot = message.is_topic_message === true && reply?.message_id === message.message_thread_id;
-  if (reply?.from?.id === bot.id && !topicRoot) addressed = true;
+  const isReplyToBot = reply?.from?.id === bot.id && !topicRoot;
 
-  return { addressed, text: cleaned };
+  return { mentionsBot, isReplyToBot, ...(found ? { command: found.command } : {}), text: cleaned };
 }
 
 function displayName(from: z.infer<typeof userSchema>): string | undefined {
@@ -167,8 +175,9 @@ export function toInboundMessage(raw: unknown, bot: BotIdentity, options: Inboun
   const entities = message.text !== undefined ? message.entities : message.caption_entities;
   if (!media && message.text === undefined) return { kind: 'skip', reason: 'service message' };
 
+  // Every message from a person is handed over, addressed or not: whether it is answered
+  // (`chats:` … `require_mention`) is the gateway's call.
   const address = addressing(body, entities, message, bot);
-  if (!isDirect && !address.addressed) return { kind: 'skip', reason: 'group message not addressed to the bot' };
 
   const text = media ? [media, address.text].filter(Boolean).join(' ') : address.text;
   const chatId = String(chat.id);
@@ -185,7 +194,9 @@ export function toInboundMessage(raw: unknown, bot: BotIdentity, options: Inboun
     chatTitle: isDirect ? undefined : chat.title,
     text,
     isDirect,
-    mentionsBot: isDirect || address.addressed,
+    mentionsBot: address.mentionsBot,
+    isReplyToBot: address.isReplyToBot,
+    ...(address.command ? { command: address.command } : {}),
     messageId,
     updateId: String(update.update_id),
     receivedAt: options.now(),

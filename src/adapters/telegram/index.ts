@@ -11,6 +11,7 @@ import { createHttpFetch } from '../../core/http-fetch.js';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { AdapterDeps } from '../deps.js';
 import type { TelegramSettings } from '../../core/settings.js';
+import { telegramDoor } from '../../platform/doors/telegram.js';
 import type { Adapter, Delivery, DeliveryTarget, InboundHandler } from '../../core/types.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import { CHAT_COMMANDS } from '../../core/commands.js';
@@ -24,9 +25,8 @@ import { startWebhookServer, type WebhookServer } from './webhook.js';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
 
-/** Shown in Telegram's command menu; the gateway implements them. */
-/** The command menu: the core's chat commands, as Telegram shows them (one table for both). */
-export const TELEGRAM_COMMANDS = Object.entries(CHAT_COMMANDS).map(([command, description]) => ({ command, description }));
+/** The command menu: the commands the door's definition offers, with the core's texts (the gateway implements them). */
+export const TELEGRAM_COMMANDS = telegramDoor.commands.map((command) => ({ command, description: CHAT_COMMANDS[command] }));
 
 const ALLOWED_UPDATES: readonly AllowedUpdate[] = ['message', 'edited_message'];
 
@@ -172,9 +172,9 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     get webhookPort() {
       return webhook?.port;
     },
-    // Long polling has one consumer per bot (a second getUpdates gets 409); a webhook runs everywhere.
+    // As the door's definition says: long polling has one consumer per bot; a webhook runs everywhere.
     get exclusiveIntake() {
-      return !config.telegram.webhook_url;
+      return telegramDoor.exclusive(settings, config.telegram);
     },
 
     async start(onMessage: InboundHandler): Promise<void> {

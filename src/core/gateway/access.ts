@@ -1,24 +1,21 @@
-import type { AllowList, Settings } from '../settings.js';
-import { isAllowed } from '../settings.js';
+import type { Settings } from '../settings.js';
 import type { PairingRepo } from '../store/types.js';
 import type { InboundMessage } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
+import { DOOR_TABLE, doorOf, isAllowed, type AllowList, type DoorId, type DoorSections } from '../../platform/doors/index.js';
 
-/** The allow-list of a platform without credentials (deny by default). */
+/** The allow-list of a door without credentials (deny by default). */
 const NOBODY: AllowList = { everyone: false, ids: new Set() };
 
-/** The variable that lists who may talk on a platform. */
-const ALLOW_VARIABLE: Partial<Record<PlatformId, string>> = {
-  telegram: 'TELEGRAM_ALLOWED_USERS',
-  slack: 'SLACK_ALLOWED_USERS',
-  discord: 'DISCORD_ALLOWED_USERS',
-  email: 'EMAIL_ALLOWED_SENDERS',
-};
+function pairingOn<K extends DoorId>(id: K, config: DoorSections): boolean {
+  return DOOR_TABLE[id].pairing(config[id]);
+}
 
 /**
- * Who may talk (DESIGN §4): allow-lists per platform, paired users, and what a refused sender is
- * told — a pairing code where pairing is on, else how the owner can let them in. The terminal and
- * cron are the operator's own and always allowed.
+ * Who may talk (DESIGN §4): allow-lists per door, paired users, and what a refused sender is
+ * told — a pairing code where pairing is on, else how the owner can let them in. What differs by
+ * door (the list, its variable, pairing, whether strangers are answered) comes from the door's
+ * definition. The terminal and cron are no doors: the operator's own, always allowed.
  */
 export class Access {
   constructor(
@@ -28,9 +25,9 @@ export class Access {
   ) {}
 
   private allowList(platform: PlatformId): AllowList | null {
-    if (platform === 'cli' || platform === 'cron') return null;
-    if (platform === 'email') return this.settings.email.allowed;
-    return this.settings[platform]?.allowed ?? NOBODY;
+    const door = doorOf(platform);
+    if (!door) return null;
+    return this.settings[door.id]?.allowed ?? NOBODY;
   }
 
   async allows(message: InboundMessage): Promise<boolean> {
@@ -39,23 +36,19 @@ export class Access {
     return this.pairing.isPaired(message.platform, message.userId);
   }
 
-  private pairingEnabled(platform: PlatformId): boolean {
-    const c = this.settings.config;
-    return (platform === 'telegram' && c.telegram.pairing) || (platform === 'slack' && c.slack.pairing) || (platform === 'discord' && c.discord.pairing);
-  }
-
   /**
-   * The reply a refused sender gets (issuing a pairing code where pairing is on); null for e-mail,
-   * where the From address is trivially forged: answering it would mail strangers (backscatter).
+   * The reply a refused sender gets (issuing a pairing code where pairing is on); null on a door
+   * that does not answer strangers (e-mail: the From address is trivially forged).
    */
   async refusal(message: InboundMessage): Promise<string | null> {
-    if (message.platform === 'email') return null;
-    if (this.pairingEnabled(message.platform)) {
+    const door = doorOf(message.platform);
+    if (door && !door.answersStrangers) return null;
+    if (door && pairingOn(door.id, this.settings.config)) {
       const r = await this.pairing.request(message.platform, message.userId, message.chatId, this.now().getTime());
       if (r.status === 'full') return 'Sorry, this bot is private and cannot take more pairing requests right now. Please try again later.';
       return `This bot is private. Your pairing code is \`${r.code}\` (valid for 1 hour). Ask the owner to run \`switchboard pairing approve ${r.code}\`.`;
     }
-    const variable = ALLOW_VARIABLE[message.platform] ?? `${message.platform.toUpperCase()}_ALLOWED_USERS`;
+    const variable = door?.variables.allowList ?? `${message.platform.toUpperCase()}_ALLOWED_USERS`;
     return `Sorry, this bot is private. Ask its owner to add your ${message.platform} user id ${message.userId} to ${variable}.`;
   }
 }

@@ -11,7 +11,7 @@ import type { DeliveryTarget, InboundMessage } from '../types.js';
 import { formatSessionKey, type SessionAddress } from '../../platform/address.js';
 import { personKey } from '../identity.js';
 import { chatConfigFor } from '../chats.js';
-import { parseCommand, type ParsedCommand } from '../commands.js';
+import { isChatCommand, parseCommand, type ParsedCommand } from '../commands.js';
 
 export interface TurnContext {
   readonly message: InboundMessage;
@@ -42,17 +42,17 @@ export function replyTargetOf(message: InboundMessage): DeliveryTarget {
 }
 
 /**
- * The command of a message: the one its door marked (`message.command`, its arguments in the text),
- * else one written at the start of the text (`/new`, `/new@MyBot`); null when there is none.
+ * The chat command of a message, parsed once: the text's own (`/new`, `/new@MyBot args`), or, where
+ * the door marked a command that is one of ours and the text does not repeat it (a Slack slash
+ * command `/new`), that command with the text as its arguments. A marked command that is not a chat
+ * command (Slack's and Discord's `/ask`) is the door's way in: its text goes to the model. Null for
+ * anything else.
  */
 export function commandOf(message: InboundMessage): ParsedCommand | null {
-  if (message.command === undefined) return parseCommand(message.text);
-  const name = message.command.replace(/^\//, '').replace(/@.*$/, '');
+  const marked = message.command;
   const text = message.text.trim();
-  // The text may repeat the command the door marked (`/new@MyBot args`): the arguments follow it.
-  const repeated = new RegExp(`^/${name.replace(/[^\w]/g, '\\$&')}(?:@[\\w.-]+)?(?=\\s|$)`, 'i').exec(text);
-  const args = repeated ? text.slice(repeated[0].length) : text;
-  return parseCommand(`/${name}${args ? ` ${args}` : ''}`);
+  if (marked?.forBot && isChatCommand(marked.name) && !text.startsWith('/')) return { command: marked.name, args: text };
+  return parseCommand(text);
 }
 
 /** Everything intake knows about `message`, computed once. */

@@ -18,6 +18,7 @@ import { unknownCommandText } from '../commands.js';
 import { compose, type Step } from './pipeline.js';
 import { turnContext, type TurnContext } from './context.js';
 import { Access } from './access.js';
+import { isAddressed } from './addressed.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
 import { AnsweredElsewhere, sessionLease, TurnRunner, type SessionLeases } from './turns.js';
 import type { Replies } from './replies.js';
@@ -136,12 +137,12 @@ export class Gateway {
   // ── the steps ──────────────────────────────────────────────────────────────────────────────
 
   /**
-   * In groups and channels the bot answers only when addressed, unless the chat's `chats:` entry
-   * says `require_mention: false`; empty messages are not answered.
+   * Doors hand over every message; this step alone decides which are for the bot (addressed.ts):
+   * in groups and channels only those addressed to it, unless the chat's `chats:` entry says
+   * `require_mention: false`. Empty messages are not answered.
    */
   private readonly addressed: Step = async ({ message, chat, command }, next) => {
-    const mentionNeeded = chat?.require_mention ?? true;
-    if (!message.isDirect && !message.mentionsBot && mentionNeeded) return 'ignored';
+    if (!isAddressed(message, chat?.require_mention ?? true)) return 'ignored';
     // A command the door marked may come with no text (its arguments are the text).
     if (!message.text.trim() && !command) return 'ignored';
     return next();

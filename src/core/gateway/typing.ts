@@ -1,20 +1,22 @@
 import type { Adapter, DeliveryTarget } from '../types.js';
+import { doorOf } from '../../platform/doors/index.js';
 
-const TYPING_EVERY_MS = 4000;
-/** Answers faster than this need no "typing…" (saves a platform call per message). */
-const TYPING_AFTER_MS = 500;
-
-/** Shows "typing…" while a turn runs, where the adapter can; `stop()` when the answer is stored. */
+/**
+ * Shows "typing…" while a turn runs, where the adapter can, at the cadence of its door's
+ * definition (first after `afterMs`, so fast answers cost no platform call; then every `everyMs`,
+ * before the platform lets it fade); `stop()` when the answer is stored.
+ */
 export function startTyping(adapter: Adapter | undefined, target: DeliveryTarget): { stop(): void } {
   const sendTyping = adapter?.sendTyping?.bind(adapter);
-  if (!sendTyping) return { stop() {} };
+  const cadence = doorOf(target.platform)?.typing;
+  if (!sendTyping || !cadence) return { stop() {} };
   const send = () => void sendTyping(target).catch(() => undefined);
   let repeat: NodeJS.Timeout | null = null;
   const first = setTimeout(() => {
     send();
-    repeat = setInterval(send, TYPING_EVERY_MS);
+    repeat = setInterval(send, cadence.everyMs);
     repeat.unref();
-  }, TYPING_AFTER_MS);
+  }, cadence.afterMs);
   first.unref();
   return {
     stop() {

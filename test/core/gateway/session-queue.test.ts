@@ -18,6 +18,7 @@ function message(text: string, userId = '1001'): InboundMessage {
     text,
     isDirect: true,
     mentionsBot: false,
+    isReplyToBot: false,
     messageId: String(seq),
     updateId: `u${seq}`,
     receivedAt: new Date(),

@@ -101,20 +101,23 @@ describe('the turn context', () => {
     }
   });
 
-  it('takes a command the door marked as it is, with or without the command repeated in the text', async () => {
+  it('takes a chat command the door marked, with or without the command repeated in the text; a marked door command (/ask) goes to the model', async () => {
     const core = makeCore({ modelUrl: model.openaiUrl });
     const before = model.completions().length;
     try {
-      await core.gateway.handle({ ...inbound('', { user: '9' }), command: 'status' });
+      await core.gateway.handle({ ...inbound('', { user: '9' }), command: { name: 'status', forBot: true } });
       await until(() => core.door.sent.length === 1);
       expect(core.door.sent[0].text).toMatch(/^No conversation yet/);
-      await core.gateway.handle({ ...inbound('/new@SwitchboardBot', { user: '9' }), command: '/new' });
+      await core.gateway.handle({ ...inbound('/new@SwitchboardBot', { user: '9' }), command: { name: 'new', forBot: true } });
       await until(() => core.door.sent.length === 2);
       expect(core.door.sent[1].text).toBe('Started a new conversation.');
-      await core.gateway.handle({ ...inbound('now', { user: '9' }), command: 'frobnicate' });
+      await core.gateway.handle({ ...inbound('/frobnicate now', { user: '9' }), command: { name: 'frobnicate', forBot: true } });
       await until(() => core.door.sent.length === 3);
       expect(core.door.sent[2].text).toBe('There is no command /frobnicate; /help lists the commands.');
       expect(model.completions().length).toBe(before);
+      await core.gateway.handle({ ...inbound('what is new?', { user: '9' }), command: { name: 'ask', forBot: true } });
+      await until(() => core.door.sent.length === 4);
+      expect(model.completions().length).toBe(before + 1);
     } finally {
       await core.close();
       cleanup(core.home);

@@ -151,6 +151,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       text,
       isDirect: true,
       mentionsBot: false,
+      isReplyToBot: false,
       messageId: id,
       updateId: id,
       receivedAt: new Date(clock.now),

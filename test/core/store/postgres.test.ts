@@ -80,7 +80,7 @@ describe.skipIf(Boolean(engine.skip))('postgres: many instances on one database'
 
   it('answers an inbound update once whichever instance received it', async () => {
     const message = {
-      platform: 'telegram' as const, chatId: '1', userId: '1', text: 'hi', isDirect: true, mentionsBot: false,
+      platform: 'telegram' as const, chatId: '1', userId: '1', text: 'hi', isDirect: true, mentionsBot: false, isReplyToBot: false,
       messageId: 'm1', updateId: 'u1', receivedAt: new Date(T0), replyTarget: { platform: 'telegram' as const, chatId: '1' },
     };
     const claims = await Promise.all([a.inbound.claim(message, null), b.inbound.claim(message, null)]);
