@@ -138,8 +138,7 @@ export async function benchDbSize(log: (line: string) => void = () => undefined,
       perSec: round(messages / (elapsed / 1000), 0),
     };
   } finally {
-    await app.gateway.shutdown(2000);
-    await app.close();
+    await app.stop('bench over');
     if (process.env.BENCH_KEEP_DB) log(`dbsize: kept ${home}`);
     else rmSync(root, { recursive: true, force: true });
   }
