@@ -5,12 +5,11 @@ import { createLogger } from '../core/logger.js';
 import { EXIT_DEADLINE_MS, type App, type Ready, type StopOptions } from '../app.js';
 import { configuredDoors, openApp } from '../app-open.js';
 import { createCliAdapter } from '../adapters/cli.js';
-import { NO_MODEL } from '../core/errors.js';
+import { NO_MODEL, oneLine } from '../core/errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import type { CommandIO } from './io.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 import { checkConsoleSettings } from '../console/settings.js';
-import { oneLine } from '../core/errors.js';
 import type { DoorStatus, RunningConsole } from '../console/index.js';
 
 export interface ServeOptions {
