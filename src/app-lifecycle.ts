@@ -145,7 +145,10 @@ export class Lifecycle {
    * start() it stops what has come up so far; on an app never started it releases what it holds.
    */
   stop(reason: string, options: StopOptions = {}): Promise<void> {
-    this.stopping ??= this.phase === 'new' ? this.release().then(() => void (this.phase = 'stopped')) : this.shutdown(reason, options);
+    if (this.stopping) return this.stopping;
+    const never = this.phase === 'new';
+    this.phase = 'stopping'; // from here start() refuses, and a start in progress goes no further
+    this.stopping = never ? this.release().then(() => void (this.phase = 'stopped')) : this.shutdown(reason, options);
     return this.stopping;
   }
 
@@ -173,7 +176,6 @@ export class Lifecycle {
 
   private async shutdown(reason: string, options: StopOptions): Promise<void> {
     const { logger, settings, scheduler, doorKeeper, gateway, delivery, adapters, doorLogs } = this.parts;
-    this.phase = 'stopping';
     this.stopSweeping();
     // What the doors said while opening, when the stop came before the door keeper told it.
     for (const a of adapters) doorLogs?.release(a.platform);
