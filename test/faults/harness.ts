@@ -47,6 +47,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Door and session leases in the fault tests (see makeHarness). */
+const FAULT_LEASE_SECONDS = 120;
+
 /** A runtime on a fresh temp home; `env` adds platform credentials and fake URLs. */
 export function makeHarness(env: Record<string, string>, yaml = '', options: { outboxBackoffMs?: number } = {}): Harness {
   const root = mkdtempSync(join(tmpdir(), 'sb-faults-'));
@@ -54,7 +57,12 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
   const cwd = join(root, 'workspace');
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
-  if (yaml) writeFileSync(join(home, 'config.yaml'), yaml);
+  // The doors run under their leases, as in `start`. A test that floods a door can starve the
+  // heartbeat on a loaded machine for longer than the default 15 s lease: the Discord door then
+  // stands by for a tick and a DM the fake gateway sends meanwhile is gone (Discord does not replay
+  // it). These tests are about bad input, not failover, so their leases outlive such a pause.
+  const config = /^gateway:/m.test(yaml) ? yaml : `gateway:\n  lease_seconds: ${FAULT_LEASE_SECONDS}\n${yaml}`;
+  writeFileSync(join(home, 'config.yaml'), config);
   const logger = memoryLogger();
   let settings: Settings;
   try {
