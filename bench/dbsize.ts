@@ -15,7 +15,8 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { loadSettings } from '../src/core/settings.js';
 import { silentLogger } from '../src/core/logger.js';
-import { createApp, openStore } from '../src/app.js';
+import { createApp } from '../src/app.js';
+import { openData } from '../src/app-open.js';
 import { PLATFORM_HINTS } from '../src/core/prompt/hints.js';
 import type { Provider } from '../src/core/providers/provider.js';
 import type { Adapter, Delivery } from '../src/core/types.js';
@@ -75,8 +76,8 @@ export async function benchDbSize(log: (line: string) => void = () => undefined,
       wake?.();
     },
   };
-  const app = createApp({ settings, logger: silentLogger, cwd: root, store: await openStore(settings), provider, adapters: [door], tools: [], outbox: { pollMs: 10 }, now: () => new Date(clock) });
-  app.delivery.start();
+  const app = createApp({ settings, logger: silentLogger, cwd: root, store: await openData(settings), provider, adapters: [door], tools: [], outbox: { pollMs: 10 }, now: () => new Date(clock) });
+  await app.start();
   const checkpoints: DbSizeBench['checkpoints'] = [];
   const start = performance.now();
   try {
@@ -138,8 +139,7 @@ export async function benchDbSize(log: (line: string) => void = () => undefined,
       perSec: round(messages / (elapsed / 1000), 0),
     };
   } finally {
-    await app.gateway.shutdown(2000);
-    await app.close();
+    await app.stop('bench over');
     if (process.env.BENCH_KEEP_DB) log(`dbsize: kept ${home}`);
     else rmSync(root, { recursive: true, force: true });
   }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSettings } from '../src/core/settings.js';
 import { silentLogger, type Logger } from '../src/core/logger.js';
-import { createApp, openStore, type App } from '../src/app.js';
+import { createApp, type App } from '../src/app.js';
+import { openData } from '../src/app-open.js';
 import { createProvider } from '../src/core/providers/index.js';
 import type { Provider } from '../src/core/providers/provider.js';
 import { createTelegramAdapter, type TelegramAdapter } from '../src/adapters/telegram/index.js';
@@ -85,20 +86,15 @@ export async function startPipeline(fakes: Endpoints, options: { logger?: Logger
   const logger = options.logger ?? silentLogger;
   const provider = timed(createProvider(settings, logger));
   const adapter = createTelegramAdapter(settings.telegram!, { config: settings.config, logger, home, stopGraceMs: 1000 });
-  const app = createApp({ settings, logger, cwd, store: await openStore(settings), provider, adapters: [adapter] });
-  await adapter.start(app.gateway.handle);
-  app.delivery.start();
-  await app.gateway.recover(['telegram']);
+  const app = createApp({ settings, logger, cwd, store: await openData(settings), provider, adapters: [adapter] });
+  await app.start(); // as `switchboard start` does: presence, the door under its lease, delivery, the sweep, …
   return {
     app,
     adapter,
     provider,
     home,
     async stop() {
-      await adapter.stop();
-      await app.gateway.shutdown(2000);
-      await adapter.close();
-      await app.close();
+      await app.stop('bench over');
       rmSync(root, { recursive: true, force: true });
     },
   };

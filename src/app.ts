@@ -1,8 +1,9 @@
 /**
- * The composition root: the one place where Switchboard's parts are built and wired. `start`,
- * `chat`, `cron run`, the other commands, the tests and the benchmark all call `createApp` with what
- * they have (settings, a store opened with `openStore`, a provider, the adapters they run, a clock)
- * and get the same wiring.
+ * The composition root: the one place where Switchboard's parts are built and wired, and the
+ * object that starts and stops them (app-lifecycle.ts has the order). `start` and `chat` open it
+ * with `openApp` (app-open.ts: the doors and the store the settings name); the fault harness, the
+ * tests and the benchmark call `createApp` with what they have (a store, a provider, the doors
+ * they run, a clock) and start it with the same `start()`.
  *
  *   adapter ─▶ gateway (journal → authorize → command → turn) ─▶ agent ─▶ replies (render → outbox)
  *           ◀─ delivery (outbox → adapter.deliver)
@@ -31,20 +32,32 @@ import { buildPrompt } from './core/prompt/builder.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
 import { leaseTiming, Presence } from './core/presence.js';
-import { DoorKeeper } from './core/doors.js';
+import { DoorKeeper, type DoorLogs } from './core/doors.js';
+import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
+import { prepareThreatScan } from './core/prompt/threat-scan.js';
+import { graphemeSplit } from './render/text.js';
 import { hostname } from 'node:os';
+
+export type { AppState, Ready, StopOptions } from './app-lifecycle.js';
+export { EXIT_DEADLINE_MS } from './app-lifecycle.js';
 
 export interface AppOptions {
   settings: Settings;
   logger: Logger;
   /** Workspace folder for context files (`--cwd`, else the current folder). */
   cwd: string;
-  /** The opened store (`openStore(settings)`: the engine the settings name). */
+  /** The opened store (`openData(settings)`: the engine the settings name); the app closes it. */
   store: Store;
   /** The model provider; default: from the settings. */
   provider?: Provider;
-  /** The doors this process runs (they are started by the caller with `app.gateway.handle`). */
+  /** The doors this process runs: start() opens them through the door keeper, stop() closes them. */
   adapters?: readonly Adapter[];
+  /** Each door's log lines while they open (`start`: the log reads door by door). */
+  doorLogs?: DoorLogs;
+  /** Whether start() runs the cron scheduler (default true; `chat` runs none). */
+  cron?: boolean;
+  /** Told the outbox id of each cron report queued (`cron run` waits for its delivery). */
+  onCronQueued?: (jobId: string, outboxId: number) => void;
   /** Replaces the layered prompt builder (tests). */
   buildPrompt?: PromptFactory;
   /** Replaces the agent's tools (tests, benchmark); default: memory, skill_view, session_search, cron. */
@@ -72,36 +85,31 @@ export interface App {
   readonly gateway: Gateway;
   readonly scheduler: CronScheduler;
   readonly render: Renderer;
-  /** The retention policy; `start()` applies it now and then periodically (the gateway process). */
+  /** The retention policy; start() applies it now and then periodically. */
   readonly retention: Retention;
-  /** This instance on the database: heartbeat and leases (`start()` by the gateway process). */
+  /** This instance on the database: heartbeat and leases (start() registers it). */
   readonly presence: Presence;
-  /** Starts the doors (exclusive ones under a lease) and tells their state (`doors.status()`). */
+  /** Opens the doors (exclusive ones under a lease) and tells their state (`doors.status()`). */
   readonly doors: DoorKeeper;
+  /** The doors this app runs, in the order they open. */
+  readonly adapters: readonly Adapter[];
   adapter(platform: PlatformId): Adapter | undefined;
-  /** Stops delivery and closes the store (adapters are the caller's to stop and close). */
+  /** Where the app is in its lifecycle. */
+  readonly state: AppState;
+  /**
+   * Starts presence, the doors, delivery, the sweep, retention and the scheduler, in that order
+   * (app-lifecycle.ts); resolves with what the ready line says, or null when stop() came first. A
+   * failed start rejects with one line, the doors that came up stopped.
+   */
+  start(): Promise<Ready | null>;
+  /** Stops in the reverse order: intake, running turns (the grace period), the outbox flush, the rest. */
+  stop(reason: string, options?: StopOptions): Promise<void>;
+  /** Releases what the app holds (doors, delivery, leases, the store); a started app is stopped. */
   close(): Promise<void>;
 }
 
-import { openStore } from './store/open.js';
-export { openStore, storeLocation } from './store/open.js';
-
-/**
- * Opens the store the settings name for a process that has already made its doors: when the
- * database cannot be opened (one clear error line), the doors are closed first, so nothing they
- * hold keeps the process alive.
- */
-export async function openStoreFor(settings: Settings, doors: readonly Adapter[], logger?: Logger): Promise<Store> {
-  try {
-    return await openStore(settings, { logger });
-  } catch (error) {
-    await Promise.allSettled(doors.map((a) => a.close()));
-    throw error;
-  }
-}
-
 /** A cron run's lease (`cron-run:<id>`) held through this instance's Presence, renewed by its heartbeat. */
-export function cronRunLeases(presence: Presence) {
+function cronRunLeases(presence: Presence) {
   return { acquire: (name: string) => presence.acquire(name), release: (name: string) => presence.release(name), ttlMs: presence.timing.ttlMs };
 }
 
@@ -110,7 +118,8 @@ export function createApp(options: AppOptions): App {
   const now = options.now ?? (() => new Date());
   const store = options.store;
   const provider = options.provider ?? createProvider(settings, logger);
-  const doors = new Map<PlatformId, Adapter>((options.adapters ?? []).map((a) => [a.platform, a]));
+  const adapters = options.adapters ?? [];
+  const doors = new Map<PlatformId, Adapter>(adapters.map((a) => [a.platform, a]));
   const adapter = (platform: PlatformId) => doors.get(platform);
 
   const build: PromptFactory =
@@ -164,9 +173,32 @@ export function createApp(options: AppOptions): App {
   });
   const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
-  const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) });
+  const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) }, options.onCronQueued);
   cronChanged.add(() => scheduler.refresh());
   const retention = new Retention({ store, config: settings.config.retention, logger, now });
+  const lifecycle = new Lifecycle({
+    settings,
+    logger,
+    store,
+    presence,
+    doorKeeper,
+    gateway,
+    delivery,
+    retention,
+    scheduler,
+    agent,
+    adapters,
+    doorLogs: options.doorLogs,
+    cron: options.cron ?? true,
+    // What the injection defence and the renderer make on first use (the scan's keyword automaton,
+    // about 90 Unicode-aware patterns and the confusables table; ICU's grapheme rules: some 50 ms in
+    // all) is made once the doors are up, before a first message is likely; a scan or a render that
+    // comes first makes it itself.
+    warmUp: () => {
+      prepareThreatScan();
+      graphemeSplit('');
+    },
+  });
 
   return {
     settings,
@@ -183,13 +215,13 @@ export function createApp(options: AppOptions): App {
     retention,
     presence,
     doors: doorKeeper,
+    adapters,
     adapter,
-    async close() {
-      await retention.stop();
-      delivery.stop();
-      await delivery.idle();
-      await presence.stop();
-      await store.close();
+    get state() {
+      return lifecycle.state;
     },
+    start: () => lifecycle.start(),
+    stop: (reason, stopOptions) => lifecycle.stop(reason, stopOptions),
+    close: () => lifecycle.close(),
   };
 }

@@ -3,8 +3,7 @@ import { workspace, type CommandIO } from './io.js';
 import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { ConfigError } from '../core/errors.js';
-import { createApp, openStoreFor } from '../app.js';
-import { createAdapters } from '../adapters/registry.js';
+import { openApp } from '../app-open.js';
 import { checkConsoleSettings } from '../console/settings.js';
 import type { DoorStatus } from '../console/types.js';
 import type { Adapter } from '../core/types.js';
@@ -24,23 +23,17 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   checkConsoleSettings(consoleSettings);
   ensureHome(settings.home);
   const logger = createLogger({ secrets: settings.secrets });
-  const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
-  const store = await openStoreFor(settings, adapters, logger);
-  const app = createApp({ settings, logger, cwd: workspace(values.cwd, io.cwd), store, adapters });
+  const app = await openApp(settings, { logger, cwd: workspace(values.cwd, io.cwd), doors: 'send' });
   let delivering = false;
   const startDelivery = () => {
     if (!delivering) app.delivery.start();
     delivering = true;
   };
-  const close = async () => {
-    await Promise.allSettled(adapters.map((a) => a.close()));
-    await app.close();
-  };
   try {
     const { serveConsole } = await import('../console/index.js');
     const model = await app.agent.modelStatus();
     const web = await serveConsole(app, {
-      doors: () => gatewayDoors(store, adapters, Date.now()),
+      doors: () => gatewayDoors(app.store, app.adapters, Date.now()),
       model: () => model.label,
       terminal: io.stdout,
       beforeSend: startDelivery,
@@ -58,7 +51,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     await web.close();
     logger.info('console', `stopped (${signal})`);
   } finally {
-    await close();
+    await app.close(); // the doors hold sockets (SMTP pool, SDK clients) until closed
   }
   return 0;
 }

@@ -1,13 +1,10 @@
-import { existsSync } from 'node:fs';
 import type { CommandIO } from './io.js';
 import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { formatAddress } from '../platform/address.js';
-import { createApp, cronRunLeases, openStore, openStoreFor, type App } from '../app.js';
-import { createAdapters } from '../adapters/registry.js';
-import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
+import type { App } from '../app.js';
+import { openApp, openData } from '../app-open.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
-import { createCronScheduler } from '../core/cron/bridge.js';
 import { run as runCronCommand } from './cron.js';
 
 /** `cron run` keeps trying a temporary delivery failure for about this long (DESIGN §4b: ≥ 3 tries in ~30 s). */
@@ -58,8 +55,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const logger = createLogger({ secrets: settings.secrets });
   if (argv[0] !== 'run') {
     // `list` only reads; an empty home still lists the config jobs (and is not created).
-    const store =
-      settings.databaseUrl || existsSync(sqlitePath(settings.home)) ? await openStore(settings) : openSqliteStore({ path: ':memory:', home: settings.home });
+    const store = await openData(settings, { mode: 'read' });
     try {
       return await runCronCommand(argv, io, { settings, store, runJobNow: () => Promise.reject(new Error('not available')) });
     } finally {
@@ -69,19 +65,15 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   // A bad schedule or zone is one line before anything is opened.
   validateCronJobs(settings.config.cron);
   ensureHome(settings.home);
-  const adapters = await createAdapters(settings, { config: settings.config, logger, home: settings.home });
-  const store = await openStoreFor(settings, adapters, logger);
-  const app = createApp({
-    settings,
+  // The app is never started (its scheduler only runs this job now); it reports the outbox id of each report.
+  const queued = new Map<string, number>();
+  const app = await openApp(settings, {
     logger,
     cwd: io.cwd,
-    store,
-    adapters,
+    doors: 'send',
     outbox: { backoffMs: (attempt) => RETRY_STEPS_MS[Math.min(attempt - 1, RETRY_STEPS_MS.length - 1)] },
+    onCronQueued: (jobId, id) => queued.set(jobId, id),
   });
-  // Its own scheduler (never started: runNow only) that reports the outbox id of each report.
-  const queued = new Map<string, number>();
-  const scheduler = createCronScheduler({ ...app, logger, leases: cronRunLeases(app.presence) }, (jobId, id) => queued.set(jobId, id));
   try {
     return await runCronCommand(argv, io, {
       settings,
@@ -90,7 +82,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         app.delivery.start();
         // The run holds its lease through this process's heartbeat, so a gateway starting meanwhile never closes it.
         await app.presence.start();
-        const result = await scheduler.runNow(id);
+        const result = await app.scheduler.runNow(id);
         if (result.status === 'silent') return { delivered: true, detail: 'the report was [SILENT]: nothing to deliver' };
         if (result.status !== 'ok') return { delivered: false, detail: result.detail };
         const outboxId = queued.get(id);
@@ -120,8 +112,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       },
     });
   } finally {
-    // Adapters hold sockets (the SMTP pool, SDK clients): without closing them the command would not exit.
-    await Promise.allSettled(adapters.map((a) => a.close()));
+    // The doors hold sockets (the SMTP pool, SDK clients): without closing them the command would not exit.
     await app.close();
   }
 }

@@ -2,10 +2,9 @@ import type { CommandIO } from './io.js';
 import { ensureHome, loadSettings, type Settings } from '../core/settings.js';
 import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
-import { openStore, storeLocation } from '../store/open.js';
+import { configuredDoors, openData, openDoors, storeLocation } from '../app-open.js';
 import type { OutboxStatus } from '../core/store/types.js';
 import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
-import { createAdapters, configuredPlatforms } from '../adapters/registry.js';
 import { formatTableSizes } from '../core/retention.js';
 import { instancesReport } from '../core/instances-report.js';
 
@@ -40,7 +39,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   try {
     ensureHome(settings.home);
     homeOk = true;
-    const store = await openStore(settings);
+    const store = await openData(settings);
     let counts: Record<OutboxStatus, number>;
     let sizes = '';
     let version: number;
@@ -74,11 +73,11 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
   );
 
   // Platforms
-  const platforms = configuredPlatforms(settings);
+  const platforms = configuredDoors(settings);
   if (!platforms.length) {
     checks.push({ name: 'platforms', ok: true, detail: 'none configured: `switchboard start` runs the terminal channel (set TELEGRAM_BOT_TOKEN, SLACK_BOT_TOKEN, DISCORD_BOT_TOKEN or IMAP_URL to add one)' });
   }
-  for (const adapter of await createAdapters(settings, { config: settings.config, logger: silentLogger, home: settings.home })) {
+  for (const adapter of await openDoors(settings, { logger: silentLogger })) {
     try {
       if (!adapter.diagnose) continue;
       if (adapter.platform === 'email' && !settings.email.smtpUrl && !homeOk) {

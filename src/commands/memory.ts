@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
 import { loadSettings, type Settings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
-import { openStore } from '../store/open.js';
+import { openData } from '../app-open.js';
 import { personKey } from '../core/identity.js';
 import { isPlatformId } from '../platform/ids.js';
 import { MEMORY_FILES, memoryDir, parseEntries, serializeEntries } from '../core/memory/entries.js';
@@ -67,7 +67,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       throw new UsageError(`memory edit: cannot read ${values.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
   }
-  const store = await openStore(settings);
+  const store = await openData(settings);
   try {
     if (action === 'show') {
       if (target) {

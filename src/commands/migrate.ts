@@ -1,7 +1,7 @@
 import type { CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
-import { openStore, storeLocation } from '../store/open.js';
+import { openData, storeLocation } from '../app-open.js';
 
 /**
  * `switchboard migrate` (DESIGN §9): creates or upgrades the schema of the store the settings name
@@ -11,7 +11,7 @@ import { openStore, storeLocation } from '../store/open.js';
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (argv.length) throw new UsageError('usage: switchboard migrate (takes no arguments)');
   const settings = loadSettings(io.env);
-  const store = await openStore(settings);
+  const store = await openData(settings);
   try {
     io.stdout.write(`${store.engine}: schema version ${await store.schemaVersion()} (${storeLocation(settings)})\n`);
     return 0;

@@ -1,7 +1,7 @@
 import type { CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
-import { openStore } from '../store/open.js';
+import { openData } from '../app-open.js';
 
 const USAGE = 'usage: switchboard pairing list | switchboard pairing approve CODE | switchboard pairing deny CODE';
 
@@ -11,7 +11,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   if (action !== 'list' && action !== 'approve' && action !== 'deny') throw new UsageError(USAGE);
   if (action !== 'list' && !code) throw new UsageError(`pairing ${action}: give the 8-character code the user received`);
   const settings = loadSettings(io.env);
-  const store = await openStore(settings);
+  const store = await openData(settings);
   try {
     const now = Date.now();
     if (action === 'list') {

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { existsSync } from 'node:fs';
 import { workspace, type CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
@@ -7,8 +6,7 @@ import { isPlatformId, PLATFORM_IDS } from '../platform/ids.js';
 import { UsageError } from '../core/errors.js';
 import { personKey } from '../core/identity.js';
 import { cronSessionAddress, type SessionAddress } from '../platform/address.js';
-import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
-import { openStore } from '../store/open.js';
+import { openData } from '../app-open.js';
 import { buildPrompt } from '../core/prompt/builder.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
@@ -61,14 +59,13 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       : { platform, chatId: values.chat ?? user, ...(values.thread ? { threadId: values.thread } : {}), userId: user };
 
   // Inspect only: an existing database is read for the stored prompt, none is created. Otherwise
-  // an empty in-memory database stands in for it, so the preview still reads the memory files.
-  const path = sqlitePath(settings.home);
-  const readStored = !ignoreRules && (Boolean(settings.databaseUrl) || existsSync(path));
-  const store = readStored ? await openStore(settings) : openSqliteStore({ path: ':memory:', home: settings.home });
+  // (and with --ignore-rules) an empty in-memory database stands in for it, so the preview still
+  // reads the memory files.
+  const store = await openData(settings, { mode: ignoreRules ? 'scratch' : 'read' });
   let layers: PromptLayer[] | null = null;
   let text = '';
   try {
-    if (readStored) {
+    if (!ignoreRules) {
       let session = await store.sessions.findOpen(address);
       // Without --chat, a user's only open session on that platform (a Discord or Slack DM has its own chat id).
       if (!session && !values.chat && platform !== 'cron') {

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
-import { openStore, storeLocation } from '../store/open.js';
+import { openData, storeLocation } from '../app-open.js';
 import type { SessionRecord, Store } from '../core/store/types.js';
 import type { Usage } from '../core/messages.js';
 import { analyzeQuery } from '../core/search/query.js';
@@ -117,7 +117,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const limit = positiveInt(values.limit, action === 'list' ? DEFAULT_LIST : DEFAULT_HITS, 'limit');
   const settings = loadSettings(io.env);
   const path = storeLocation(settings);
-  const store = await openStore(settings);
+  const store = await openData(settings);
   try {
     return action === 'list' ? await list(store, limit, values.person, io, path) : await search(store, query, limit, io, path);
   } finally {

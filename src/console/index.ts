@@ -1,15 +1,36 @@
 /**
- * The console for a running app: the dependencies taken from what createApp built, plus the door
- * states the serving process knows. Imported lazily (`await import`) by `start` and `console`.
+ * The console for a running app: the dependencies taken from what the app built (ConsoleHost, the
+ * part of it the console reads and drives), plus the door states the serving process knows.
+ * Imported lazily (`await import`) by `start` and `console`.
  */
-import type { App } from '../app.js';
-import { formatAddress } from '../platform/address.js';
+import type { Settings } from '../core/settings.js';
+import type { Logger } from '../core/logger.js';
+import type { Store } from '../core/store/types.js';
+import type { CronRunResult } from '../core/cron/types.js';
+import { formatAddress, type Address } from '../platform/address.js';
 import { oneLine } from '../core/errors.js';
 import { startConsole, type RunningConsole } from './server.js';
 import type { DoorStatus, RunNowResult } from './types.js';
 
 export type { DoorStatus, DoorState } from './types.js';
 export type { RunningConsole } from './server.js';
+
+/**
+ * What the console needs of the app that serves it: its settings, log and store, the cron
+ * scheduler's actions and a way to wake delivery. Defined here so the console does not depend on
+ * the composition root (the app satisfies it as it is).
+ */
+export interface ConsoleHost {
+  readonly settings: Pick<Settings, 'console' | 'home' | 'secrets'>;
+  readonly logger: Logger;
+  readonly store: Store;
+  readonly scheduler: {
+    runNow(id: string): Promise<CronRunResult>;
+    nextRuns(): ReadonlyMap<string, number | null>;
+    refresh(): Promise<void>;
+  };
+  readonly delivery: { kick(chat?: Address): void };
+}
 
 export interface ConsoleForAppOptions {
   doors: () => readonly DoorStatus[] | Promise<readonly DoorStatus[]>;
@@ -20,7 +41,7 @@ export interface ConsoleForAppOptions {
   beforeSend?: () => void;
 }
 
-export async function serveConsole(app: App, options: ConsoleForAppOptions): Promise<RunningConsole | null> {
+export async function serveConsole(app: ConsoleHost, options: ConsoleForAppOptions): Promise<RunningConsole | null> {
   const { settings } = app;
   if (!settings.console || settings.console.port === 0) return null;
   const runNow = async (id: string): Promise<RunNowResult> => {

@@ -1,7 +1,8 @@
 /**
- * Fault-test setup: the real runtime (store, prompt builder, agent, gateway, outbox, renderer) and real
- * adapters, configured from an environment as `switchboard start` does, against loopback fakes. The
- * logger keeps its lines so a test can check what an operator would read.
+ * Fault-test setup: the real app (store, prompt builder, agent, gateway, outbox, renderer) and real
+ * adapters, configured from an environment as `switchboard start` does, against loopback fakes, and
+ * started and stopped as `switchboard start` does it (app.start(), app.stop()). The logger keeps its
+ * lines so a test can check what an operator would read.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,8 @@ import { join } from 'node:path';
 import { loadSettings, type Settings } from '../../src/core/settings.js';
 import type { Logger } from '../../src/core/logger.js';
 import Database from 'better-sqlite3';
-import { createApp, openStore, type App } from '../../src/app.js';
+import { createApp, type App } from '../../src/app.js';
+import { openData } from '../../src/app-open.js';
 import type { Adapter } from '../../src/core/types.js';
 import { cleanUp } from '../helpers/cli.js';
 
@@ -38,12 +40,15 @@ export interface Harness {
   /** The wired app; built by attach() with the adapters it runs. */
   readonly app: App;
   logger: MemoryLogger;
-  /** Builds the app with these adapters and starts them (as serve does: start, then the outbox and recovery). */
+  /** Builds the app with these adapters and starts it (app.start(): presence, doors, outbox, sweep, …). */
   attach(...adapters: Adapter[]): Promise<void>;
   /** Reads the database file directly (what an operator would see with sqlite3). */
   query<T>(sql: string, ...params: unknown[]): T[];
   close(): Promise<void>;
 }
+
+/** Door and session leases in the fault tests (see makeHarness). */
+const FAULT_LEASE_SECONDS = 120;
 
 /** A runtime on a fresh temp home; `env` adds platform credentials and fake URLs. */
 export function makeHarness(env: Record<string, string>, yaml = '', options: { outboxBackoffMs?: number } = {}): Harness {
@@ -52,7 +57,12 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
   const cwd = join(root, 'workspace');
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
-  if (yaml) writeFileSync(join(home, 'config.yaml'), yaml);
+  // The doors run under their leases, as in `start`. A test that floods a door can starve the
+  // heartbeat on a loaded machine for longer than the default 15 s lease: the Discord door then
+  // stands by for a tick and a DM the fake gateway sends meanwhile is gone (Discord does not replay
+  // it). These tests are about bad input, not failover, so their leases outlive such a pause.
+  const config = /^gateway:/m.test(yaml) ? yaml : `gateway:\n  lease_seconds: ${FAULT_LEASE_SECONDS}\n${yaml}`;
+  writeFileSync(join(home, 'config.yaml'), config);
   const logger = memoryLogger();
   let settings: Settings;
   try {
@@ -61,7 +71,6 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
     rmSync(root, { recursive: true, force: true });
     throw error;
   }
-  const started: Adapter[] = [];
   let app: App | null = null;
   let reader: Database.Database | null = null;
   return {
@@ -74,25 +83,17 @@ export function makeHarness(env: Record<string, string>, yaml = '', options: { o
     logger,
     async attach(...adapters) {
       const backoff = options.outboxBackoffMs;
-      app = createApp({ settings, logger, cwd, store: await openStore(settings), adapters, outbox: backoff === undefined ? undefined : { backoffMs: () => backoff } });
-      for (const a of adapters) {
-        await a.start(app.gateway.handle);
-        started.push(a);
-      }
-      app.delivery.start();
-      await app.gateway.recover(adapters.map((a) => a.platform));
+      app = createApp({ settings, logger, cwd, store: await openData(settings), adapters, outbox: backoff === undefined ? undefined : { backoffMs: () => backoff } });
+      await app.start();
     },
     query<T>(sql: string, ...params: unknown[]): T[] {
       reader ??= new Database(join(home, 'state.db'), { readonly: true });
       return reader.prepare(sql).all(...params) as T[];
     },
-    /** Stops the adapters, the gateway and the store, and removes the temp home, each even if one before fails. */
+    /** Stops the app (as a SIGTERM does) and removes the temp home, each even if one before fails. */
     async close() {
       await cleanUp(
-        () => Promise.allSettled(started.map((a) => a.stop())),
-        () => app?.gateway.shutdown(500),
-        () => Promise.allSettled(started.map((a) => a.close())),
-        () => app?.close(),
+        () => app?.stop('test over'),
         () => reader?.close(),
         () => rmSync(root, { recursive: true, force: true }),
       );

@@ -75,13 +75,6 @@ export class Gateway {
     }
   };
 
-  /** Answers journaled messages that were not answered before a stop or crash (one sweep, no grace). */
-  async recover(platforms: readonly PlatformId[]): Promise<number> {
-    const n = await this.sweep(platforms, 0);
-    if (n) this.deps.logger.info('gateway', `answering ${n} message(s) kept from before the last stop`);
-    return n;
-  }
-
   /**
    * Takes over pending messages nobody is answering (DESIGN §9): those of sessions whose lease is
    * free or expired — kept from before a stop, deferred by a stopping instance, or left by one that

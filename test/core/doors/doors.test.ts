@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
 import type { Adapter } from '../../../src/core/types.js';
 import { DoorKeeper } from '../../../src/core/doors.js';
-import { heldDoorLogs } from '../../../src/commands/door-logs.js';
+import { heldDoorLogs } from '../../../src/app-door-logs.js';
 import type { Logger } from '../../../src/core/logger.js';
 import { leaseTiming, Presence } from '../../../src/core/presence.js';
 import { silentLogger } from '../../../src/core/logger.js';

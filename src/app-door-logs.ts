@@ -2,9 +2,9 @@
  * Per-door loggers for `start`: the doors open together, and what each logs meanwhile is held until
  * the door keeper tells it in door order (DoorLogs), so the log reads as a one-by-one start would.
  */
-import type { Logger } from '../core/logger.js';
-import type { DoorLogs } from '../core/doors.js';
-import type { PlatformId } from '../platform/ids.js';
+import type { Logger } from './core/logger.js';
+import type { DoorLogs } from './core/doors.js';
+import type { PlatformId } from './platform/ids.js';
 
 type Level = keyof Logger;
 
