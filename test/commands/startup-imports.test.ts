@@ -22,7 +22,7 @@ describe('start-up imports', () => {
   it('`start` statically loads none of the optional SDKs, drivers and servers', () => {
     const loaded = staticPackages(join(root, 'src/commands/start.ts'));
     // The walk sees the command's real dependencies (else it would pass on an empty graph).
-    for (const needed of ['zod', 'yaml', 'better-sqlite3', 'node-cron']) expect(loaded.has(needed), needed).toBe(true);
+    for (const needed of ['zod', 'yaml', 'better-sqlite3', 'croner']) expect(loaded.has(needed), needed).toBe(true);
     expect(OPTIONAL.filter((p) => loaded.has(p))).toEqual([]);
   });
 
