@@ -5,7 +5,7 @@
 import type { PromptLayer } from '../core/providers/provider.js';
 import type { ChatMessage, ToolCall } from '../core/messages.js';
 import type { DeliveryTarget, OutboundMessage } from '../core/types.js';
-import type { CronJob, CronJobSource, CronRunStatus } from '../core/cron/types.js';
+import type { CronJob, CronRunStatus } from '../core/cron/types.js';
 import type { OutboxItem, OutboxStatus, SessionRecord } from '../core/store/types.js';
 import type { DeliverablePlatform, PlatformId } from '../platform/ids.js';
 import type { DeliverableAddress, SessionAddress } from '../platform/address.js';
@@ -129,14 +129,9 @@ export function outboxFromRow(r: OutboxRow): OutboxItem {
   };
 }
 
-export interface CronJobRow {
+/** A job's row: the job's own columns as the job has them, the rest in the tables' snake case. */
+export interface CronJobRow extends Pick<CronJob, 'id' | 'source' | 'owner' | 'schedule' | 'timezone' | 'prompt'> {
   [column: string]: unknown;
-  id: string;
-  source: CronJobSource;
-  owner: string | null;
-  schedule: string;
-  timezone: string | null;
-  prompt: string;
   deliver_platform: DeliverablePlatform;
   deliver_chat: string;
   deliver_thread: string | null;

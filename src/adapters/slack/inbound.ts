@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { DeliveryTarget, InboundMessage } from '../../core/types.js';
+import type { InboundMessage } from '../../core/types.js';
 
 /** A response_url takes answers for 30 minutes after the command (Slack docs). */
 export const RESPONSE_URL_TTL_MS = 30 * 60 * 1000;
@@ -123,6 +123,28 @@ function parseEnvelope(body: unknown): { eventId: string; event: unknown } | { e
 }
 
 /**
+ * The envelope and event of a `message` or `app_mention`, when a person wrote it: malformed
+ * payloads, the bot's own and other bots' messages, and subtypes that are not a person writing are
+ * a reason instead.
+ */
+function personEvent<T extends { user?: string; bot_id?: string; subtype?: string }>(
+  body: unknown,
+  schema: z.ZodType<T>,
+  kind: 'message' | 'app_mention',
+  ctx: DecodeContext,
+): { env: { eventId: string }; event: T } | { reason: string } {
+  const env = parseEnvelope(body);
+  if ('error' in env) return { reason: env.error };
+  const parsed = schema.safeParse(env.event);
+  if (!parsed.success) return { reason: `malformed ${kind} event ${env.eventId}` };
+  const event = parsed.data;
+  const botReason = fromSelfOrBot(event, ctx);
+  if (botReason) return { reason: botReason };
+  if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return { reason: `${kind} subtype ${event.subtype}` };
+  return { env, event };
+}
+
+/**
  * A `message` event. Direct messages (`channel_type: im`) are for the bot. A message in a channel or
  * private channel (`channel`/`group`) is handed over with `mentionsBot: false` and answered in its
  * thread like a mention; the core decides whether it is answered (`chats:` … `require_mention`). One
@@ -130,14 +152,9 @@ function parseEnvelope(body: unknown): { eventId: string; event: unknown } | { e
  * event_id, same channel and ts), and that one answers it.
  */
 export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
-  const env = parseEnvelope(body);
-  if ('error' in env) return { ok: false, reason: env.error };
-  const parsed = messageEventSchema.safeParse(env.event);
-  if (!parsed.success) return { ok: false, reason: `malformed message event ${env.eventId}` };
-  const event = parsed.data;
-  const botReason = fromSelfOrBot(event, ctx);
-  if (botReason) return { ok: false, reason: botReason };
-  if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return { ok: false, reason: `message subtype ${event.subtype}` };
+  const person = personEvent(body, messageEventSchema, 'message', ctx);
+  if ('reason' in person) return { ok: false, reason: person.reason };
+  const { env, event } = person;
   // message.im always carries channel_type 'im'; a payload without it is still a DM when the channel is one (D…).
   const isIm = event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
   const inChannel = event.channel_type === 'channel' || event.channel_type === 'group';
@@ -150,39 +167,28 @@ export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
   // In a DM the answer goes where the person wrote: the DM itself, or the thread they replied in.
   // In a channel it goes in the thread, as for a mention: the thread's ts, or the message's own.
   const threadId = inChannel ? (event.thread_ts ?? event.ts) : event.thread_ts;
-  const replyTarget: DeliveryTarget = { platform: 'slack', chatId: event.channel, threadId, userId: event.user };
-  return {
-    ok: true,
-    message: {
-      platform: 'slack',
-      chatId: event.channel,
-      threadId,
-      userId: event.user,
-      text,
-      isDirect: isIm,
-      mentionsBot: mentioned,
-      isReplyToBot: repliesToBot(event, ctx),
-      messageId: event.ts,
-      updateId: env.eventId,
-      receivedAt: ctx.now,
-      replyTarget,
-    },
-  };
+  return handOver({ ...event, user: event.user }, { eventId: env.eventId, threadId, text, isDirect: isIm, mentionsBot: mentioned }, ctx);
 }
 
 /** An `app_mention`: answered in its thread — the thread's `thread_ts`, or the mention's own `ts` at top level. */
 export function decodeMentionEvent(body: unknown, ctx: DecodeContext): Decoded {
-  const env = parseEnvelope(body);
-  if ('error' in env) return { ok: false, reason: env.error };
-  const parsed = mentionEventSchema.safeParse(env.event);
-  if (!parsed.success) return { ok: false, reason: `malformed app_mention event ${env.eventId}` };
-  const event = parsed.data;
-  const botReason = fromSelfOrBot(event, ctx);
-  if (botReason) return { ok: false, reason: botReason };
-  if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return { ok: false, reason: `app_mention subtype ${event.subtype}` };
+  const person = personEvent(body, mentionEventSchema, 'app_mention', ctx);
+  if ('reason' in person) return { ok: false, reason: person.reason };
+  const { env, event } = person;
   if (!event.user) return { ok: false, reason: 'app_mention without a user' };
   const threadId = event.thread_ts ?? event.ts;
   const text = slackToPlainText(stripBotMention(event.text ?? '', ctx.botUserId).text);
+  // A bare mention is still addressed to the bot; the core decides what an empty turn means.
+  return handOver({ ...event, user: event.user }, { eventId: env.eventId, threadId, text, isDirect: event.channel.startsWith('D'), mentionsBot: true }, ctx);
+}
+
+/** The inbound message of a person's `message` or `app_mention`, answered where `threadId` says. */
+function handOver(
+  event: { channel: string; ts: string; user: string; thread_ts?: string; parent_user_id?: string },
+  facts: { eventId: string; threadId: string | undefined; text: string; isDirect: boolean; mentionsBot: boolean },
+  ctx: DecodeContext,
+): Decoded {
+  const { threadId } = facts;
   return {
     ok: true,
     message: {
@@ -190,13 +196,12 @@ export function decodeMentionEvent(body: unknown, ctx: DecodeContext): Decoded {
       chatId: event.channel,
       threadId,
       userId: event.user,
-      // A bare mention is still addressed to the bot; the core decides what an empty turn means.
-      text,
-      isDirect: event.channel.startsWith('D'),
-      mentionsBot: true,
+      text: facts.text,
+      isDirect: facts.isDirect,
+      mentionsBot: facts.mentionsBot,
       isReplyToBot: repliesToBot(event, ctx),
       messageId: event.ts,
-      updateId: env.eventId,
+      updateId: facts.eventId,
       receivedAt: ctx.now,
       replyTarget: { platform: 'slack', chatId: event.channel, threadId, userId: event.user },
     },
