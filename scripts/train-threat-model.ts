@@ -12,10 +12,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chunksOf, featuresOf, FEATURE_BITS, learnedVerdict, modelText, type LearnedModel } from '../src/core/prompt/threat-learned.js';
-import { scanPatterns, scanText, scanTextWith, type ScanScope } from '../src/core/prompt/threat-scan.js';
-import { REDTEAM, type Where } from '../test/core/prompt/redteam/corpus.js';
-import { ATTACKS as CORPUS_ATTACKS, BENIGN as CORPUS_BENIGN } from '../test/core/prompt/threat-corpus.js';
+import { chunksOf, featuresOf, FEATURE_BITS, learnedVerdict, modelText, type LearnedModel } from '../src/guard/learned.js';
+import { scanPatterns, scanText, scanTextWith, type ScanScope } from '../src/guard/scan.js';
+import { REDTEAM, type Where } from '../test/guard/redteam/corpus.js';
+import { ATTACKS as CORPUS_ATTACKS, BENIGN as CORPUS_BENIGN } from '../test/guard/corpus.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,10 +44,10 @@ export function labelled(): Example[] {
   // Every red-team JSON file: fresh1–7, fresh9 and signals-dev, each written by a helper who had not
   // seen the scanner; concept-probes; and benign-train / contrast-train, hard benign texts and their
   // mirrored attacks written for training by the helper who tuned the model (never a measure).
-  const files = readdirSync(join(root, 'test/core/prompt/redteam'))
+  const files = readdirSync(join(root, 'test/guard/redteam'))
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => ({ name: f.replace(/\.json$/, ''), path: join(root, 'test/core/prompt/redteam', f) }));
+    .map((f) => ({ name: f.replace(/\.json$/, ''), path: join(root, 'test/guard/redteam', f) }));
   for (const { name, path } of files) out.push(...jsonCases(name, path));
   return out;
 }
@@ -222,7 +222,7 @@ function evaluate(): void {
     const kept = all.filter((e) => e.set !== held);
     const model = dequantize(quantize(train([...kept, ...sentenceExamples(kept), ...benignBreadth])));
     const test = [...all, ...extra].filter((e) => e.set === held);
-    const scored = test.map((e) => { const r = scanPatterns(e.text, { file: 'x', scope: e.scope }); return { e, p: fileScore(model, e.text), pattern: r.blocked, ids: r.matches.map((m) => m.pattern.replace(/\(.*$/, '(sig)')), whole: scanTextWith(e.text, { file: 'x', scope: e.scope }, model).blocked, grid: GRID.map(([threshold, veto]) => scanTextWith(e.text, { file: 'x', scope: e.scope }, model, { threshold, veto }).blocked) }; });
+    const scored = test.map((e) => { const r = scanPatterns(e.text, e.scope); return { e, p: fileScore(model, e.text), pattern: r.blocked, ids: r.matches.map((m) => m.pattern.replace(/\(.*$/, '(sig)')), whole: scanTextWith(e.text, e.scope, model).blocked, grid: GRID.map(([threshold, veto]) => scanTextWith(e.text, e.scope, model, { threshold, veto }).blocked) }; });
     const readmeScores = heldReadmes.map((f) => fileScore(model, f.text));
     if (process.env.DUMP) {
       const rows = scored.map((s) => ({ set: held, attack: s.e.attack, p: s.p, rule: s.pattern, ids: s.ids, whole: s.whole }));
@@ -258,8 +258,8 @@ function readmeAlarms(): void {
   ];
   for (const half of [true, false]) {
     const set = files.filter((f) => f.train === half);
-    const patterns = set.filter((f) => scanPatterns(f.text, { file: f.path, scope: 'context' }).blocked);
-    const whole = set.filter((f) => scanText(f.text, { file: f.path, scope: 'context' }).blocked);
+    const patterns = set.filter((f) => scanPatterns(f.text, 'context').blocked);
+    const whole = set.filter((f) => scanText(f.text, 'context').blocked);
     console.log(`${half ? 'training' : 'held-out'} READMEs: ${set.length}; blocked by patterns ${patterns.length}, by the whole scan ${whole.length}`);
     for (const f of whole.filter((w) => !patterns.includes(w))) console.log(`  learned only: ${f.path}`);
   }

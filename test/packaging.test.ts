@@ -16,11 +16,11 @@ import { startModelFake, lastUserText } from './fakes/model.js';
 import { startTelegramFake } from './fakes/telegram.js';
 import { startDiscordFake } from './fakes/discord.js';
 import { eventBody, startSlackFake } from './fakes/slack.js';
-import { scanText } from '../src/core/prompt/threat-scan.js';
-import { ATTACKS, BENIGN } from './core/prompt/threat-corpus.js';
-import { REDTEAM } from './core/prompt/redteam/corpus.js';
+import { scanText } from '../src/guard/scan.js';
+import { ATTACKS, BENIGN } from './guard/corpus.js';
+import { REDTEAM } from './guard/redteam/corpus.js';
 import { RENDER_PLATFORMS, renderFor } from '../src/render/index.js';
-import { SCOPE } from './core/prompt/redteam/score.js';
+import { SCOPE } from './guard/redteam/score.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -206,12 +206,12 @@ describe('packaging', () => {
       import { readFileSync } from 'node:fs';
       const { scanText } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'chunks', chunk!)).href)});
       const cases = JSON.parse(readFileSync(0, 'utf8'));
-      process.stdout.write(JSON.stringify(cases.map((c) => { const r = scanText(c.text, { file: 'AGENTS.md', scope: c.scope }); return [r.blocked, r.categories]; })));`;
+      process.stdout.write(JSON.stringify(cases.map((c) => { const r = scanText(c.text, c.scope); return [r.blocked, r.categories]; })));`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', input: JSON.stringify(cases), env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
     expect(r.stderr).toBe('');
     const bundled = JSON.parse(r.stdout) as Array<[boolean, string[]]>;
     const sources = cases.map((c) => {
-      const v = scanText(c.text, { file: 'AGENTS.md', scope: c.scope });
+      const v = scanText(c.text, c.scope);
       return [v.blocked, v.categories];
     });
     expect(bundled).toEqual(sources);

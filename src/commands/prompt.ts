@@ -10,6 +10,7 @@ import { cronSessionAddress, type SessionAddress } from '../platform/address.js'
 import { openSqliteStore, sqlitePath } from '../store/sqlite/index.js';
 import { openStore } from '../store/open.js';
 import { buildPrompt } from '../core/prompt/builder.js';
+import { threatGuard } from '../guard/index.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
 
@@ -93,6 +94,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         cwd,
         logger,
         ignoreRules,
+        guard: threatGuard,
       });
       layers = built.layers;
       text = built.text;

@@ -13,7 +13,7 @@ import { HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import type { CommandIO } from './io.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 import { checkConsoleSettings } from '../console/settings.js';
-import { prepareThreatScan } from '../core/prompt/threat-scan.js';
+import { prepareThreatScan } from '../guard/index.js';
 import { graphemeSplit } from '../render/text.js';
 import type { DoorStatus, RunningConsole } from '../console/index.js';
 

@@ -18,7 +18,7 @@
  * Each pattern has a hit and a near-miss in test/core/prompt/threat-scan.test.ts.
  */
 
-import { base64Runs } from './threat-normalize.js';
+import { base64Runs } from './normalize.js';
 
 export type ThreatCategory =
   | 'instruction_override'

@@ -22,7 +22,7 @@
  * BLOCK_SCORE from several concepts in one paragraph. Every regex is one bounded alternation
  * (gaps `{0,n}` inside one sentence, no nested quantifiers), built without the `u` flag.
  */
-import type { Signal } from './threat-signal-types.js';
+import type { Signal } from './signal-types.js';
 
 const LETTER_CLASS = 'A-Za-z\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u052F\\u0600-\\u06FF\\u0900-\\u097F';
 const re = (source: string, flags = 'gi') => new RegExp(source.replaceAll('[\\p{L}', `[${LETTER_CLASS}`).replaceAll('\\p{L}', `[${LETTER_CLASS}]`), flags);

@@ -14,7 +14,7 @@
  *
  * Every step is one linear regex pass (or is skipped by a cheap test), so a 1 MB file stays fast.
  */
-import { lineAt } from './threat-lines.js';
+import { lineAt } from './lines.js';
 import { createRequire } from 'node:module';
 
 /**

@@ -23,19 +23,19 @@
  * windows, bounded gaps, per-language gates and a per-pattern match cap keep a hostile 1 MB file
  * linear.
  */
-import { lineOf, lineStarts } from './threat-lines.js';
-import type { Logger } from '../logger.js';
-import { stripBom } from './text.js';
-import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
-import { intentPatterns, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './threat-intents.js';
-import { decodedViews, forgetBase64Runs, loadConfusables, normalizedViews, ROT13_WORDS } from './threat-normalize.js';
-import { quotedExampleLines } from './threat-quoted.js';
-import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './threat-signals.js';
-import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, type LearnedModel, type ScoredChunk } from './threat-learned.js';
+import { lineOf, lineStarts } from './lines.js';
+import type { ScanScope } from '../core/guard.js';
+import { stripBom } from '../core/prompt/text.js';
+import { THREAT_CATEGORIES, THREAT_PATTERNS, type ThreatCategory, type ThreatPattern } from './patterns.js';
+import { intentPatterns, languagesIn, NEGATION_AFTER, NEGATION_BEFORE } from './intents.js';
+import { decodedViews, forgetBase64Runs, loadConfusables, normalizedViews, ROT13_WORDS } from './normalize.js';
+import { quotedExampleLines } from './quoted.js';
+import { SIGNAL_STEMS, signalHits, SMALL_TEXT } from './signals.js';
+import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, type LearnedModel, type ScoredChunk } from './learned.js';
 
-export { THREAT_CATEGORIES, THREAT_PATTERNS, isPublicIpv4, type ThreatCategory, type ThreatPattern } from './threat-patterns.js';
+export { THREAT_CATEGORIES, THREAT_PATTERNS, isPublicIpv4, type ThreatCategory, type ThreatPattern } from './patterns.js';
 
-export type ScanScope = 'system' | 'context' | 'memory';
+export type { ScanScope } from '../core/guard.js';
 
 export interface ThreatMatch {
   category: ThreatCategory;
@@ -54,11 +54,6 @@ export interface ScanResult {
   matches: ThreatMatch[];
 }
 
-export interface ScanOptions {
-  /** Name shown in the BLOCKED line and the log (e.g. `AGENTS.md`, `SOUL.md`). */
-  file: string;
-  scope: ScanScope;
-}
 
 const NEGATION =
   /\b(?:never|not|no|don't|dont|doesn't|do\s+not|does\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|will\s+not|avoid|refuse\s+to|refuses\s+to|without)\s+(?:(?!hesitate\b|hesitation\b|forget\b|fail\b|wait\b|delay\b|stop\b|matter\b|exceptions?\b|questions?\b|longer\b|time\b)[\w'-]+\s+){0,4}$/i;
@@ -237,10 +232,10 @@ function excerptOf(s: string): string {
 
 /**
  * Scans `text` with THREAT_PATTERNS and the intent patterns (also on its normalised and decoded forms)
- * and with the learned layer. Pure: logging is left to `guardText`.
+ * and with the learned layer. Pure: logging is left to core's `guardText`.
  */
-export function scanText(text: string, options: ScanOptions): ScanResult {
-  return scanWith(text, options, { model: committedModel(), threshold: LEARNED_THRESHOLD, veto: LEARNED_VETO });
+export function scanText(text: string, scope: ScanScope): ScanResult {
+  return scanWith(text, scope, { model: committedModel(), threshold: LEARNED_THRESHOLD, veto: LEARNED_VETO });
 }
 
 /** The learned layer as one scan uses it: the model and its two thresholds. */
@@ -251,21 +246,21 @@ export interface LearnedLayer {
 }
 
 /** `scanText` with another model (the training script measures models it has not committed). */
-export function scanTextWith(text: string, options: ScanOptions, model: LearnedModel, thresholds = { threshold: LEARNED_THRESHOLD, veto: LEARNED_VETO }): ScanResult {
-  return scanWith(text, options, { model, ...thresholds });
+export function scanTextWith(text: string, scope: ScanScope, model: LearnedModel, thresholds = { threshold: LEARNED_THRESHOLD, veto: LEARNED_VETO }): ScanResult {
+  return scanWith(text, scope, { model, ...thresholds });
 }
 
 /** The pattern and signal layers only (no learned layer): what the classifier is measured against. */
-export function scanPatterns(text: string, options: ScanOptions): ScanResult {
-  return scanWith(text, options, null);
+export function scanPatterns(text: string, scope: ScanScope): ScanResult {
+  return scanWith(text, scope, null);
 }
 
-function scanWith(text: string, options: ScanOptions, learnedLayer: LearnedLayer | null): ScanResult {
+function scanWith(text: string, scope: ScanScope, learnedLayer: LearnedLayer | null): ScanResult {
   const body = stripBom(text);
   // Example blocks in a document about attacks are quoted material, not orders (not in memory,
   // which the model itself writes).
-  const quoted = options.scope === 'memory' ? new Set<number>() : quotedExampleLines(body);
-  const found = scanBody(body, options.scope, 1, true).filter((m) => !quoted.has(m.line));
+  const quoted = scope === 'memory' ? new Set<number>() : quotedExampleLines(body);
+  const found = scanBody(body, scope, 1, true).filter((m) => !quoted.has(m.line));
   forgetBase64Runs(); // the scanned text is not kept past the scan
   // A hit seen both in the text and in a derived view of the same line is one match; an
   // intent pattern's hit on a line where the English table already found that category adds nothing.
@@ -731,28 +726,4 @@ function scanBody(body: string, scope: ScanScope, firstLine: number, derive: boo
     }
   }
   return matches;
-}
-
-/** The line that replaces a blocked file in the prompt. */
-export function blockedLine(file: string, categories: readonly string[]): string {
-  return `[BLOCKED: ${file} contains prompt injection patterns: ${categories.join(', ')}. Content not loaded.]`;
-}
-
-/**
- * Returns `text` unchanged when the scan is clean; otherwise the `[BLOCKED: …]` line, after
- * logging every match with its line number (warn level, scope `threat-scan`).
- */
-export function guardText(text: string, options: ScanOptions & { logger: Logger }): string {
-  const result = scanText(text, options);
-  if (!result.blocked) return text;
-  reportScan(result, options);
-  return blockedLine(options.file, result.categories);
-}
-
-/** Logs each match of a blocking scan result. */
-export function reportScan(result: ScanResult, options: ScanOptions & { logger: Logger }): void {
-  for (const m of result.matches) {
-    options.logger.warn('threat-scan', `${options.file}:${m.line}: ${m.category} (${m.pattern}, scope ${options.scope}): ${m.excerpt}`);
-  }
-  options.logger.warn('threat-scan', `${options.file}: blocked (${result.categories.join(', ')}); content not loaded`);
 }

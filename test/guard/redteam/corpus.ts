@@ -4,7 +4,7 @@
  *
  * Every entry is assigned to the `dev` half or the `holdout` half by its position within
  * its (kind, language) group: even positions are dev, odd are holdout. Tune only on dev;
- * the holdout figures are reported separately (test/core/prompt/redteam.test.ts).
+ * the holdout figures are reported separately (test/guard/redteam.test.ts).
  */
 
 export type Where = 'agents' | 'memory' | 'user' | 'soul' | 'skill' | 'tool';

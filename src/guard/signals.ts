@@ -27,12 +27,12 @@
  * Every signal is one global regex run once over the text (bounded alternations, no nested
  * quantifiers), so a 1 MB file costs a handful of linear passes.
  */
-import { isPublicIpv4, type ThreatCategory } from './threat-patterns.js';
-import { lineAt } from './threat-lines.js';
-import type { Signal, SignalKind } from './threat-signal-types.js';
-import { around, LOSER_FIRST, makeConceptSignals, PRECEDENCE_OBJECT_MORE, SELF_REFERENCE } from './threat-concepts.js';
+import { isPublicIpv4, type ThreatCategory } from './patterns.js';
+import { lineAt } from './lines.js';
+import type { Signal, SignalKind } from './signal-types.js';
+import { around, LOSER_FIRST, makeConceptSignals, PRECEDENCE_OBJECT_MORE, SELF_REFERENCE } from './concepts.js';
 
-export type { Signal, SignalKind } from './threat-signal-types.js';
+export type { Signal, SignalKind } from './signal-types.js';
 
 /**
  * Letters of the scan's scripts as an explicit class: the regexes are built without the `u` flag,

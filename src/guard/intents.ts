@@ -24,7 +24,7 @@
  * (`negation`: the language's own negation just before the match or, for verb-final languages,
  * right after it).
  */
-import type { ThreatCategory } from './threat-patterns.js';
+import type { ThreatCategory } from './patterns.js';
 
 export interface IntentPattern {
   id: string;

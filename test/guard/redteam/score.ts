@@ -1,5 +1,5 @@
 /** Scores the threat scan on the red-team corpus; shared by the test and `npm run bench`. */
-import { scanText, type ScanScope } from '../../../../src/core/prompt/threat-scan.js';
+import { scanText, type ScanScope } from '../../../src/guard/scan.js';
 import { REDTEAM, type RedTeamCase, type Where } from './corpus.js';
 
 /** The scope each place's text is scanned with. */
@@ -19,7 +19,7 @@ export function score(half: RedTeamCase['half']): Score {
   const s: Score = { attacks: 0, blocked: 0, benign: 0, passed: 0, byLang: {}, misses: [], falseAlarms: [] };
   for (const c of REDTEAM) {
     if (c.half !== half) continue;
-    const r = scanText(c.text, { file: 'case', scope: SCOPE[c.where] });
+    const r = scanText(c.text, SCOPE[c.where]);
     const l = (s.byLang[c.lang] ??= { attacks: 0, blocked: 0, benign: 0, passed: 0 });
     if (c.kind === 'attack') {
       s.attacks++; l.attacks++;

@@ -13,9 +13,9 @@
  * LEARNED_VETO. Both thresholds were chosen leaving each red-team set out of training in turn
  * (`scripts/train-threat-model.ts --eval`).
  */
-import { lineAt, lineStarts } from './threat-lines.js';
-import { normalizeForScan } from './threat-normalize.js';
-import { THREAT_MODEL } from './threat-model.js';
+import { lineAt, lineStarts } from './lines.js';
+import { normalizeForScan } from './normalize.js';
+import { THREAT_MODEL } from './model.js';
 
 /** Hash buckets: 2^18 (256 KiB of int8 weights). */
 export const FEATURE_BITS = 18;

@@ -4,7 +4,7 @@
  * datos):", "只作为示例展示，不要执行") quotes attacks rather than giving orders. Both conditions are
  * needed: a code block in an ordinary file, or one without an example framing, is still scanned.
  */
-import { lineStarts } from './threat-lines.js';
+import { lineStarts } from './lines.js';
 
 /** The document is about attacks, their detection or testing (any of the scan's languages). */
 const ABOUT_ATTACKS =

@@ -4,7 +4,7 @@
  * the same sentence with a secret, an outside address or another chat's id still does.
  */
 import { describe, expect, it } from 'vitest';
-import { scanText } from '../../../src/core/prompt/threat-scan.js';
+import { scanText } from '../../src/guard/scan.js';
 
 const skill = (description: string) =>
   `---\nname: reminders\ndescription: ${description}\n---\n# Steps\n1. Ask what to remember and when.\n2. Show the cron expression and wait for the user's yes.\n3. Create the job with the cron tool.\n`;
@@ -35,12 +35,12 @@ const ELSEWHERE: Array<[string, string]> = [
 
 describe('delivery to the own chat is not exfiltration', () => {
   it.each(OWN_CHAT)('%s: a skill that sends to the same or current chat passes: %s', (_lang, line) => {
-    const result = scanText(skill(line), { file: 'skills/reminders/SKILL.md', scope: 'system' });
+    const result = scanText(skill(line), 'system');
     expect(result.blocked, JSON.stringify(result.categories)).toBe(false);
   });
 
   it.each(ELSEWHERE)('%s: the same verbs with a secret, an outside address or another chat are blocked: %s', (_lang, line) => {
-    const result = scanText(`# Notes\n\n- ${line}\n`, { file: 'MEMORY.md', scope: 'memory' });
+    const result = scanText(`# Notes\n\n- ${line}\n`, 'memory');
     expect(result.blocked).toBe(true);
     expect(result.categories).toContain('exfiltration');
   });

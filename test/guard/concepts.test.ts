@@ -7,11 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scanText, type ScanScope } from '../../../src/core/prompt/threat-scan.js';
+import { scanText, type ScanScope } from '../../src/guard/scan.js';
 
-const ctx = (text: string) => scanText(text, { file: 'AGENTS.md', scope: 'context' });
-const mem = (text: string) => scanText(text, { file: 'MEMORY.md', scope: 'memory' });
-const soul = (text: string) => scanText(text, { file: 'SOUL.md', scope: 'system' });
+const ctx = (text: string) => scanText(text, 'context');
+const mem = (text: string) => scanText(text, 'memory');
+const soul = (text: string) => scanText(text, 'system');
 
 describe('concepts, whatever the wording or language', () => {
   it('blocks a file that claims precedence over the operator, the persona or what came before', () => {
@@ -110,8 +110,8 @@ describe('concepts, whatever the wording or language', () => {
 describe('concept probes (redteam/concept-probes.json: written by the tuner, one attack per concept and language, and hard benign texts)', () => {
   it('blocks every probe attack and passes every probe benign text', () => {
     const cases = JSON.parse(readFileSync(new URL('./redteam/concept-probes.json', import.meta.url), 'utf8')) as { kind: string; scope: ScanScope; file: string; lang: string; text: string }[];
-    const misses = cases.filter((c) => c.kind === 'attack' && !scanText(c.text, { file: c.file, scope: c.scope }).blocked).map((c) => `${c.lang} ${c.text.slice(0, 70)}`);
-    const alarms = cases.filter((c) => c.kind === 'benign' && scanText(c.text, { file: c.file, scope: c.scope }).blocked).map((c) => `${c.lang} ${c.text.slice(0, 70)}`);
+    const misses = cases.filter((c) => c.kind === 'attack' && !scanText(c.text, c.scope).blocked).map((c) => `${c.lang} ${c.text.slice(0, 70)}`);
+    const alarms = cases.filter((c) => c.kind === 'benign' && scanText(c.text, c.scope).blocked).map((c) => `${c.lang} ${c.text.slice(0, 70)}`);
     expect(cases.length).toBeGreaterThanOrEqual(150);
     expect(misses).toEqual([]);
     expect(alarms).toEqual([]);
@@ -131,8 +131,8 @@ describe('dev red-team sets (written without reading the scanner; tuned on after
       const cases = JSON.parse(readFileSync(new URL(`./redteam/${file}`, import.meta.url), 'utf8')) as { kind: string; scope: ScanScope; file: string; lang: string; text: string }[];
       const attacks = cases.filter((c) => c.kind === 'attack');
       const benign = cases.filter((c) => c.kind === 'benign');
-      const misses = attacks.filter((c) => !scanText(c.text, { file: c.file, scope: c.scope }).blocked).map((c) => `${c.lang} ${c.file}: ${c.text.slice(0, 60)}`);
-      const alarms = benign.filter((c) => scanText(c.text, { file: c.file, scope: c.scope }).blocked).map((c) => `${c.lang} ${c.file}: ${c.text.slice(0, 60)}`);
+      const misses = attacks.filter((c) => !scanText(c.text, c.scope).blocked).map((c) => `${c.lang} ${c.file}: ${c.text.slice(0, 60)}`);
+      const alarms = benign.filter((c) => scanText(c.text, c.scope).blocked).map((c) => `${c.lang} ${c.file}: ${c.text.slice(0, 60)}`);
       expect(attacks.length).toBe(want.attacks);
       expect(benign.length).toBe(want.benign);
       expect(attacks.length - misses.length, `missed:\n${misses.join('\n')}`).toBeGreaterThanOrEqual(want.blocked);
