@@ -1,21 +1,22 @@
 /**
  * Learned layer of the threat scan (DESIGN §5): a logistic regression over hashed character
  * 3–5-grams and words / word pairs of the normalised text. Character n-grams need no tokeniser, so one model reads all
- * 14 languages of the pattern tables. It is trained offline by scripts/train-threat-model.ts on
- * the labelled corpora under test/core/prompt/ plus real READMEs as benign breadth; the weights
- * are committed in threat-model.ts (int8, base64), so nothing is downloaded at run time.
+ * 14 languages of the pattern tables. It is trained offline by scripts/train-guard.ts on the
+ * labelled corpora under test/guard/ (never their holdout halves) plus READMEs kept in
+ * test/guard/data as benign breadth; the weights are data (data/model.bin, data/model.json, card:
+ * data/MODEL-CARD.md), so nothing is downloaded at run time.
  *
  * A file is scored chunk by chunk (paragraphs, merged up to a few hundred characters; long ones
  * cut at line breaks) and, when it is small, as a whole; chunks too short to judge (MIN_FEATURES)
- * are left to the patterns. In the scan (threat-scan.ts) the model does two things: it blocks a
+ * are left to the patterns. In the scan (scan.ts) the model does two things: it blocks a
  * file the patterns pass when a chunk scores LEARNED_THRESHOLD or more, and it overrules hits of
  * the broad pattern layers (other languages, co-occurring signals) in chunks it scores below
  * LEARNED_VETO. Both thresholds were chosen leaving each red-team set out of training in turn
- * (`scripts/train-threat-model.ts --eval`).
+ * (`npm run train:guard -- --eval`).
  */
 import { lineAt, lineStarts } from './lines.js';
 import { normalizeForScan } from './normalize.js';
-import { THREAT_MODEL } from './model.js';
+import { readModelMeta, readModelWeights } from './model-file.js';
 
 /** Hash buckets: 2^18 (256 KiB of int8 weights). */
 export const FEATURE_BITS = 18;
@@ -199,21 +200,23 @@ export interface LearnedVerdict {
   chunks: ScoredChunk[];
 }
 
+/** The committed model's scalars and thresholds (data/model.json, a few hundred bytes). */
+const META = readModelMeta();
+
 let loaded: LearnedModel | undefined;
 
-/** The committed model (threat-model.ts), decoded once. */
+/** The committed model (data/model.bin), read and checked on first use. */
 export function committedModel(): LearnedModel {
   if (loaded) return loaded;
-  const bytes = Buffer.from(THREAT_MODEL.weights, 'base64');
-  if (bytes.length !== 1 << FEATURE_BITS) throw new Error(`threat model: ${bytes.length} weights, expected ${1 << FEATURE_BITS}`);
-  loaded = { bias: THREAT_MODEL.bias, scale: THREAT_MODEL.scale, weights: new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
+  if (META.features !== 1 << FEATURE_BITS) throw new Error(`guard model: ${META.features} weights, expected ${1 << FEATURE_BITS}`);
+  loaded = { bias: META.bias, scale: META.scale, weights: readModelWeights(META) };
   return loaded;
 }
 
-/** Score at or above which the scan blocks on the model alone (chosen leaving each red-team set out; see the training script). */
-export const LEARNED_THRESHOLD: number = THREAT_MODEL.threshold;
-/** Score below which the model overrules the pattern layers' wording hits in a chunk (threat-scan.ts). */
-export const LEARNED_VETO: number = THREAT_MODEL.veto;
+/** Score at or above which the scan blocks on the model alone (how it was chosen: data/MODEL-CARD.md). */
+export const LEARNED_THRESHOLD: number = META.threshold;
+/** Score below which the model overrules the pattern layers' wording hits in a chunk (scan.ts). */
+export const LEARNED_VETO: number = META.veto;
 
 /**
  * The model reads at most this many characters at each end of a file (the patterns read all of it).

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { committedModel, FEATURE_BITS, LEARNED_THRESHOLD, LEARNED_VETO, learnedVerdict, MODEL_WINDOW } from '../../src/guard/learned.js';
 import { blockedLine } from '../../src/core/guard.js';
 import { scanPatterns, scanText, scanTextWith } from '../../src/guard/scan.js';
-import { dequantize, labelled, quantize, readmeExamples, readmes, sentenceExamples, train } from '../../scripts/train-threat-model.js';
+import { labelled, readmes } from '../../scripts/guard-data.js';
+import { REDTEAM } from './redteam/corpus.js';
+import { dequantize, quantize, readmeExamples, sentenceExamples, train } from '../../scripts/guard-learn.js';
 
 const agents = (...lines: string[]) =>
   [
@@ -107,22 +109,37 @@ describe('learned layer: training', () => {
     expect(a.bytes.equals(b.bytes)).toBe(true);
   });
 
-  // As `scripts/train-threat-model.ts --eval` does: a model trained without fresh5 (a set written
-  // for this by a helper who never saw the scanner) and without half the READMEs, measured through
-  // the whole scan at the committed thresholds. Measured: 38/40 blocked, 39/40 passed, no README
-  // (the thresholds 0.65 / 0.45 were chosen on it and the other sets, each left out in turn; before
-  // benign-train.json, at 0.75 / 0.5: 34/40 and 38/40).
+  it('never trains on a holdout half: the red-team holdout, half of fresh5 and fresh9, and the holdout READMEs are marked, and train() refuses them', () => {
+    const all = labelled();
+    const held = all.filter((e) => e.half === 'holdout');
+    expect(new Set(held.map((e) => e.set))).toEqual(new Set(['redteam', 'fresh5', 'fresh9']));
+    for (const set of ['fresh5', 'fresh9']) {
+      const cases = all.filter((e) => e.set === set);
+      const out = cases.filter((e) => e.half === 'holdout').length;
+      expect(out / cases.length, set).toBeGreaterThan(0.3);
+      expect(out / cases.length, set).toBeLessThan(0.7);
+    }
+    expect(held.filter((e) => e.set === 'redteam').map((e) => e.text)).toEqual(REDTEAM.filter((c) => c.half === 'holdout').map((c) => c.text));
+    expect(readmes().filter((f) => f.half === 'holdout').length).toBeGreaterThan(100);
+    expect(() => train([...all.filter((e) => e.half === 'train').slice(0, 20), held[0]], { epochs: 1 })).toThrow(/holdout/);
+    expect(() => sentenceExamples(held).length).not.toThrow();
+    expect(sentenceExamples(held)).toEqual([]);
+  });
+
+  // As `npm run train:guard -- --eval` does: a model trained on the train halves without fresh5 (a
+  // set written for this by a helper who never saw the scanner) and without the holdout READMEs,
+  // measured through the whole scan at the committed thresholds on all of fresh5.
   it('on a red-team set it was not trained on (fresh5: 40 attacks, 40 benign) blocks >= 36 and passes >= 38, and flags no held-out README', () => {
     const files = readmes();
-    const kept = labelled().filter((e) => e.set !== 'fresh5');
+    const kept = labelled().filter((e) => e.set !== 'fresh5' && e.half === 'train');
     const model = dequantize(quantize(train([...kept, ...sentenceExamples(kept), ...readmeExamples(files)])));
     const held = labelled().filter((e) => e.set === 'fresh5');
     const blocked = held.filter((e) => e.attack && scanTextWith(e.text, e.scope, model).blocked).length;
     const passed = held.filter((e) => !e.attack && !scanTextWith(e.text, e.scope, model).blocked).length;
     expect(blocked).toBeGreaterThanOrEqual(36);
     expect(passed).toBeGreaterThanOrEqual(38);
-    const heldReadmes = files.filter((f) => !f.train);
+    const heldReadmes = files.filter((f) => f.half === 'holdout');
     expect(heldReadmes.length).toBeGreaterThan(100);
-    expect(heldReadmes.filter((f) => learnedVerdict(f.text, model).probability >= LEARNED_THRESHOLD).map((f) => f.path)).toEqual([]);
+    expect(heldReadmes.filter((f) => learnedVerdict(f.text, model).probability >= LEARNED_THRESHOLD).map((f) => f.source)).toEqual([]);
   }, 60_000);
 });
