@@ -6,7 +6,7 @@
  */
 import type { ScanScope } from '../core/guard.js';
 import { lineOf } from './lines.js';
-import { NEGATION_AFTER, NEGATION_BEFORE } from './intents.js';
+import { NEGATION_AFTER, NEGATION_BEFORE } from './negation/index.js';
 import type { ThreatPattern } from './patterns.js';
 
 const NEGATION =
