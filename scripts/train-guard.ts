@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LearnedModel } from '../src/guard/learned.js';
 import { committedModel, LEARNED_THRESHOLD, LEARNED_VETO } from '../src/guard/learned.js';
-import { readModelMeta, type ModelMeta } from '../src/guard/model-file.js';
+import { readModelMeta, type ModelMeta } from '../src/guard/data-files.js';
 import { scanPatterns, scanTextWith } from '../src/guard/scan.js';
 import { dataHash, labelled, readmes, root, type Example } from './guard-data.js';
 import { dequantize, EPOCHS, fileScore, quantize, readmeExamples, sentenceExamples, train } from './guard-learn.js';

@@ -16,7 +16,7 @@
  */
 import { lineAt, lineStarts } from './lines.js';
 import { normalizeForScan } from './normalize.js';
-import { readModelMeta, readModelWeights } from './model-file.js';
+import { readModelMeta, readModelWeights } from './data-files.js';
 
 /** Hash buckets: 2^18 (256 KiB of int8 weights). */
 export const FEATURE_BITS = 18;

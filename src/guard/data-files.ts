@@ -1,7 +1,7 @@
 /**
- * The learned layer's weights as data (src/guard/data/model.json and model.bin; how they were made:
- * src/guard/data/MODEL-CARD.md). model.json holds the scalars and the thresholds, model.bin the
- * int8 weights, one byte per hashed feature. Written by scripts/train-guard.ts; read here.
+ * The guard's data files (src/guard/data): the learned layer's weights (model.json holds the
+ * scalars and the thresholds, model.bin the int8 weights, one byte per hashed feature; written by
+ * scripts/train-guard.ts, card MODEL-CARD.md) and the lexicons (card LEXICONS.md).
  *
  * Where the folder is: beside this file in the sources (src/guard/data, run through tsx), and
  * dist/guard/data in the bundle, which scripts/build.mjs fills; the bundled code sits in dist/ or
@@ -30,24 +30,29 @@ export interface ModelMeta {
 
 const CANDIDATES = ['./data/', '../guard/data/', './guard/data/'];
 
-/** The folder that holds model.json (see the module comment). */
-export function modelFolder(): string {
+/** The folder that holds the data files (see the module comment). */
+export function dataFolder(): string {
   for (const rel of CANDIDATES) {
     const dir = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(`${dir}model.json`)) return dir;
   }
-  throw new Error(`guard model: no model.json in ${CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).join(', ')}`);
+  throw new Error(`guard data: no model.json in ${CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).join(', ')}`);
 }
 
-export function readModelMeta(dir = modelFolder()): ModelMeta {
+export function readModelMeta(dir = dataFolder()): ModelMeta {
   return JSON.parse(readFileSync(`${dir}model.json`, 'utf8')) as ModelMeta;
 }
 
 /** The int8 weights, checked against the hash and size model.json states. */
-export function readModelWeights(meta: ModelMeta, dir = modelFolder()): Int8Array {
+export function readModelWeights(meta: ModelMeta, dir = dataFolder()): Int8Array {
   const bytes = readFileSync(`${dir}model.bin`);
   if (bytes.length !== meta.features) throw new Error(`guard model: ${bytes.length} weights in model.bin, model.json says ${meta.features}`);
   const sha = createHash('sha256').update(bytes).digest('hex');
   if (sha !== meta.weightsSha256) throw new Error(`guard model: model.bin has SHA-256 ${sha}, model.json says ${meta.weightsSha256}`);
   return new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/** A JSON data file of the guard (a lexicon), parsed. */
+export function readDataJson<T>(file: string, dir = dataFolder()): T {
+  return JSON.parse(readFileSync(`${dir}${file}`, 'utf8')) as T;
 }
