@@ -31,7 +31,8 @@ import type { ThreatCategory } from './patterns.js';
 import { lineAt } from './lines.js';
 import type { Signal, SignalKind } from './signal-types.js';
 import { makeConceptSignals } from './concepts.js';
-import { CORE_SIGNALS, objectNear, WORD_CHAR } from './signals/core.js';
+import { CORE_SIGNALS, objectNear } from './signals/core.js';
+import { SCAN_WORD_CHAR as WORD_CHAR } from './pattern-kit.js';
 
 export type { Signal, SignalKind } from './signal-types.js';
 

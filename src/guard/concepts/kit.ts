@@ -4,12 +4,12 @@
  * without the `u` flag; `E` is a word end, `W(n)` up to n words in one sentence; and the objects a
  * precedence or "void" claim names.
  */
+import { SCAN_WORD_END, scanLetterRegex, upToWords } from '../pattern-kit.js';
 
-export const LETTER_CLASS = 'A-Za-z\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u052F\\u0600-\\u06FF\\u0900-\\u097F';
-export const re = (source: string, flags = 'gi') => new RegExp(source.replaceAll('[\\p{L}', `[${LETTER_CLASS}`).replaceAll('\\p{L}', `[${LETTER_CLASS}]`), flags);
-export const E = `(?![${LETTER_CLASS}0-9_])`;
-/** Up to n words (letters and apostrophes) inside one sentence. */
-export const W = (n: number) => `(?:[\\p{L}'’-]+[ \\t]+){0,${n}}?`;
+// The tables' short names for the scan-letter dialect of the one pattern kit (src/guard/pattern-kit.ts).
+export const re = scanLetterRegex;
+export const E = SCAN_WORD_END;
+export const W = upToWords;
 
 /** More of what a precedence claim or a "these rules are void" claim is about (threat-signals.ts has the core list). */
 export const PRECEDENCE_OBJECT_MORE = re(

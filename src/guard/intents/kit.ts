@@ -4,6 +4,7 @@
  * is `[\p{L}\p{M}]`), the regex maker, and the `accept` tests the tables share.
  */
 import type { ThreatCategory } from '../patterns.js';
+import { CJK_SENTENCE_CHAR, SENTENCE_CHAR, U_WORD_END, U_WORD_START, unicodeRegex } from '../pattern-kit.js';
 
 export interface IntentPattern {
   id: string;
@@ -17,16 +18,12 @@ export interface IntentPattern {
 }
 
 
-// A character inside one sentence (Latin, Cyrillic, Arabic, Devanagari): a dot that is followed by a
-// letter is part of an address or a file name (`leak@evil.de`, `.env`), not a sentence end.
-export const P = '(?:[^.!?\\n]|[.!?](?=[\\w/~-]))';
-export const PC = '[^。！？!?\\n]'; // inside one sentence (CJK)
-export const B = '(?<![\\p{L}\\p{M}])'; // word start for any script
-export const E = '(?![\\p{L}\\p{M}])'; // word end for any script
-
-export function re(source: string, flags = 'giu'): RegExp {
-  return new RegExp(source, flags);
-}
+// The tables' short names for the Unicode dialect of the one pattern kit (src/guard/pattern-kit.ts).
+export const P = SENTENCE_CHAR;
+export const PC = CJK_SENTENCE_CHAR;
+export const B = U_WORD_START;
+export const E = U_WORD_END;
+export const re = unicodeRegex;
 
 /** True when `index` sits inside an inline code span (an odd number of backticks before it on its line). */
 export function inInlineCode(text: string, index: number): boolean {

@@ -6,20 +6,14 @@
 import { isPublicIpv4 } from '../patterns.js';
 import type { Signal } from '../signal-types.js';
 import { around, LOSER_FIRST, PRECEDENCE_OBJECT_MORE, SELF_REFERENCE } from '../concepts.js';
+import { SCAN_WORD_END, scanLetterRegex, upToChars } from '../pattern-kit.js';
 
-/**
- * Letters of the scan's scripts as an explicit class: the regexes are built without the `u` flag,
- * whose case folding and property classes make a pass over 1 MB several times slower.
- */
-const LETTER_CLASS = 'A-Za-z\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u052F\\u0600-\\u06FF\\u0900-\\u097F';
-const re = (source: string, flags = 'gi') => new RegExp(source.replaceAll('[\\p{L}', `[${LETTER_CLASS}`).replaceAll('\\p{L}', `[${LETTER_CLASS}]`), flags);
+// The table's short names for the scan-letter dialect of the one pattern kit (src/guard/pattern-kit.ts).
+const re = scanLetterRegex;
 /** Word starts are checked on each match (a leading look-behind would cost every regex its fast first-character scan). */
 const B = '';
-const E = `(?![${LETTER_CLASS}0-9_])`;
-/** Letters of the space-separated scripts (CJK and Hangul words attach to their neighbours). */
-export const WORD_CHAR = new RegExp(`[${LETTER_CLASS}0-9_]`);
-/** Up to n characters inside one sentence. */
-const G = (n: number) => `[^.!?。！？\\n]{0,${n}}?`;
+const E = SCAN_WORD_END;
+const G = upToChars;
 
 /**
  * What a precedence claim is about when it is an injection: the operator, the system prompt, the
