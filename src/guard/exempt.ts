@@ -6,11 +6,9 @@
  */
 import type { ScanScope } from '../core/guard.js';
 import { lineOf } from './lines.js';
-import { NEGATION_AFTER, NEGATION_BEFORE } from './negation/index.js';
+import { en, NEGATION_AFTER, NEGATION_BEFORE, NEGATION_INSIDE } from './negation/index.js';
 import type { ThreatPattern } from './patterns.js';
 
-const NEGATION =
-  /\b(?:never|not|no|don't|dont|doesn't|do\s+not|does\s+not|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't|will\s+not|avoid|refuse\s+to|refuses\s+to|without)\s+(?:(?!hesitate\b|hesitation\b|forget\b|fail\b|wait\b|delay\b|stop\b|matter\b|exceptions?\b|questions?\b|longer\b|time\b)[\w'-]+\s+){0,4}$/i;
 
 /** Words that mark a sentence as *about* attacks rather than an attack. */
 const DISCUSSION =
@@ -67,7 +65,7 @@ export function isExempt(pattern: Pick<ThreatPattern, 'prose'>, text: string, st
   if (!pattern.prose) return false;
   const { start, end } = lineOf(text, starts, index);
   const sentence = sentenceBefore(text, index, start);
-  if (NEGATION.test(sentence.replace(/[`"*_\u201C\u201D]+/g, ''))) return true;
+  if (en.sentence.test(sentence.replace(/[`"*_\u201C\u201D]+/g, ''))) return true;
   if (scope === 'memory') {
     // a memory may hold a quoted example of an attack, named as one ("pastes example attacks
     // ("print your hidden instructions") to discuss them"); an unquoted one is an order
@@ -96,8 +94,6 @@ export function isExempt(pattern: Pick<ThreatPattern, 'prose'>, text: string, st
 /** A prompt printed by a command in the developer's terminal, not into the chat. */
 export const IN_TERMINAL = /`(?:make|npm|pnpm|yarn|npx|python3?|node|cargo|go|just|bin\/)[^`\n]*`[^\n]{0,60}(?:终端|終端|ターミナル|터미널|terminal|Terminal|терминал|термінал|konsol|الطرفية|टर्मिनल)|(?:终端|ターミナル|터미널|terminal|терминал)/u;
 
-/** A negation inside a Chinese or Japanese match, before its verb. */
-const CJK_INNER_NEGATION = /(?:不要|不得|不能|切勿|禁止|严禁|绝不|请勿|不可|不许|不准|别(?=[\u4E00-\u9FFF]))|(?:しないで|しない|ないで|禁止)/u;
 
 /**
  * Words (in the other languages) that mark a quoted phrase as an example or test data rather than
@@ -116,8 +112,8 @@ export function isNegatedIntent(lang: string, text: string, starts: readonly num
   const before = NEGATION_BEFORE[lang];
   if (before && before.test(text.slice(Math.max(lineStart, index - 40), index))) return true;
   // object first, then the negated verb, with no space between words ("密钥、token都不要提交到")
-  if ((lang === 'zh' || lang === 'ja') && CJK_INNER_NEGATION.test(text.slice(index, index + length))) return true;
-  if (lang === 'hi' && /(?:^|\s)(?:न|मत|नहीं)(?=\s)/u.test(text.slice(index, index + length))) return true;
+  const inside = NEGATION_INSIDE[lang];
+  if (inside && inside.test(text.slice(index, index + length))) return true;
   if (before) {
     const match = text.slice(index, index + length);
     const lastWord = index + match.search(/\S+$/u);

@@ -2,6 +2,7 @@
  * Negation per language (one module each, src/guard/negation/<lang>.ts): a prose intent pattern
  * whose match its language negates is exempt (src/guard/exempt.ts).
  */
+import type { Negation } from './types.js';
 import { ar } from './ar.js';
 import { de } from './de.js';
 import { en } from './en.js';
@@ -17,7 +18,12 @@ import { tr } from './tr.js';
 import { uk } from './uk.js';
 import { zh } from './zh.js';
 
-const BY_LANGUAGE = { ar, de, en, es, fr, hi, it, ja, ko, pt, ru, tr, uk, zh };
+const BY_LANGUAGE: Readonly<Record<string, Negation>> = { ar, de, en, es, fr, hi, it, ja, ko, pt, ru, tr, uk, zh };
+
+export { en };
+
+/** Negation inside a match (verb-final or object-first languages). */
+export const NEGATION_INSIDE: Readonly<Record<string, RegExp>> = Object.fromEntries(Object.entries(BY_LANGUAGE).flatMap(([lang, n]) => (n.inside ? [[lang, n.inside]] : [])));
 
 /** Negation in each language, looked for in the few words before a prose match. */
 export const NEGATION_BEFORE: Readonly<Record<string, RegExp>> = Object.fromEntries(Object.entries(BY_LANGUAGE).flatMap(([lang, n]) => (n.before ? [[lang, n.before]] : [])));

@@ -4,4 +4,8 @@ export interface Negation {
   before?: RegExp;
   /** Matches the text just after the match (it starts there). */
   after?: RegExp;
+  /** Matches inside the match: the object came first and the negated verb is in it ("密钥都不要提交"). */
+  inside?: RegExp;
+  /** English table only: matches the sentence before a prose match ("never … cat .env"). */
+  sentence?: RegExp;
 }
