@@ -1,6 +1,6 @@
 /**
  * intentPatterns(): the threat scan's second table (DESIGN §5), written per intent rather than per
- * phrase. THREAT_PATTERNS (threat-patterns.ts) knows English wordings; this table knows
+ * phrase. THREAT_PATTERNS (patterns.ts) knows English wordings; this table knows
  *
  * - the main intents — instruction override, role hijack, prompt leak, credential and file
  *   exfiltration, covert action ("don't tell the user"), secrets handed to whoever asks — in
@@ -50,7 +50,7 @@ const intentTable = (): readonly IntentPattern[] => [...enPatterns(), ...zhPatte
 
 let intentPatternsBuilt: readonly IntentPattern[] | undefined;
 
-/** The patterns of every language but the English table's (threat-patterns.ts), made on first use. */
+/** The patterns of every language but the English table's (patterns.ts), made on first use. */
 export function intentPatterns(): readonly IntentPattern[] {
   intentPatternsBuilt ??= intentTable().map((p) => {
     if (!p.id.endsWith('-exfil')) return p;

@@ -2,10 +2,10 @@
  * Threat scan (DESIGN §5): every text that enters the system prompt, every time it enters —
  * SOUL.md, context files, skill descriptions (index) and bodies (`skill_view`), memory and profile
  * when read — and every memory entry the `memory` tool writes is checked against two tables:
- * THREAT_PATTERNS (threat-patterns.ts, English wordings) and the intent patterns (threat-intents.ts,
+ * THREAT_PATTERNS (patterns.ts, English wordings) and the intent patterns (intents.ts,
  * the main intents in 13 more languages, paraphrase, chat templates, fake tool calls, data URLs,
- * covert and delayed triggers), plus a learned classifier (threat-learned.ts: character n-grams,
- * logistic regression, weights in threat-model.ts) above a high threshold. A hit replaces the whole file with one `[BLOCKED: …]` line and logs
+ * covert and delayed triggers), plus a learned classifier (learned.ts: character n-grams,
+ * logistic regression, weights in data/model.bin) above a high threshold. A hit replaces the whole file with one `[BLOCKED: …]` line and logs
  * each match with its line number.
  *
  * Scopes: `system` (SOUL.md, skill descriptions and bodies), `context` (project context files) and
@@ -19,7 +19,7 @@
  * Obfuscation: the patterns also run on a folded copy of the changed lines (homoglyphs, leet
  * digits, fullwidth letters, Markdown emphasis undone; fold.ts), on the normalised view
  * (NFKC, Unicode confusables, invisibles removed, hyphen breaks re-joined, letter spacing
- * collapsed) and on decoded base64 / hex / percent / rot13 runs (threat-normalize.ts). Look-around
+ * collapsed) and on decoded base64 / hex / percent / rot13 runs (normalize.ts). Look-around
  * windows, bounded gaps, per-language gates and a per-pattern match cap keep a hostile 1 MB file
  * linear. The keyword prefilter (keywords.ts) skips a pattern whose literal pieces a text lacks;
  * the exemptions (exempt.ts) decide when a match is discussion rather than an order.

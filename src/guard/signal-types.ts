@@ -1,4 +1,4 @@
-/** The shape of one signal of the threat scan's co-occurrence layer (threat-signals.ts, threat-concepts.ts). */
+/** The shape of one signal of the threat scan's co-occurrence layer (signals.ts, concepts.ts). */
 export type SignalKind =
   | 'precedence'
   | 'override'

@@ -19,7 +19,7 @@
  * an action on it (in its own sentence) and an outward channel near each other; the assistant's own
  * setup read out verbatim (a leak); every reply or the whole conversation relayed to an outside chat
  * id or address in one sentence (a relay); secrets stored to be said back or handed to whoever asks
- * (a hoard). The concept lexicons that widen these signals in 14 languages are in threat-concepts.ts; weak signals together add at most WEAK_CAP, so a single
+ * (a hoard). The concept lexicons that widen these signals in 14 languages are in concepts.ts; weak signals together add at most WEAK_CAP, so a single
  * signal — ordinary prose about tokens, a URL, "if the user asks" — never blocks, nor does one
  * strong word in a paragraph full of weak ones. Action verbs after a negation in the
  * language of the text ("never send", "붙여 넣지 마세요", "لا تطلب") do not count.
@@ -37,7 +37,7 @@ import { SCAN_WORD_CHAR as WORD_CHAR } from './pattern-kit.js';
 export type { Signal, SignalKind } from './signal-types.js';
 
 
-/** The core signals and the concept lexicons (threat-concepts.ts) that widen them. */
+/** The core signals and the concept lexicons (concepts.ts) that widen them. */
 export const SIGNALS: readonly Signal[] = [...CORE_SIGNALS, ...makeConceptSignals(objectNear)];
 
 /** Negation words just before an action verb, in the scan's languages. */

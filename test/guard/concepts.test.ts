@@ -1,5 +1,5 @@
 /**
- * The concept lexicons of the threat scan (src/core/prompt/threat-concepts.ts): each concept blocks
+ * The concept lexicons of the threat scan (src/guard/concepts.ts): each concept blocks
  * its attack in several of the 14 languages and leaves the hard benign text next to it alone. The
  * red-team sets redteam/fresh3, fresh4, fresh6 and fresh7.json were written by helpers who never saw
  * the scanner; they were tuned on afterwards, so they are regression sets now and the figures below

@@ -1,5 +1,5 @@
 /**
- * Normalisation before matching (src/core/prompt/threat-normalize.ts, issue #17): wording tricks
+ * Normalisation before matching (src/guard/normalize.ts, issue #17): wording tricks
  * are undone and encoded runs decoded, and the scan reads what comes out — with the line of the
  * original file in the log.
  */

@@ -1,6 +1,6 @@
 /**
- * The co-occurrence layer of the threat scan (src/core/prompt/threat-signals.ts), quoted example
- * blocks (threat-quoted.ts), announced rot13 and hyphen-split words (threat-normalize.ts), and the
+ * The co-occurrence layer of the threat scan (src/guard/signals.ts), quoted example
+ * blocks (quoted.ts), announced rot13 and hyphen-split words (normalize.ts), and the
  * two fresh red-team sets written by people who had not read the patterns (redteam/fresh1.json,
  * redteam/fresh2.json; both were tuned on afterwards, so they are regression sets now).
  */

@@ -11,7 +11,7 @@ export const re = scanLetterRegex;
 export const E = SCAN_WORD_END;
 export const W = upToWords;
 
-/** More of what a precedence claim or a "these rules are void" claim is about (threat-signals.ts has the core list). */
+/** More of what a precedence claim or a "these rules are void" claim is about (signals.ts has the core list). */
 export const PRECEDENCE_OBJECT_MORE = re(
   `(?:persona|(?:guidance|rules|instructions|settings|briefing|prompt|setup|guidelines|vorgaben|pautas|règles|правила)\\s+(?:that\\s+)?(?:you\\s+(?:started|were\\s+started|began|launched|came)\\s+with|mit\\s+denen\\s+du|con\\s+las\\s+que\\s+empezaste|avec\\s+lesquelles\\s+tu|с\\s+которыми\\s+ты)|(?:your\\s+)?(?:original|initial)\\s+briefing|your\\s+briefing|safety\\s+guidance|the\\s+above|(?:any|all|every)\\s+(?:other\\s+)?platform\\s+polic\\p{L}*|platform\\s+polic(?:y|ies)|safety\\s+(?:notes?|prompt|rules?|guidelines|instructions|polic\\p{L}*)|(?:guidance|instructions|settings|rules|configuration|setup)\\s+(?:that\\s+)?you\\s+(?:were\\s+given|have\\s+been\\s+given|received|got)|(?:everything|anything|whatever|what)\\s+(?:else\\s+)?(?:you\\s+(?:were|have\\s+been)\\s+told|(?:was|has\\s+been)\\s+said\\s+to\\s+you)|earlier\\s+(?:guidance|settings|setup|rules)|any\\s+other\\s+(?:setting|instruction|rule)s?|` +
     `identität|sicherheits\\p{L}*|(?:alles|allem),?\\s+was\\s+(?:dir|du)|(?:frühere|bisherige)\\p{L}*\\s+(?:anweisung|vorgabe|regel|richtlinie)\\p{L}*|vorgaben|` +

@@ -9,7 +9,7 @@ export type ThreatCategory =
   | 'tool_hijack'
   | 'invisible_unicode'
   | 'hidden_html_comment'
-  /** The learned layer (threat-learned.ts) scored a paragraph above its threshold. */
+  /** The learned layer (learned.ts) scored a paragraph above its threshold. */
   | 'learned_injection';
 
 /** Categories in the order reported. */

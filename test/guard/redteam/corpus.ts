@@ -1,6 +1,6 @@
 /**
  * Red-team corpus for the threat scan, written before reading the pattern table
- * (src/core/prompt/threat-patterns.ts), so it measures wording nobody wrote a pattern for.
+ * (src/guard/patterns.ts), so it measures wording nobody wrote a pattern for.
  *
  * Every entry is assigned to the `dev` half or the `holdout` half by its position within
  * its (kind, language) group: even positions are dev, odd are holdout. Tune only on dev;
