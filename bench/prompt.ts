@@ -5,8 +5,9 @@
  * and join).
  * Runs in a temp home and workspace, removed afterwards.
  */
-import { scanText } from '../src/core/prompt/threat-scan.js';
-import { score } from '../test/core/prompt/redteam/score.js';
+import { scanText } from '../src/guard/scan.js';
+import { threatGuard } from '../src/guard/index.js';
+import { score } from '../test/guard/redteam/score.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,7 @@ export interface PromptBench {
   iterations: number;
   /** Threat scan of 1 MB of mixed text (benign prose, long runs, hostile repetitions), ms. */
   scanMbMs: number;
-  /** Red-team corpus (test/core/prompt/redteam): attacks blocked and benign texts passed, per half. */
+  /** Red-team corpus (test/guard/redteam): attacks blocked and benign texts passed, per half. */
   redteam: Record<'dev' | 'holdout', { blocked: number; attacks: number; passed: number; benign: number }>;
 }
 
@@ -102,6 +103,7 @@ export async function benchPrompt(iterations = 50): Promise<PromptBench> {
       cwd,
       logger: silentLogger,
       timezone: 'UTC',
+      guard: threatGuard,
     };
     const built = await buildPrompt(input);
     db.exec('CREATE TABLE sessions (id TEXT PRIMARY KEY, prompt TEXT, prompt_sha256 TEXT, prompt_layers TEXT)');
@@ -120,8 +122,8 @@ export async function benchPrompt(iterations = 50): Promise<PromptBench> {
       throw new Error('bench: the reused prompt differs from the built one');
     }
     const text = scanInput();
-    scanText(text.slice(0, 10_000), { file: 'AGENTS.md', scope: 'context' });
-    const scanMbMs = mean(() => scanText(text, { file: 'AGENTS.md', scope: 'context' }), 3);
+    scanText(text.slice(0, 10_000), 'context');
+    const scanMbMs = mean(() => scanText(text, 'context'), 3);
     const half = (h: 'dev' | 'holdout') => {
       const r = score(h);
       return { blocked: r.blocked, attacks: r.attacks, passed: r.passed, benign: r.benign };

@@ -14,7 +14,7 @@
 // own tested layout. Type checking is `npm run typecheck` (tsc); esbuild only strips the types.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { dirname, join, resolve, sep } from 'node:path';
 import { createRequire } from 'node:module';
@@ -250,3 +250,9 @@ for (const file of readdirSync(join(root, 'dist'), { recursive: true, encoding: 
   });
   writeFileSync(path, JSON.stringify({ version: 3, sources, names: [], mappings: encode(lines) }));
 }
+
+/**
+ * The guard's learned weights are data, not code (src/guard/data: model.json, model.bin and their
+ * card): copied beside the bundle, where src/guard/model-file.ts looks for them (dist/guard/data).
+ */
+cpSync(join(root, 'src/guard/data'), join(root, 'dist/guard/data'), { recursive: true });

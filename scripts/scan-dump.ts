@@ -1,6 +1,6 @@
 /**
  * Identity check for threat-scan speed work: runs the scan over every red-team case (the JSON
- * files in test/core/prompt/redteam/ and /work/redteam/, the TS corpora) and the bench's 1 MB
+ * files in test/guard/redteam/ and /work/redteam/, the TS corpora) and the bench's 1 MB
  * text, and prints one line per case with the full result: blocked, categories, every match
  * (pattern, category, line, excerpt), the pattern layers' result before the learned veto, and
  * the learned score. Diff two runs' output: a speed change must leave it byte-identical.
@@ -9,16 +9,16 @@
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { scanPatterns, scanText, type ScanResult, type ScanScope } from '../src/core/prompt/threat-scan.js';
-import { learnedVerdict } from '../src/core/prompt/threat-learned.js';
-import { REDTEAM } from '../test/core/prompt/redteam/corpus.js';
-import { ATTACKS, BENIGN } from '../test/core/prompt/threat-corpus.js';
+import { scanPatterns, scanText, type ScanResult, type ScanScope } from '../src/guard/scan.js';
+import { learnedVerdict } from '../src/guard/learned.js';
+import { REDTEAM } from '../test/guard/redteam/corpus.js';
+import { ATTACKS, BENIGN } from '../test/guard/corpus.js';
 import { scanInput } from '../bench/scan-input.js';
 
 interface Case { name: string; scope: ScanScope; file: string; text: string }
 
 const cases: Case[] = [];
-for (const dir of ['test/core/prompt/redteam', '/work/redteam']) {
+for (const dir of ['test/guard/redteam', '/work/redteam']) {
   if (!existsSync(dir)) continue;
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
     const list = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { kind: string; scope: ScanScope; file: string; lang: string; text: string }[];
@@ -41,8 +41,8 @@ cases.push({ name: 'all-attacks-joined:memory', scope: 'memory', file: 'AGENTS.m
 
 const show = (r: ScanResult) => JSON.stringify([r.blocked, r.categories, r.matches.map((m) => [m.pattern, m.category, m.line, m.excerpt])]);
 for (const c of cases) {
-  const r = scanText(c.text, { file: c.file, scope: c.scope });
-  const p = scanPatterns(c.text, { file: c.file, scope: c.scope });
+  const r = scanText(c.text, c.scope);
+  const p = scanPatterns(c.text, c.scope);
   const l = learnedVerdict(c.text);
   process.stdout.write(`${c.name}\t${show(r)}\tpatterns=${show(p)}\tlearned=${l.probability}@${l.line}\n`);
 }

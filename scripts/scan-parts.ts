@@ -3,12 +3,12 @@
  * disturbed by other work on a shared machine). SCAN_ROOT= times another checkout.
  */
 import { performance } from 'node:perf_hooks';
-import type * as Scan from '../src/core/prompt/threat-scan.js';
-import type * as Norm from '../src/core/prompt/threat-normalize.js';
-import type * as Learned from '../src/core/prompt/threat-learned.js';
-import type * as Intents from '../src/core/prompt/threat-intents.js';
-import type * as Quoted from '../src/core/prompt/threat-quoted.js';
-import type * as Lines from '../src/core/prompt/threat-lines.js';
+import type * as Scan from '../src/guard/scan.js';
+import type * as Norm from '../src/guard/normalize.js';
+import type * as Learned from '../src/guard/learned.js';
+import type * as Intents from '../src/guard/intents.js';
+import type * as Quoted from '../src/guard/quoted.js';
+import type * as Lines from '../src/guard/lines.js';
 import { scanInput } from '../bench/scan-input.js';
 
 const root = process.env.SCAN_ROOT ?? '..';
@@ -26,8 +26,8 @@ const other = `${text.slice(0, -1)}b`;
 let flip = false;
 const n = Number(process.argv[2] ?? 15);
 const parts: [string, () => unknown][] = [
-  ['scanText', () => scan.scanText(text, { file: 'AGENTS.md', scope: 'context' })],
-  ['scanPatterns', () => scan.scanPatterns(text, { file: 'AGENTS.md', scope: 'context' })],
+  ['scanText', () => scan.scanText(text, 'context')],
+  ['scanPatterns', () => scan.scanPatterns(text, 'context')],
   ['foldForScan', () => scan.foldForScan(text)],
   ['keywordsIn', () => scan.keywordsIn?.([text])],
   ['normalizedViews', () => norm.normalizedViews(text)],

@@ -3,23 +3,23 @@
  * 30), after a warm-up; prints the median and mean in ms. For profiling: node --cpu-prof --import tsx scripts/scan-time.ts
  */
 import { performance } from 'node:perf_hooks';
-import type { scanText as ScanText } from '../src/core/prompt/threat-scan.js';
+import type { scanText as ScanText } from '../src/guard/scan.js';
 import { scanInput } from '../bench/scan-input.js';
 
 // SCAN_ROOT=/other/checkout times that checkout's scanner (A/B runs against another branch)
-const root = process.env.SCAN_ROOT ? `${process.env.SCAN_ROOT}/src/core/prompt/threat-scan.js` : '../src/core/prompt/threat-scan.js';
+const root = process.env.SCAN_ROOT ? `${process.env.SCAN_ROOT}/src/core/prompt/threat-scan.js` : '../src/guard/scan.js';
 const { scanText } = (await import(root)) as { scanText: typeof ScanText };
 
 const n = Number(process.argv[2] ?? 30);
 const text = scanInput();
-scanText(text.slice(0, 10_000), { file: 'AGENTS.md', scope: 'context' });
-for (let i = 0; i < 3; i++) scanText(text, { file: 'AGENTS.md', scope: 'context' });
+scanText(text.slice(0, 10_000), 'context');
+for (let i = 0; i < 3; i++) scanText(text, 'context');
 const times: number[] = [];
 const cpu: number[] = [];
 for (let i = 0; i < n; i++) {
   const t = performance.now();
   const c = process.cpuUsage();
-  scanText(text, { file: 'AGENTS.md', scope: 'context' });
+  scanText(text, 'context');
   const d = process.cpuUsage(c);
   cpu.push((d.user + d.system) / 1000);
   times.push(performance.now() - t);

@@ -21,20 +21,21 @@ import { DeliveryService, SEND_LEASE_MS } from './core/delivery.js';
 import { Gateway } from './core/gateway/index.js';
 import { Replies, type Renderer } from './core/gateway/replies.js';
 import { createProvider } from './core/providers/index.js';
-import { memoryTool } from './core/tools/memory.js';
-import { skillViewTool } from './core/tools/skill-view.js';
+import { createMemoryTool } from './core/tools/memory.js';
+import { createSkillViewTool } from './core/tools/skill-view.js';
 import { sessionSearchTool } from './core/tools/session-search.js';
 import { createCronTool } from './core/tools/cron.js';
 import { createCompressionMaintainer } from './core/compression/index.js';
 import { createCronScheduler } from './core/cron/bridge.js';
 import type { CronScheduler } from './core/cron/scheduler.js';
 import { buildPrompt } from './core/prompt/builder.js';
+import type { Guard } from './core/guard.js';
+import { threatGuard } from './guard/index.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
 import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
-import { prepareThreatScan } from './core/prompt/threat-scan.js';
 import { graphemeSplit } from './render/text.js';
 import { hostname } from 'node:os';
 
@@ -58,6 +59,8 @@ export interface AppOptions {
   cron?: boolean;
   /** Told the outbox id of each cron report queued (`cron run` waits for its delivery). */
   onCronQueued?: (jobId: string, outboxId: number) => void;
+  /** The injection guard for prompt files, memory and skills; default: the threat scan (src/guard). */
+  guard?: Guard;
   /** Replaces the layered prompt builder (tests). */
   buildPrompt?: PromptFactory;
   /** Replaces the agent's tools (tests, benchmark); default: memory, skill_view, session_search, cron. */
@@ -115,6 +118,7 @@ function cronRunLeases(presence: Presence) {
 
 export function createApp(options: AppOptions): App {
   const { settings, logger, cwd } = options;
+  const guard = options.guard ?? threatGuard;
   const now = options.now ?? (() => new Date());
   const store = options.store;
   const provider = options.provider ?? createProvider(settings, logger);
@@ -136,6 +140,7 @@ export function createApp(options: AppOptions): App {
         cwd,
         logger,
         memory: store.memory,
+        guard,
       }));
   const prompts = new SessionPrompts(store, build, logger);
   const render: Renderer =
@@ -156,8 +161,8 @@ export function createApp(options: AppOptions): App {
   // when the tools are made, so the tool gets a notifier the scheduler subscribes to below.
   const cronChanged = new Set<() => void>();
   const tools: readonly Tool[] = options.tools ?? [
-    memoryTool,
-    skillViewTool,
+    createMemoryTool(guard),
+    createSkillViewTool(guard),
     sessionSearchTool,
     createCronTool({ onChange: () => cronChanged.forEach((f) => f()) }),
   ];
@@ -195,7 +200,7 @@ export function createApp(options: AppOptions): App {
     // all) is made once the doors are up, before a first message is likely; a scan or a render that
     // comes first makes it itself.
     warmUp: () => {
-      prepareThreatScan();
+      guard.prepare?.();
       graphemeSplit('');
     },
   });

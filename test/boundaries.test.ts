@@ -25,10 +25,11 @@ function target(file: string, spec: string): string | null {
 
 /**
  * The layers of src, bottom first (DESIGN §2): each may import only those at its left and itself.
- * render ← core ← store (engines behind core's storage interface) ← adapters ← app, and platform
- * (ids, addresses, the platform table) under all of them.
+ * render ← core ← guard (the injection guard behind core's Guard interface) ← store (engines behind
+ * core's storage interface) ← adapters ← app, and platform (ids, addresses, the platform table) under
+ * all of them.
  */
-const LAYERS = ['platform', 'render', 'core', 'store', 'adapters', 'app'] as const;
+const LAYERS = ['platform', 'render', 'core', 'guard', 'store', 'adapters', 'app'] as const;
 type Layer = (typeof LAYERS)[number];
 
 function layerOf(rel: string): Layer | null {
@@ -114,6 +115,21 @@ describe('module boundaries', () => {
     const offenders = ['src/core', 'src/render'].flatMap((dir) =>
       sourceFiles(join(root, dir)).flatMap((f) => imports(f).filter((s) => s.includes('/adapters/')).map((s) => `${relative(root, f)} imports ${s}`)),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps src/guard out of src/core: core receives the guard through its Guard interface', () => {
+    const offenders = edges()
+      .filter(([from, to]) => from.startsWith('src/core/') && to.startsWith('src/guard/'))
+      .map(([from, to]) => `${from} imports ${to}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('lets only the composition root and the commands import src/guard', () => {
+    const offenders = edges()
+      .filter(([from, to]) => to.startsWith('src/guard/') && !from.startsWith('src/guard/'))
+      .filter(([from]) => from !== 'src/app.ts' && !from.startsWith('src/commands/'))
+      .map(([from, to]) => `${from} imports ${to}`);
     expect(offenders).toEqual([]);
   });
 

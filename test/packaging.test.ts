@@ -16,11 +16,11 @@ import { startModelFake, lastUserText } from './fakes/model.js';
 import { startTelegramFake } from './fakes/telegram.js';
 import { startDiscordFake } from './fakes/discord.js';
 import { eventBody, startSlackFake } from './fakes/slack.js';
-import { scanText } from '../src/core/prompt/threat-scan.js';
-import { ATTACKS, BENIGN } from './core/prompt/threat-corpus.js';
-import { REDTEAM } from './core/prompt/redteam/corpus.js';
+import { scanText } from '../src/guard/scan.js';
+import { ATTACKS, BENIGN } from './guard/corpus.js';
+import { REDTEAM } from './guard/redteam/corpus.js';
 import { RENDER_PLATFORMS, renderFor } from '../src/render/index.js';
-import { SCOPE } from './core/prompt/redteam/score.js';
+import { SCOPE } from './guard/redteam/score.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -195,7 +195,7 @@ describe('packaging', () => {
   });
 
   it('the bundled injection defence, its multilingual patterns escaped to ASCII, blocks exactly what the sources block', () => {
-    const chunk = readdirSync(join(root, 'dist', 'chunks')).find((f) => f.endsWith('.js') && /export\{[^}]*\bscanText\b/.test(readFileSync(join(root, 'dist', 'chunks', f), 'utf8')));
+    const chunk = readdirSync(join(root, 'dist', 'chunks')).find((f) => f.endsWith('.js') && /export\{[^}]*\bthreatGuard\b/.test(readFileSync(join(root, 'dist', 'chunks', f), 'utf8')));
     expect(chunk).toBeDefined();
     const cases = [
       ...[...ATTACKS, ...BENIGN].map((c) => ({ text: c.text, scope: c.scope })),
@@ -204,19 +204,34 @@ describe('packaging', () => {
     expect(cases.filter((c) => /[^\0-\x7f]/.test(c.text)).length).toBeGreaterThan(100);
     const script = `
       import { readFileSync } from 'node:fs';
-      const { scanText } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'chunks', chunk!)).href)});
+      const { threatGuard } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'chunks', chunk!)).href)});
       const cases = JSON.parse(readFileSync(0, 'utf8'));
-      process.stdout.write(JSON.stringify(cases.map((c) => { const r = scanText(c.text, { file: 'AGENTS.md', scope: c.scope }); return [r.blocked, r.categories]; })));`;
+      process.stdout.write(JSON.stringify(cases.map((c) => { const r = threatGuard.scan(c.text, c.scope); return [r.blocked, r.categories]; })));`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', input: JSON.stringify(cases), env: { PATH: process.env.PATH }, maxBuffer: 64 << 20 });
     expect(r.stderr).toBe('');
     const bundled = JSON.parse(r.stdout) as Array<[boolean, string[]]>;
     const sources = cases.map((c) => {
-      const v = scanText(c.text, { file: 'AGENTS.md', scope: c.scope });
+      const v = scanText(c.text, c.scope);
       return [v.blocked, v.categories];
     });
     expect(bundled).toEqual(sources);
     expect(sources.filter(([blocked]) => blocked).length).toBeGreaterThan(100);
   }, 60_000);
+
+  it("ships the guard's learned weights as data beside the bundle (dist/guard/data), and `npm pack` includes them", () => {
+    for (const f of ['model.json', 'model.bin']) {
+      expect(readFileSync(join(root, 'dist', 'guard', 'data', f)).equals(readFileSync(join(root, 'src', 'guard', 'data', f))), f).toBe(true);
+    }
+    // the weights are no longer inlined in the code as one long base64 string
+    const chunks = readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js'));
+    const longestRun = (f: string) => Math.max(...readFileSync(join(root, 'dist', 'chunks', f), 'latin1').split(/[^A-Za-z0-9+/]+/).map((run) => run.length));
+    expect(chunks.filter((f) => longestRun(f) > 100_000)).toEqual([]);
+    // What `npm pack` ships is the package.json "files" (no .npmignore): dist/ whole, so dist/guard/data.
+    // (`npm pack --dry-run` lists dist/guard/data/model.bin and model.json; run here it takes a minute
+    // on a busy machine, so the test reads the rule npm applies instead.)
+    expect(readdirSync(root)).not.toContain('.npmignore');
+    expect((pkg as { files?: string[] }).files).toContain('dist');
+  });
 
   it('the bin answers from dist/ without a TypeScript loader', () => {
     const r = spawnSync(process.execPath, [COMPILED_BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH } });

@@ -8,6 +8,7 @@ import { personKey } from '../core/identity.js';
 import { cronSessionAddress, type SessionAddress } from '../platform/address.js';
 import { openData } from '../app-open.js';
 import { buildPrompt } from '../core/prompt/builder.js';
+import { threatGuard } from '../guard/index.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
 
@@ -90,6 +91,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         cwd,
         logger,
         ignoreRules,
+        guard: threatGuard,
       });
       layers = built.layers;
       text = built.text;

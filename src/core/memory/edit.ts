@@ -10,7 +10,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { MemoryRepo, MemoryTarget } from '../store/types.js';
-import { reportScan, scanText } from '../prompt/threat-scan.js';
+import { reportScan, type Guard } from '../guard.js';
 import { charLength, normalizeNewlines } from '../prompt/text.js';
 import { ENTRY_SEPARATOR, MEMORY_FILES, serializeEntries } from './entries.js';
 import { secretKind } from './secrets.js';
@@ -41,6 +41,8 @@ export interface MemoryEditContext {
   personKey: string;
   limits: { memory_chars: number; user_chars: number };
   logger: Logger;
+  /** Scans each new entry (scope `memory`) before it is stored. */
+  guard: Guard;
 }
 
 function limitOf(ctx: MemoryEditContext, target: MemoryTarget): number {
@@ -117,7 +119,7 @@ export async function applyMemoryEdit(ctx: MemoryEditContext, edit: MemoryEdit):
         message: `Refused: the entry looks like ${secret}; nothing was stored. Memory is shown in every later conversation, so credentials never go there: tell the person to keep them in a password manager.`,
       };
     }
-    const scan = scanText(content, { file: `${file} entry`, scope: 'memory' });
+    const scan = ctx.guard.scan(content, 'memory');
     if (scan.blocked) {
       reportScan(scan, { file: `${ctx.personKey}/${file} entry`, scope: 'memory', logger: ctx.logger });
       return {

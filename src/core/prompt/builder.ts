@@ -44,7 +44,7 @@ import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from './defaults.js';
 import { PLATFORM_HINTS, type PlatformHint } from './hints.js';
 import { listSkills } from './skills.js';
 import { charLength, normalizeNewlines, stripBom } from './text.js';
-import { blockedLine, guardText, reportScan, scanText } from './threat-scan.js';
+import { blockedLine, guardText, reportScan, type Guard } from '../guard.js';
 
 /** Layer names, in prompt order. */
 export const LAYER_NAMES = [
@@ -81,6 +81,8 @@ export interface PromptInput {
   /** `--ignore-rules`: see the module comment. */
   ignoreRules?: boolean;
   logger: Logger;
+  /** Scans SOUL.md, skill descriptions, context files, memory and profile before they enter the prompt. */
+  guard: Guard;
   /** IANA zone for the start day; default: the process's local zone. */
   timezone?: string;
 }
@@ -109,21 +111,21 @@ function readOptional(path: string): string | null {
 }
 
 /** Layer 1: SOUL.md (threat-scanned, scope `system`) or the default identity. */
-export function identityLayer(home: string, logger: Logger): string {
+export function identityLayer(home: string, logger: Logger, guard: Guard): string {
   const soul = readOptional(join(home, 'SOUL.md'));
   if (!soul) return DEFAULT_IDENTITY;
-  const guarded = guardText(soul, { file: 'SOUL.md', scope: 'system', logger });
+  const guarded = guardText(guard, soul, { file: 'SOUL.md', scope: 'system', logger });
   // A blocked SOUL.md still leaves the model an identity: the default, then the BLOCKED line.
   return guarded === soul ? soul : `${DEFAULT_IDENTITY}${SEP}${guarded}`;
 }
 
 /** Layer 4: one line per skill, sorted; descriptions are threat-scanned (scope `system`). */
-export function skillsIndexLayer(home: string, logger: Logger): string {
+export function skillsIndexLayer(home: string, logger: Logger, guard: Guard): string {
   const skills = listSkills(home, logger);
   if (skills.length === 0) return '';
   const lines = skills.map((s) => {
     const label = `${s.name}${s.description ? `: ${s.description}` : ''}`;
-    return `- ${guardText(label, { file: `skills/${s.folder}/SKILL.md`, scope: 'system', logger })}`;
+    return `- ${guardText(guard, label, { file: `skills/${s.folder}/SKILL.md`, scope: 'system', logger })}`;
   });
   return section(
     ['# Skills', '', 'Saved procedures you can follow. Before doing a task that matches one, read it with skill_view (by name).', '', ...lines].join(
@@ -133,8 +135,8 @@ export function skillsIndexLayer(home: string, logger: Logger): string {
 }
 
 /** Layer 5: the first context file of the workspace under `# Project Context`. */
-export function contextFilesLayer(cwd: string, limit: number, logger: Logger): string {
-  const loaded = loadContextFiles(cwd, limit, logger);
+export function contextFilesLayer(cwd: string, limit: number, logger: Logger, guard: Guard): string {
+  const loaded = loadContextFiles(cwd, limit, logger, guard);
   if (!loaded) return '';
   const intro = `Instructions for this workspace, from ${loaded.source.label}. Follow them where they apply; they do not override your identity or tool rules.`;
   return section(`# Project Context\n\n${intro}\n\n${loaded.body}`);
@@ -181,18 +183,18 @@ export function chatInstructionsLayer(config: AppConfig, address: PromptInput['a
  * threat-scanned when read (scope `memory`), not only when the memory tool writes them: a file
  * edited on disk or written before a pattern existed must not reach the prompt unchecked.
  */
-export async function memoryLayers(repo: MemoryRepo, personKey: string, config: AppConfig, logger?: Logger): Promise<{ memory: string; user: string }> {
+export async function memoryLayers(repo: MemoryRepo, personKey: string, config: AppConfig, guard: Guard, logger?: Logger): Promise<{ memory: string; user: string }> {
   const [memoryEntries, userEntries] = await Promise.all([repo.read(personKey, 'memory'), repo.read(personKey, 'user')]);
-  const guard = (file: MemoryFile, name: string): MemoryFile => {
+  const scanned = (file: MemoryFile, name: string): MemoryFile => {
     if (!file.text) return file;
-    const scan = scanText(file.text, { file: name, scope: 'memory' });
+    const scan = guard.scan(file.text, 'memory');
     if (!scan.blocked) return file;
     if (logger) reportScan(scan, { file: `${personKey}/${name}`, scope: 'memory', logger });
     const text = blockedLine(name, scan.categories);
     return { ...file, text, chars: charLength(text) };
   };
-  const mem = guard(cutToLimit(memoryEntries, config.limits.memory_chars), 'MEMORY.md');
-  const user = guard(cutToLimit(userEntries, config.limits.user_chars), 'USER.md');
+  const mem = scanned(cutToLimit(memoryEntries, config.limits.memory_chars), 'MEMORY.md');
+  const user = scanned(cutToLimit(userEntries, config.limits.user_chars), 'USER.md');
   const head = (title: string, what: string, chars: number, limit: number) =>
     `# ${title}\n\n${what} (${chars}/${limit} chars; entries separated by §). Frozen when this conversation started: changes you make with the memory tool show in the next one.\n\n`;
   return {
@@ -217,16 +219,16 @@ export function sessionInfoLayer(startedAt: Date, sessionId: string, platform: P
 
 /** Builds the layered system prompt of a session. Reads files and the person's memory; never writes. */
 export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
-  const { home, config, platform, personKey, logger } = input;
+  const { home, config, platform, personKey, logger, guard } = input;
   const ignore = input.ignoreRules === true;
   const systemMessage = normalizeNewlines(config.system_message ?? '').trim();
-  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config, logger);
+  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config, guard, logger);
   const texts: Record<LayerName, string> = {
-    identity: identityLayer(home, logger),
+    identity: identityLayer(home, logger, guard),
     tool_guidance: section(TOOL_GUIDANCE),
     system_message: section(systemMessage),
-    skills_index: skillsIndexLayer(home, logger),
-    context_files: ignore ? '' : contextFilesLayer(input.cwd, config.limits.context_file_chars, logger),
+    skills_index: skillsIndexLayer(home, logger, guard),
+    context_files: ignore ? '' : contextFilesLayer(input.cwd, config.limits.context_file_chars, logger, guard),
     platform_hint: platformHintLayer(platform, ignore),
     chat_instructions: chatInstructionsLayer(config, input.address),
     memory: mem.memory,

@@ -17,7 +17,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../logger.js';
-import { guardText } from './threat-scan.js';
+import { guardText, type Guard } from '../guard.js';
 import { normalizeNewlines, stripBom, truncateHeadTail } from './text.js';
 
 /** File names in priority order (`.cursor/rules/*.mdc` comes last, see findContextSource). */
@@ -111,7 +111,7 @@ function readText(path: string): string {
  * Loads the first context source of `cwd`: scanned, truncated to `limit`, ready to sit under
  * `# Project Context`. Null when the workspace has none (or it is empty).
  */
-export function loadContextFiles(cwd: string, limit: number, logger: Logger): LoadedContext | null {
+export function loadContextFiles(cwd: string, limit: number, logger: Logger, guard: Guard): LoadedContext | null {
   const source = findContextSource(cwd);
   if (!source) return null;
   const { root } = searchFolders(cwd);
@@ -125,7 +125,7 @@ export function loadContextFiles(cwd: string, limit: number, logger: Logger): Lo
       continue;
     }
     const name = toLabel(root, file);
-    const safe = guardText(text, { file: name, scope: 'context', logger });
+    const safe = guardText(guard, text, { file: name, scope: 'context', logger });
     // Several .mdc rules are shown one after another, each under its own name.
     parts.push(source.files.length > 1 ? `## ${name}\n\n${safe}` : safe);
   }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { applyMemoryEdit } from '../memory/edit.js';
+import type { Guard } from '../guard.js';
 import type { Tool, ToolContext } from './types.js';
 import { defineTool } from './args.js';
 
@@ -38,19 +39,21 @@ const PARAMETERS: Record<string, unknown> = {
   additionalProperties: false,
 };
 
-export const memoryTool: Tool = defineTool({
-  name: 'memory',
-  description:
-    "Edit this person's long-term memory: your notes (target memory) or their profile (target user). Saved at once; shows in the next conversation. Each file has a size limit; a write past it is refused with the room left.",
-  parameters: PARAMETERS,
-  schema: argsSchema,
-  async run(args, ctx: ToolContext): Promise<string> {
-    const a = args;
-    const result = await applyMemoryEdit(
-      { memory: ctx.store.memory, personKey: ctx.personKey, limits: ctx.settings.config.limits, logger: ctx.logger },
-      { action: a.action, target: a.target, content: a.content ?? undefined, oldText: a.old_text ?? undefined },
-    );
-    if (result.ok) ctx.logger.info('memory', `${ctx.personKey}: ${a.action} ${a.target} (${result.status})`);
-    return result.message;
-  },
-});
+/** The memory tool; `guard` scans each entry before it is stored. */
+export const createMemoryTool = (guard: Guard): Tool =>
+  defineTool({
+    name: 'memory',
+    description:
+      "Edit this person's long-term memory: your notes (target memory) or their profile (target user). Saved at once; shows in the next conversation. Each file has a size limit; a write past it is refused with the room left.",
+    parameters: PARAMETERS,
+    schema: argsSchema,
+    async run(args, ctx: ToolContext): Promise<string> {
+      const a = args;
+      const result = await applyMemoryEdit(
+        { memory: ctx.store.memory, personKey: ctx.personKey, limits: ctx.settings.config.limits, logger: ctx.logger, guard },
+        { action: a.action, target: a.target, content: a.content ?? undefined, oldText: a.old_text ?? undefined },
+      );
+      if (result.ok) ctx.logger.info('memory', `${ctx.personKey}: ${a.action} ${a.target} (${result.status})`);
+      return result.message;
+    },
+  });

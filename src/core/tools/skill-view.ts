@@ -7,38 +7,40 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { findSkill, listSkills, parseSkillFile } from '../prompt/skills.js';
-import { guardText } from '../prompt/threat-scan.js';
+import { guardText, type Guard } from '../guard.js';
 import type { Tool, ToolContext } from './types.js';
 import { defineTool } from './args.js';
 import { asData } from './data.js';
 
 const argsSchema = z.object({ name: z.string().trim().min(1, 'give the name of a skill from the Skills list').max(200) });
 
-export const skillViewTool: Tool = defineTool({
-  name: 'skill_view',
-  description: 'Read a skill (a saved procedure) from the Skills list in full, by its name. Read it before doing a task it matches.',
-  parameters: {
-    type: 'object',
-    properties: { name: { type: 'string', description: 'The skill name as listed under Skills.' } },
-    required: ['name'],
-    additionalProperties: false,
-  },
-  schema: argsSchema,
-  async run(args, ctx: ToolContext): Promise<string> {
-    const skills = listSkills(ctx.settings.home);
-    const skill = findSkill(skills, args.name);
-    if (!skill) {
-      const available = skills.length ? `Available skills: ${skills.map((s) => s.name).join(', ')}.` : 'No skills are installed.';
-      return `Error: no skill named "${args.name}". ${available}`;
-    }
-    let body: string;
-    try {
-      body = parseSkillFile(readFileSync(skill.path, 'utf8')).body;
-    } catch (error) {
-      return `Error: skill "${skill.name}" could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`;
-    }
-    if (!body) return `Skill "${skill.name}" has no body; its description is: ${skill.description || '(none)'}`;
-    const file = `skills/${skill.folder}/SKILL.md`;
-    return asData(file, guardText(body, { file, scope: 'system', logger: ctx.logger }));
-  },
-});
+/** The skill_view tool; `guard` scans each body before the model sees it. */
+export const createSkillViewTool = (guard: Guard): Tool =>
+  defineTool({
+    name: 'skill_view',
+    description: 'Read a skill (a saved procedure) from the Skills list in full, by its name. Read it before doing a task it matches.',
+    parameters: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'The skill name as listed under Skills.' } },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    schema: argsSchema,
+    async run(args, ctx: ToolContext): Promise<string> {
+      const skills = listSkills(ctx.settings.home);
+      const skill = findSkill(skills, args.name);
+      if (!skill) {
+        const available = skills.length ? `Available skills: ${skills.map((s) => s.name).join(', ')}.` : 'No skills are installed.';
+        return `Error: no skill named "${args.name}". ${available}`;
+      }
+      let body: string;
+      try {
+        body = parseSkillFile(readFileSync(skill.path, 'utf8')).body;
+      } catch (error) {
+        return `Error: skill "${skill.name}" could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`;
+      }
+      if (!body) return `Skill "${skill.name}" has no body; its description is: ${skill.description || '(none)'}`;
+      const file = `skills/${skill.folder}/SKILL.md`;
+      return asData(file, guardText(guard, body, { file, scope: 'system', logger: ctx.logger }));
+    },
+  });

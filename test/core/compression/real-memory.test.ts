@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, systemText, type FakeReply, type RecordedRequest } from '../../fakes/model.js';
 import { dm, startHarness, type Harness } from '../search/harness.js';
 import { createCompressionMaintainer, FLUSH_INSTRUCTION } from '../../../src/core/compression/index.js';
-import { memoryTool } from '../../../src/core/tools/memory.js';
+import { createMemoryTool } from '../../../src/core/tools/memory.js';
+import { threatGuard } from '../../../src/guard/index.js';
 import { buildPrompt } from '../../../src/core/prompt/builder.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import type { Settings } from '../../../src/core/settings.js';
@@ -15,7 +16,8 @@ import type { Store } from '../../../src/core/store/types.js';
 import type { PromptFactory } from '../../../src/core/agent.js';
 
 const realPrompt = (settings: Settings, store: Store): PromptFactory => ({ address, ...input }) =>
-  buildPrompt({ home: settings.home, memory: store.memory, config: settings.config, cwd: settings.home, logger: silentLogger, platform: address.platform, ...input });
+  buildPrompt({ home: settings.home, memory: store.memory, config: settings.config, cwd: settings.home, logger: silentLogger, guard: threatGuard, platform: address.platform, ...input });
+const memoryTool = createMemoryTool(threatGuard);
 
 function script(req: RecordedRequest): FakeReply {
   const messages = req.body.messages as Array<{ role: string; content: string | null }>;

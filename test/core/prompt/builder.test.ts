@@ -7,6 +7,7 @@ import { PLATFORM_HINTS } from '../../../src/core/prompt/hints.js';
 import { PLATFORM_IDS } from '../../../src/platform/ids.js';
 import { ConfigError, UsageError } from '../../../src/core/errors.js';
 import { FileMemoryRepo } from '../../../src/store/sqlite/memory-files.js';
+import { threatGuard } from '../../../src/guard/index.js';
 import { config, recorder, sandbox, type Sandbox } from './fixtures.js';
 
 let sb: Sandbox;
@@ -27,6 +28,7 @@ function build(over: Partial<PromptInput> = {}): Promise<BuiltPrompt> {
     cwd: sb.repo,
     logger: recorder().logger,
     timezone: 'UTC',
+    guard: threatGuard,
     ...over,
   });
 }

@@ -1,12 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memoryTool } from '../../../src/core/tools/memory.js';
+import { createMemoryTool } from '../../../src/core/tools/memory.js';
+import { threatGuard } from '../../../src/guard/index.js';
 import { MEMORY_FILES, memoryDir } from '../../../src/core/memory/entries.js';
 import { buildPrompt } from '../../../src/core/prompt/builder.js';
 import type { Store } from '../../../src/core/store/types.js';
 import type { ToolContext } from '../../../src/core/tools/types.js';
 import { config, openTestStore, recorder, sandbox, toolContext, type Recorder, type Sandbox } from '../prompt/fixtures.js';
+
+const memoryTool = createMemoryTool(threatGuard);
 
 let sb: Sandbox;
 let store: Store;
@@ -44,7 +47,7 @@ describe('memory tool', () => {
 
   it('shows in the next prompt of the same person, never in another person\'s', async () => {
     await memoryTool.run({ action: 'add', target: 'user', content: 'Name: Alice.' }, alice);
-    const base = { home: sb.home, memory: store.memory, config: config(), platform: 'telegram' as const, sessionId: 's', startedAt: new Date(), cwd: sb.repo, logger: rec.logger };
+    const base = { home: sb.home, memory: store.memory, config: config(), platform: 'telegram' as const, sessionId: 's', startedAt: new Date(), cwd: sb.repo, logger: rec.logger, guard: threatGuard };
     expect((await buildPrompt({ ...base, personKey: 'alice' })).text).toContain('Name: Alice.');
     expect((await buildPrompt({ ...base, personKey: 'telegram-2002' })).text).not.toContain('Alice');
     expect(file('telegram-2002', 'user')).toBeNull();

@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { skillViewTool } from '../../../src/core/tools/skill-view.js';
+import { createSkillViewTool } from '../../../src/core/tools/skill-view.js';
+import { threatGuard } from '../../../src/guard/index.js';
 import { listSkills, parseSkillFile } from '../../../src/core/prompt/skills.js';
 import type { Store } from '../../../src/core/store/types.js';
 import type { ToolContext } from '../../../src/core/tools/types.js';
 import { openTestStore, recorder, sandbox, toolContext, type Recorder, type Sandbox } from '../prompt/fixtures.js';
+
+const skillViewTool = createSkillViewTool(threatGuard);
 
 let sb: Sandbox;
 let store: Store;
