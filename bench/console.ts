@@ -1,5 +1,5 @@
 /**
- * The web console (DESIGN §12): how fast its pages answer on a big store, and what it adds to the
+ * The web console (ARCHITECTURE.md §12): how fast its pages answer on a big store, and what it adds to the
  * memory of `switchboard start`.
  *
  * 1. Pages: a SQLite store seeded directly with 1,000 sessions and 100,000 messages over the last

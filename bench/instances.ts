@@ -1,5 +1,5 @@
 /**
- * Many instances on one PostgreSQL (DESIGN §9, issue 15), with the real `switchboard start`
+ * Many instances on one PostgreSQL (ARCHITECTURE.md §9, issue 15), with the real `switchboard start`
  * (compiled, bin/switchboard.js) as separate processes:
  * - scale-out: messages/s through Slack HTTP with 3 instances ÷ 1 instance, same closed-loop load
  *   (USERS users, one message in flight each, spread over the instances; instant model);

@@ -1,5 +1,5 @@
 /**
- * Streaming benchmark (DESIGN §10): the whole pipeline in this process (createApp + the real Telegram
+ * Streaming benchmark (ARCHITECTURE.md §10): the whole pipeline in this process (createApp + the real Telegram
  * adapter) against the Telegram fake and a model fake that streams at 50 tokens/s. Half the chats are
  * private (drafts), half groups (a message edited as it grows). Per answer:
  * - time from the model's first token to the first visible update at the platform fake (goal ≤ 1.2 s);

@@ -1,4 +1,4 @@
-// `npm run build` (and `prepare`, so `npm ci`): src/ → dist/, bundled by esbuild (DESIGN §14).
+// `npm run build` (and `prepare`, so `npm ci`): src/ → dist/, bundled by esbuild (ARCHITECTURE.md §14).
 //
 // One bundle, split where the code imports lazily (each door, provider, engine and command is its own
 // chunk, loaded when it is used), rather than tsc's one file per source file. A start with the three

@@ -1,5 +1,5 @@
 /**
- * The app's lifecycle (DESIGN §4b, §9): what `app.start()` brings up, in this order, and what
+ * The app's lifecycle (ARCHITECTURE.md §4b, §9): what `app.start()` brings up, in this order, and what
  * `app.stop(reason)` takes down, in the reverse one. `switchboard start` and `chat`, the fault
  * harness and the benchmark all run this one sequence.
  *
@@ -38,7 +38,7 @@ import type { Agent } from './core/agent.js';
 import { oneLine, SwitchboardError } from './core/errors.js';
 
 /**
- * Between a stop and the process's exit (DESIGN §4b: exit 0 within 10 s). The stop sends what is
+ * Between a stop and the process's exit (ARCHITECTURE.md §4b: exit 0 within 10 s). The stop sends what is
  * ready within it; the command that owns the process exits when it has passed.
  */
 export const EXIT_DEADLINE_MS = 9_500;
@@ -161,7 +161,7 @@ export class Lifecycle {
     return this.stop('closed');
   }
 
-  /** Pending messages nobody answers are taken up under their session's lease (DESIGN §9). */
+  /** Pending messages nobody answers are taken up under their session's lease (ARCHITECTURE.md §9). */
   private sweep(first: boolean): Promise<void> {
     const { gateway, logger, adapters } = this.parts;
     // The terminal's lines are never journaled: each is answered in its own run or not at all.

@@ -24,7 +24,7 @@ function target(file: string, spec: string): string | null {
 }
 
 /**
- * The layers of src, bottom first (DESIGN §2): each may import only those at its left and itself.
+ * The layers of src, bottom first (ARCHITECTURE.md §2): each may import only those at its left and itself.
  * render ← core ← guard (the injection guard behind core's Guard interface) ← store (engines behind
  * core's storage interface) ← adapters ← app, and platform (ids, addresses, the platform table) under
  * all of them.

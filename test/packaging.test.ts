@@ -1,5 +1,5 @@
 /**
- * Packaging (DESIGN §14): `npm ci` builds dist/ through `prepare`; `npm start` and the `switchboard`
+ * Packaging (ARCHITECTURE.md §14): `npm ci` builds dist/ through `prepare`; `npm start` and the `switchboard`
  * bin run the compiled JavaScript with no TypeScript loader; a stack trace points at src/.
  */
 import { execFileSync, spawnSync } from 'node:child_process';

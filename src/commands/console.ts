@@ -11,7 +11,7 @@ import type { Store } from '../core/store/types.js';
 import { doorLease } from '../core/doors.js';
 
 /**
- * `switchboard console`: the web console alone (DESIGN §12), on the store the settings name, with no
+ * `switchboard console`: the web console alone (ARCHITECTURE.md §12), on the store the settings name, with no
  * door taking messages in. The platforms with credentials are made for sending only, so "run now"
  * and "retry" deliver as `switchboard cron run` does; delivery starts at the first such action.
  */

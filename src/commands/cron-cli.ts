@@ -7,7 +7,7 @@ import { openApp, openData } from '../app-open.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
 import { run as runCronCommand } from './cron.js';
 
-/** `cron run` keeps trying a temporary delivery failure for about this long (DESIGN §4b: ≥ 3 tries in ~30 s). */
+/** `cron run` keeps trying a temporary delivery failure for about this long (ARCHITECTURE.md §4b: ≥ 3 tries in ~30 s). */
 const DELIVERY_WINDOW_MS = 30_000;
 const RETRY_STEPS_MS = [1000, 2000, 4000, 8000, 8000, 8000];
 const STATUS_POLL_MS = 250;

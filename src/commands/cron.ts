@@ -1,5 +1,5 @@
 /**
- * `switchboard cron list` · `switchboard cron run ID` (DESIGN §3, §4b).
+ * `switchboard cron list` · `switchboard cron run ID` (ARCHITECTURE.md §3, §4b).
  *
  * `list` only reads: it merges the config file's jobs (the source of truth for them, even before a
  * gateway has synced them) with the chat jobs and run state in the store. `run` checks the id and

@@ -48,7 +48,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
       counts = await store.outbox.counts();
       version = await store.schemaVersion();
       sizes = formatTableSizes(await store.retention.tableSizes());
-      // Many instances share PostgreSQL (DESIGN §9): who is running, and who holds what.
+      // Many instances share PostgreSQL (ARCHITECTURE.md §9): who is running, and who holds what.
       if (store.engine === 'postgres') instances = instancesReport(await store.instances.list(), await store.leases.list(), Date.now()).lines;
     } finally {
       await store.close();

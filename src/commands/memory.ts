@@ -1,6 +1,6 @@
 /**
  * `switchboard memory show PERSON [--target memory|user]` · `switchboard memory edit PERSON --target
- * memory|user [--file F]` (DESIGN §9): read and replace a person's memory (MEMORY.md) and profile
+ * memory|user [--file F]` (ARCHITECTURE.md §9): read and replace a person's memory (MEMORY.md) and profile
  * (USER.md) where the store keeps them — the database with PostgreSQL (every instance sees the
  * change), files in $SWITCHBOARD_HOME/memories/ with SQLite. PERSON is a person key (`alice` from
  * `people:`, `telegram-1001`) or a platform user (`telegram:1001`, mapped through `people:`).

@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { openData, storeLocation } from '../app-open.js';
 
 /**
- * `switchboard migrate` (DESIGN §9): creates or upgrades the schema of the store the settings name
+ * `switchboard migrate` (ARCHITECTURE.md §9): creates or upgrades the schema of the store the settings name
  * and prints the engine and schema version. `start` does the same at open; this runs it alone, for
  * a deploy step before the instances start. Safe while other instances start or run.
  */

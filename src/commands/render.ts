@@ -1,5 +1,5 @@
 /**
- * `switchboard render --platform P [--jsonl] [--html]` (DESIGN §3): Markdown on stdin → the chunks
+ * `switchboard render --platform P [--jsonl] [--html]` (ARCHITECTURE.md §3): Markdown on stdin → the chunks
  * that platform would be sent.
  *
  * Output is JSON, so it can be checked by a machine:

@@ -1,6 +1,6 @@
 /**
  * `switchboard sessions list [--limit N] [--person P]` · `switchboard sessions search QUERY [--limit N]`
- * (DESIGN §3). Inspect-only: reads the store, needs no platform credentials. `list` shows each
+ * (ARCHITECTURE.md §3). Inspect-only: reads the store, needs no platform credentials. `list` shows each
  * session with its usage and prompt-cache hit rate, then the totals per person; `search` is the
  * operator's full-text search across everyone.
  */

@@ -1,5 +1,5 @@
 /**
- * Stack traces of the compiled code name the line in src/ (DESIGN §14), at no cost to start-up.
+ * Stack traces of the compiled code name the line in src/ (ARCHITECTURE.md §14), at no cost to start-up.
  *
  * Node's own source-map support (`--enable-source-maps`, `process.setSourceMapsEnabled`) reads and
  * parses the source map of every module loaded after it is on — node_modules included (Bolt alone

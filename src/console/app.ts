@@ -1,5 +1,5 @@
 /**
- * The console's routes (DESIGN §12) on Hono: pages, their JSON twins under `/api/…`, and the form
+ * The console's routes (ARCHITECTURE.md §12) on Hono: pages, their JSON twins under `/api/…`, and the form
  * actions. Access, CSRF, security headers and secret scrubbing are applied here, for every answer.
  */
 import { Hono, type Context } from 'hono';

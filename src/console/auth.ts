@@ -1,5 +1,5 @@
 /**
- * Console access (DESIGN §12): one token; a login sets a signed cookie; forms carry a CSRF token.
+ * Console access (ARCHITECTURE.md §12): one token; a login sets a signed cookie; forms carry a CSRF token.
  *
  * The cookie holds no token: it is `<nonce>.<HMAC(token, "session:" + nonce)>`, so it can be checked
  * without server state (a restart keeps logins) and a new token logs everyone out. The CSRF token of

@@ -1,5 +1,5 @@
 /**
- * Serves the console on `console.host:console.port` (DESIGN §12). Loaded lazily by `start` and
+ * Serves the console on `console.host:console.port` (ARCHITECTURE.md §12). Loaded lazily by `start` and
  * `console`, so a gateway with the console off never loads Hono.
  */
 import { createServer, type Server } from 'node:http';

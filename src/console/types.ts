@@ -1,5 +1,5 @@
 /**
- * What the web console (DESIGN §12) is given. It builds nothing of its own: the store, the cron
+ * What the web console (ARCHITECTURE.md §12) is given. It builds nothing of its own: the store, the cron
  * actions and the door states come in as arguments from the process that serves it (`start` or
  * `console`), so tests and the benchmark hand it whatever they have.
  */

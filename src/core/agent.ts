@@ -30,7 +30,7 @@ export interface SessionFacts {
   /** Its key (`platform:chat[:thread]:user`, `cron:<job>`), as the gateway computed it at intake. */
   sessionKey: string;
   personKey: string;
-  /** The chat's `chats:` entry (DESIGN §13), looked up at intake; undefined when it has none. */
+  /** The chat's `chats:` entry (ARCHITECTURE.md §13), looked up at intake; undefined when it has none. */
   chat: ChatConfig | undefined;
   /** Nobody is present (cron): no tool that waits for a human. */
   unattended?: boolean;
@@ -45,7 +45,7 @@ export interface TurnInput extends SessionFacts {
   replyAddress: Address;
   signal: AbortSignal;
   /**
-   * Streaming (DESIGN §10): called with the answer text written so far by the current model call,
+   * Streaming (ARCHITECTURE.md §10): called with the answer text written so far by the current model call,
    * as it grows. A call that ends in tool calls is followed by the next call's text from the start
    * (what a user finally reads is the last call's answer). Absent: the provider is not asked to stream.
    */
@@ -107,7 +107,7 @@ export class Agent {
 
   /**
    * The model of a conversation: the one its session was started with (its chat's `model` from
-   * `chats:` at that time, DESIGN §13; null: the global model), else — no session yet — `chatModel`,
+   * `chats:` at that time, ARCHITECTURE.md §13; null: the global model), else — no session yet — `chatModel`,
    * the one a new session there would start with (TurnContext.model).
    */
   modelOf(session: Pick<SessionRecord, 'model'> | undefined, chatModel: string): string {
@@ -210,7 +210,7 @@ export class Agent {
     let requests = 0;
     const maxIterations = settings.config.model.max_tool_iterations;
     let answer: string | null = null;
-    // The model the session started with (DESIGN §13), the same for every call of the turn.
+    // The model the session started with (ARCHITECTURE.md §13), the same for every call of the turn.
     const model = session.model ?? settings.model.name;
     for (let i = 0; i <= maxIterations && answer === null; i++) {
       if (input.signal.aborted) throw new ModelError('the turn was stopped');

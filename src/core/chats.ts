@@ -1,5 +1,5 @@
 /**
- * Per-chat settings (DESIGN §13): which `chats:` entry a conversation belongs to. A key names a
+ * Per-chat settings (ARCHITECTURE.md §13): which `chats:` entry a conversation belongs to. A key names a
  * chat, or one thread of it (`telegram:-100123:42`); a session in a thread the config does not
  * name belongs to the chat's entry (a Slack thread belongs to its channel). An e-mail key names the
  * correspondent's address.

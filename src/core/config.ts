@@ -52,7 +52,7 @@ export type CronJobConfig = z.infer<typeof cronJobSchema>;
 const offIsFalse = (v: unknown) => (v === false ? 'off' : v);
 const streamingMode = z.preprocess(offIsFalse, z.enum(STREAMING_MODES));
 
-/** DESIGN §10: `streaming.<door>` for each door that streams, with the modes it offers (its default first). */
+/** ARCHITECTURE.md §10: `streaming.<door>` for each door that streams, with the modes it offers (its default first). */
 const streamingSchema = z
   .strictObject(
     Object.fromEntries(
@@ -72,7 +72,7 @@ const doorSections = Object.fromEntries(DOOR_IDS.map((id) => [id, DOORS[id].yaml
   [K in DoorId]: z.ZodType<DoorYaml<K>, unknown>;
 };
 
-/** One chat's settings (DESIGN §13); a setting left out falls back to the global one. */
+/** One chat's settings (ARCHITECTURE.md §13); a setting left out falls back to the global one. */
 export const chatSettingsSchema = z.strictObject({
   /** Its own prompt layer `chat_instructions`, right after `platform_hint`. */
   system_message: z.string().optional(),
@@ -148,7 +148,7 @@ export const configSchema = z.strictObject({
    */
   cron_targets: z.array(z.union([z.literal('*'), deliverableAddress])).default([]),
   chats: chatsSchema.default([]),
-  /** DESIGN §10: how answers are shown while the model writes them, per door; `off` = only the finished answer. */
+  /** ARCHITECTURE.md §10: how answers are shown while the model writes them, per door; `off` = only the finished answer. */
   streaming: streamingSchema,
   ...doorSections,
   /** How long finished rows are kept (src/core/retention.ts); null keeps them for good. */
@@ -166,7 +166,7 @@ export const configSchema = z.strictObject({
       interval_minutes: z.number().min(0).default(60),
     })
     .prefault({}),
-  /** The web console (DESIGN §12); SWITCHBOARD_CONSOLE_PORT / SWITCHBOARD_CONSOLE_HOST override. */
+  /** The web console (ARCHITECTURE.md §12); SWITCHBOARD_CONSOLE_PORT / SWITCHBOARD_CONSOLE_HOST override. */
   console: z
     .strictObject({
       /** 0 turns it off. */
@@ -182,7 +182,7 @@ export const configSchema = z.strictObject({
       /** Outbox: attempts before a reply is parked as failed. */
       outbox_max_attempts: z.number().int().min(1).default(12),
       /**
-       * Many instances (DESIGN §9): a session or door lease not renewed within this is free for
+       * Many instances (ARCHITECTURE.md §9): a session or door lease not renewed within this is free for
        * another instance; renewals, heartbeats and the sweep run every third of it.
        */
       lease_seconds: z.number().min(0.3).max(600).default(15),

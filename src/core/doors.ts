@@ -1,5 +1,5 @@
 /**
- * Doors under leases (DESIGN §9). A door whose intake has one consumer per bot
+ * Doors under leases (ARCHITECTURE.md §9). A door whose intake has one consumer per bot
  * (`Adapter.exclusiveIntake`: Telegram long polling, the Discord gateway, the IMAP mailbox) runs on
  * one instance at a time, under the lease `door:<platform>`; the other instances stand by and try
  * again at every heartbeat, so one takes the door over within the lease TTL plus a heartbeat once

@@ -1,5 +1,5 @@
 /**
- * The injection guard as core sees it (DESIGN §5 "Threat scan", §17): one `scan(text, scope)` that
+ * The injection guard as core sees it (ARCHITECTURE.md §5 "Threat scan", §17): one `scan(text, scope)` that
  * says whether a text may enter the prompt. Core defines the interface and what a blocked text
  * becomes; the detector itself lives outside core (src/guard), and only the composition root
  * chooses one, so a unit test can pass a guard that passes everything and a deployment could

@@ -1,5 +1,5 @@
 /**
- * What `doctor` says about the instances on one database (DESIGN §9): the live ones with their last
+ * What `doctor` says about the instances on one database (ARCHITECTURE.md §9): the live ones with their last
  * heartbeat, and which instance holds each lease. Pure: rows in, lines out.
  */
 import type { InstanceRecord, Lease } from './store/types.js';

@@ -1,5 +1,5 @@
 /**
- * This instance on the shared database (DESIGN §9): its row in `instances`, refreshed by a
+ * This instance on the shared database (ARCHITECTURE.md §9): its row in `instances`, refreshed by a
  * heartbeat, and the leases it holds (`session:<key>`, `door:<platform>`), all renewed by the same
  * tick. A lease the tick could not renew was lost (it expired and another instance took it): the
  * listeners hear of it, so a door stops polling at once.

@@ -12,7 +12,7 @@ export type PromptFactory = (input: { address: SessionAddress; personKey: string
 
 /**
  * A session's cached system prompt: built once when the session starts, rebuilt only on context
- * compression, a change of the enabled tools or `/new` (DESIGN §5). Shared by the agent and
+ * compression, a change of the enabled tools or `/new` (ARCHITECTURE.md §5). Shared by the agent and
  * compression, so neither needs the other.
  */
 export class SessionPrompts {

@@ -27,7 +27,7 @@ export type ModelSettings =
   /** Nothing configured: try a local Ollama, else answer how to configure a model. */
   | { provider: 'auto'; name: string; baseURL: string };
 
-/** The web console (DESIGN §12): where it listens and, when set explicitly, its access token. */
+/** The web console (ARCHITECTURE.md §12): where it listens and, when set explicitly, its access token. */
 export interface ConsoleSettings {
   /** 0 = off. */
   port: number;
@@ -45,7 +45,7 @@ export interface Settings extends DoorSettingsMap {
   configPath: string;
   config: AppConfig;
   model: ModelSettings;
-  /** DATABASE_URL when it names PostgreSQL (`postgres://…`); unset: embedded SQLite in `home` (DESIGN §9). */
+  /** DATABASE_URL when it names PostgreSQL (`postgres://…`); unset: embedded SQLite in `home` (ARCHITECTURE.md §9). */
   databaseUrl?: string;
   /** This instance's name in logs, leases and `doctor` (SWITCHBOARD_INSTANCE_ID, default `<hostname>-<pid>`). */
   instanceId?: string;
@@ -189,7 +189,7 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
   return { ...(doors as DoorSettingsMap), home, configPath, config, model, databaseUrl, instanceId, console: consoleSettings, secrets };
 }
 
-/** IMAP_URL (DESIGN §4) as the e-mail door reads it; anything wrong is one ConfigError line, the password hidden. */
+/** IMAP_URL (ARCHITECTURE.md §4) as the e-mail door reads it; anything wrong is one ConfigError line, the password hidden. */
 export function parseImapUrl(raw: string): ImapSettings {
   return parseImap(raw, (line) => {
     throw new ConfigError(line);

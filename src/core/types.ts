@@ -69,7 +69,7 @@ export interface DeliveryTarget extends Address {
   /** Platform details the adapter needs (e.g. Slack response_url, e-mail threading headers). */
   extra?: Record<string, string>;
   /**
-   * Streaming by edits (DESIGN §10): platform ids of the messages that already show this reply while
+   * Streaming by edits (ARCHITECTURE.md §10): platform ids of the messages that already show this reply while
    * it was written, one per chunk. Chunk i is delivered by editing message i (to its final text)
    * instead of sending a new one; chunks past the list are sent as new messages.
    */
@@ -117,7 +117,7 @@ export type InboundHandler = (message: InboundMessage) => Promise<InboundVerdict
 export type LiveMode = 'draft' | 'edit' | 'native';
 
 /**
- * Optional capability: streamed replies (DESIGN §10). The core throttles, renders and decides; the
+ * Optional capability: streamed replies (ARCHITECTURE.md §10). The core throttles, renders and decides; the
  * door only translates each call. A call refused with 429 throws a PlatformApiError with
  * `retryAfterMs` (the core then skips updates until then); "message is not modified" is success.
  */
@@ -184,14 +184,14 @@ export interface Adapter {
   deliver(delivery: Delivery): Promise<void>;
   /** Optional capability: show "typing…" in the chat while a turn runs. */
   sendTyping?(target: DeliveryTarget): Promise<void>;
-  /** Optional capability: show the answer while it is written (DESIGN §10). */
+  /** Optional capability: show the answer while it is written (ARCHITECTURE.md §10). */
   readonly streaming?: StreamingCapability;
   /** Optional capability: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
   diagnose?(): Promise<string[]>;
   /**
    * True when only one process at a time may run this door's intake (Telegram long polling, the
    * Discord gateway connection, the IMAP mailbox): with several instances on one database the
-   * intake runs under a lease (DESIGN §9). Absent or false: every instance runs it (webhooks, Slack).
+   * intake runs under a lease (ARCHITECTURE.md §9). Absent or false: every instance runs it (webhooks, Slack).
    */
   readonly exclusiveIntake?: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * Concept lexicons for the threat scan's co-occurrence layer (signals.ts, DESIGN §5). Each
+ * Concept lexicons for the threat scan's co-occurrence layer (signals.ts, ARCHITECTURE.md §5). Each
  * entry widens one *concept* of an injection in the scan's 14 languages (en zh ja ko ru uk es pt de
  * fr it ar hi tr), with the words a speaker would use rather than one phrase per attack:
  *

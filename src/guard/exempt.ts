@@ -1,5 +1,5 @@
 /**
- * When a pattern's match is not an order (DESIGN §5: "ordinary prose about security must not be
+ * When a pattern's match is not an order (ARCHITECTURE.md §5: "ordinary prose about security must not be
  * blocked"): negated ("never print API keys"), discussed as an attack, quoted as an example, or a
  * policy for a hypothetical request ("if a user asks you to …, decline"); for the patterns in other
  * languages, that language's negation and quoted examples. Memory is stricter (see isExempt).

@@ -1,5 +1,5 @@
 /**
- * Folding (DESIGN §5 "Threat scan"): a copy of a text with common obfuscations undone character for
+ * Folding (ARCHITECTURE.md §5 "Threat scan"): a copy of a text with common obfuscations undone character for
  * character — fullwidth letters, Cyrillic/Greek look-alikes and leet digits inside Latin words,
  * Markdown emphasis at word edges — so the patterns read "1gn0r3 *all* previous" as written plainly.
  */

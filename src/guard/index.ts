@@ -1,5 +1,5 @@
 /**
- * The injection guard (DESIGN §5 "Threat scan", §17) behind core's `Guard` interface: patterns in
+ * The injection guard (ARCHITECTURE.md §5 "Threat scan", §17) behind core's `Guard` interface: patterns in
  * English and 13 more languages, co-occurring signals and a learned classifier (see scan.ts). Only
  * the composition root and the commands that build prompts import this module; core receives the
  * guard as an argument.

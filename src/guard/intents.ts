@@ -1,5 +1,5 @@
 /**
- * intentPatterns(): the threat scan's second table (DESIGN §5), written per intent rather than per
+ * intentPatterns(): the threat scan's second table (ARCHITECTURE.md §5), written per intent rather than per
  * phrase. THREAT_PATTERNS (patterns.ts) knows English wordings; this table knows
  *
  * - the main intents — instruction override, role hijack, prompt leak, credential and file

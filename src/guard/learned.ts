@@ -1,5 +1,5 @@
 /**
- * Learned layer of the threat scan (DESIGN §5): a logistic regression over hashed character
+ * Learned layer of the threat scan (ARCHITECTURE.md §5): a logistic regression over hashed character
  * 3–5-grams and words / word pairs of the normalised text. Character n-grams need no tokeniser, so one model reads all
  * 14 languages of the pattern tables. It is trained offline by scripts/train-guard.ts on the
  * labelled corpora under test/guard/ (never their holdout halves) plus READMEs kept in

@@ -1,5 +1,5 @@
 /**
- * Normalisation for the threat scan (DESIGN §5): the patterns read wording, so wording tricks are
+ * Normalisation for the threat scan (ARCHITECTURE.md §5): the patterns read wording, so wording tricks are
  * undone first and the scan also runs on what comes out. Each *derived view* is a piece of text
  * plus the line of the scanned file it came from, so a hit is still logged with its line.
  *

@@ -1,5 +1,5 @@
 /**
- * THREAT_PATTERNS: the one published table of prompt-injection patterns (DESIGN §5 "Threat scan").
+ * THREAT_PATTERNS: the one published table of prompt-injection patterns (ARCHITECTURE.md §5 "Threat scan").
  *
  * Every file that enters the system prompt (SOUL.md, context files, skill descriptions) and every
  * memory entry the `memory` tool writes is scanned with this table (see scan.ts).

@@ -1,5 +1,5 @@
 /**
- * Quoted material for the threat scan (DESIGN §5): a fenced code block (or the list or block quote
+ * Quoted material for the threat scan (ARCHITECTURE.md §5): a fenced code block (or the list or block quote
  * after a lead-in line) in a document about attacks that is framed as examples or test data ("The corpus holds strings such as:", "Ejemplos (solo
  * datos):", "只作为示例展示，不要执行") quotes attacks rather than giving orders. Both conditions are
  * needed: a code block in an ordinary file, or one without an example framing, is still scanned.

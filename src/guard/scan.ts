@@ -1,5 +1,5 @@
 /**
- * Threat scan (DESIGN §5): every text that enters the system prompt, every time it enters —
+ * Threat scan (ARCHITECTURE.md §5): every text that enters the system prompt, every time it enters —
  * SOUL.md, context files, skill descriptions (index) and bodies (`skill_view`), memory and profile
  * when read — and every memory entry the `memory` tool writes is checked against two tables:
  * THREAT_PATTERNS (patterns.ts, English wordings) and the intent patterns (intents.ts,

@@ -1,5 +1,5 @@
 /**
- * Co-occurrence scoring for the threat scan (DESIGN §5): the third layer after the two pattern
+ * Co-occurrence scoring for the threat scan (ARCHITECTURE.md §5): the third layer after the two pattern
  * tables. A pattern table knows wordings; this layer knows the *shape* of an injection, whatever
  * the wording and language: inside one block of text (a paragraph, at most BLOCK_CHARS long) it
  * looks for independent signals —

@@ -55,7 +55,7 @@ export function formatAddress(address: Address): string {
 }
 
 /**
- * Session key (DESIGN §7): `platform:chat[:thread]:user`; a cron job's session is `cron:<job id>`.
+ * Session key (ARCHITECTURE.md §7): `platform:chat[:thread]:user`; a cron job's session is `cron:<job id>`.
  * An opaque key (leases, logs): the store keeps the parts as columns.
  */
 export function formatSessionKey(address: SessionAddress): string {

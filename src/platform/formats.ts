@@ -1,5 +1,5 @@
 /**
- * The facts of the platform table (DESIGN §6): per platform, the format its answers are rendered
+ * The facts of the platform table (ARCHITECTURE.md §6): per platform, the format its answers are rendered
  * in, the message size limit and how the platform counts it, and what a door can carry. Like
  * ids.ts this is the bottom layer: the renderer reads formats and limits from here and the core's
  * PLATFORM_HINTS adds the hint texts to these entries, so neither has to import the other to agree.

@@ -1,5 +1,5 @@
 /**
- * Renderers: one Markdown answer → what each channel can show (DESIGN §1, §3, §6).
+ * Renderers: one Markdown answer → what each channel can show (ARCHITECTURE.md §1, §3, §6).
  *
  * Markdown is parsed once (remark + GFM) into mdast; one pure serializer per format writes a
  * token stream; the chunker packs it into messages within the platform's limit, counted as the

@@ -1,5 +1,5 @@
 /**
- * Engine selection (DESIGN §9): PostgreSQL when DATABASE_URL is `postgres://…` or `postgresql://…`
+ * Engine selection (ARCHITECTURE.md §9): PostgreSQL when DATABASE_URL is `postgres://…` or `postgresql://…`
  * (shared by every instance; migrated at open), else embedded SQLite in $SWITCHBOARD_HOME/state.db.
  * Kept apart from the composition root so small commands (`sessions`, `pairing`, `migrate`) open
  * the store without loading the gateway. The PostgreSQL engine (and pg) is loaded only when

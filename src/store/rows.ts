@@ -188,7 +188,7 @@ export function toChat(r: MessageRow): ChatMessage {
   return { role: 'user', content: r.content };
 }
 
-/** Pairing codes (DESIGN §4): 8 characters from an alphabet without 0/O and 1/I. */
+/** Pairing codes (ARCHITECTURE.md §4): 8 characters from an alphabet without 0/O and 1/I. */
 export const PAIRING = {
   alphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789',
   codeTtlMs: 60 * 60_000,

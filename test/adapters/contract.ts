@@ -1,5 +1,5 @@
 /**
- * The contract every adapter keeps (the `Adapter` interface in src/core/types.ts, DESIGN §6b), as one
+ * The contract every adapter keeps (the `Adapter` interface in src/core/types.ts, ARCHITECTURE.md §6b), as one
  * suite that each platform runs against its loopback fake through a small harness:
  *
  *   adapterContract({ name: 'telegram', platform: 'telegram', …, setup: async () => fixture });
@@ -208,7 +208,7 @@ export function adapterContract(h: AdapterHarness): void {
       }
     });
 
-    // Doors report facts, the core decides (DESIGN §2): no door drops a group message for policy.
+    // Doors report facts, the core decides (ARCHITECTURE.md §2): no door drops a group message for policy.
     if (h.groups) it('hands over a group message that does not address the bot, with mentionsBot and isReplyToBot false', async () => {
       const box = inbox();
       await f.adapter.start(box.handler);

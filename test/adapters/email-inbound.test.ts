@@ -1,5 +1,5 @@
 /**
- * Inbound mail translation (DESIGN §11) on fixtures: only what the person wrote (the common client
+ * Inbound mail translation (ARCHITECTURE.md §11) on fixtures: only what the person wrote (the common client
  * reply styles and signatures cut), HTML-only mail as text, attachments named, long mail cut; the
  * never-answered screen; the thread and reply headers; IMAP_URL validation.
  */

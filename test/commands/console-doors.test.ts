@@ -1,6 +1,6 @@
 /**
  * `switchboard console` alone takes no messages in; its overview shows the doors as the gateway
- * instances on the same database run them (DESIGN §9, §12): an exclusive door where its lease is
+ * instances on the same database run them (ARCHITECTURE.md §9, §12): an exclusive door where its lease is
  * held, the others on every live instance.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

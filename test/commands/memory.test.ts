@@ -1,5 +1,5 @@
 /**
- * `switchboard memory show|edit PERSON` on both engines (DESIGN §9): what the operator writes is what
+ * `switchboard memory show|edit PERSON` on both engines (ARCHITECTURE.md §9): what the operator writes is what
  * the store holds (files in memories/ with SQLite, rows with PostgreSQL) and what the agent's prompt
  * will show; a platform user maps to its person through `people:`; over-limit text and credentials
  * are refused with one line and nothing changed.

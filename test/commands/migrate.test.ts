@@ -1,5 +1,5 @@
 /**
- * Engine selection from DATABASE_URL (DESIGN §4, §9) through the real command: `switchboard migrate`
+ * Engine selection from DATABASE_URL (ARCHITECTURE.md §4, §9) through the real command: `switchboard migrate`
  * on SQLite and PostgreSQL, `sessions list` on PostgreSQL, and the one-line errors of a bad or
  * unreachable DATABASE_URL (password hidden, never a stack trace).
  */

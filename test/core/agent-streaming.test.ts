@@ -1,5 +1,5 @@
 /**
- * The agent loop streaming (DESIGN §10), on both provider shapes: a turn whose first call ends in a
+ * The agent loop streaming (ARCHITECTURE.md §10), on both provider shapes: a turn whose first call ends in a
  * tool call runs the tool and streams on; onText sees each call's text grow (the second from the
  * start); the answer, the stored messages and the usage are those of the same turn unstreamed.
  */

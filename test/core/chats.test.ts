@@ -1,4 +1,4 @@
-/** `chats:` (DESIGN §13): keys are addresses, settings are checked at load, and a conversation finds its entry. */
+/** `chats:` (ARCHITECTURE.md §13): keys are addresses, settings are checked at load, and a conversation finds its entry. */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { chatConfigFor } from '../../src/core/chats.js';
@@ -41,7 +41,7 @@ describe('chats: config', () => {
     expect(() => load(`chats:\n  ${entry}\n`)).toThrow(message);
   });
 
-  it('accepts every streaming mode of DESIGN §10 for the platform that offers it', () => {
+  it('accepts every streaming mode of ARCHITECTURE.md §10 for the platform that offers it', () => {
     const offered = { 'telegram:-100123': ['off', 'auto', 'draft', 'edit'], 'slack:C0123': ['off', 'auto', 'native', 'edit'], 'discord:123456789012345678': ['off', 'edit'] };
     for (const [chat, modes] of Object.entries(offered)) {
       for (const mode of modes) expect(load(`chats:\n  "${chat}": { streaming: ${mode} }\n`).chats[0].streaming).toBe(mode);

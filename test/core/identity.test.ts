@@ -1,5 +1,5 @@
 /**
- * Who is who (src/core/identity.ts, DESIGN §5, §7, §4b `people:`): the person key that owns memory,
+ * Who is who (src/core/identity.ts, ARCHITECTURE.md §5, §7, §4b `people:`): the person key that owns memory,
  * profile and session search — one person, many doors, and never two people behind one key — and the
  * session keys of §7.
  */
@@ -53,7 +53,7 @@ describe('personKey', () => {
     }
   });
 
-  // DESIGN §7: one user's memory, profile and search never show another user's data, so the
+  // ARCHITECTURE.md §7: one user's memory, profile and search never show another user's data, so the
   // folder-safe form must be injective (percent-escaping, not '_').
   it('never gives two different senders the same key', () => {
     const pairs = [

@@ -1,5 +1,5 @@
 /**
- * LiveReply (DESIGN §10) against a recording door: the first update after 40 characters (or the
+ * LiveReply (ARCHITECTURE.md §10) against a recording door: the first update after 40 characters (or the
  * first-update delay), then at most one call per interval; a 429 skips updates until its
  * retry-after and the next update shows the latest text, never the ones in between; a message that
  * outgrows its chunk is finished and the stream goes on in a new one; posted ids are persisted.

@@ -1,5 +1,5 @@
 /**
- * TELEGRAM_WEBHOOK_URL / _PORT / _SECRET override the config file's `telegram.webhook_*` (DESIGN §4):
+ * TELEGRAM_WEBHOOK_URL / _PORT / _SECRET override the config file's `telegram.webhook_*` (ARCHITECTURE.md §4):
  * one config for several instances, each on its own port; a bad value is one line naming the variable.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

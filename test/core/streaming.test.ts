@@ -1,5 +1,5 @@
 /**
- * Streaming policy (DESIGN §10): partial Markdown rendered with its open constructs closed (valid
+ * Streaming policy (ARCHITECTURE.md §10): partial Markdown rendered with its open constructs closed (valid
  * for every platform, through the real renderer), the modes each door offers, and config errors for
  * a mode a platform does not have.
  */

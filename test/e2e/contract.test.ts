@@ -1,6 +1,6 @@
 /**
- * Contract audit (DESIGN.md §3–§7b), black-box: the real `switchboard` command as a child process,
- * the loopback model and Telegram fakes, and only what DESIGN.md promises a user. Points already
+ * Contract audit (the design contract, ARCHITECTURE.md §3–§7b), black-box: the real `switchboard` command as a child process,
+ * the loopback model and Telegram fakes, and only what the contract promises a user. Points already
  * pinned by the other e2e files (chat piping, Anthropic system blocks, cron mail, Slack/Discord doors)
  * are not repeated here.
  */
@@ -109,7 +109,7 @@ describe('§5 prompt --json', () => {
     expect(cut(other)).toBe(cut(p));
   });
 
-  it("--chat shows that chat's chat_instructions layer (DESIGN §13), right after platform_hint, the prefix before it shared", async () => {
+  it("--chat shows that chat's chat_instructions layer (ARCHITECTURE.md §13), right after platform_hint, the prefix before it shared", async () => {
     const env = cleanEnv({ SWITCHBOARD_HOME: home });
     const group = await promptJson(env, ['--platform', 'telegram', '--user', '1001', '--chat', '-100777'], workspace);
     const dm = await promptJson(env, ['--platform', 'telegram', '--user', '1001'], workspace);

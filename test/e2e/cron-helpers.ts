@@ -15,7 +15,7 @@ export function tailOf(req: RecordedRequest): string {
   return last.role === 'system' ? (last.content ?? '') : '';
 }
 
-/** One `cron:` entry of the config file (DESIGN §4b). */
+/** One `cron:` entry of the config file (ARCHITECTURE.md §4b). */
 export function cronEntry(id: string, deliver: string, prompt: string, schedule = '0 9 * * 1-5', timezone: string | null = 'Europe/Berlin'): string {
   return [
     `  - id: ${id}`,

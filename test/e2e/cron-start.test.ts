@@ -1,5 +1,5 @@
 /**
- * The cron scheduler inside `switchboard start` (DESIGN §4b): a job every two seconds fires once per
+ * The cron scheduler inside `switchboard start` (ARCHITECTURE.md §4b): a job every two seconds fires once per
  * slot, each run is mailed once, a restart refires nothing, and two gateways on one data folder
  * still run each slot once.
  */

@@ -1,5 +1,5 @@
 /**
- * Scheduled reports end to end through the real `switchboard` command (DESIGN §3, §4, §4b, §6):
+ * Scheduled reports end to end through the real `switchboard` command (ARCHITECTURE.md §3, §4, §4b, §6):
  * `cron list`, `cron run ID` (and `start` refusing a bad schedule) against a loopback SMTP server and a
  * model fake. The scheduler's timing under `start` is in cron-start.test.ts.
  */

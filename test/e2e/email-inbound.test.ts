@@ -1,5 +1,5 @@
 /**
- * The mailbox as a chat door (DESIGN §11), end to end: a real IMAP server (Dovecot), mail put in with
+ * The mailbox as a chat door (ARCHITECTURE.md §11), end to end: a real IMAP server (Dovecot), mail put in with
  * IMAP APPEND, `switchboard start` reading it, answers read from the SMTP fake, the model fake
  * recording what the model was given.
  */

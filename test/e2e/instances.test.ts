@@ -1,5 +1,5 @@
 /**
- * Many instances on one PostgreSQL (DESIGN §9), through the real command: three `switchboard start`
+ * Many instances on one PostgreSQL (ARCHITECTURE.md §9), through the real command: three `switchboard start`
  * processes with one config and DATABASE_URL. Slack (HTTP) runs on every instance, so a burst of
  * direct messages spread over the three is answered exactly once each, each session in order.
  * Telegram long polling is a single-consumer door: one instance polls, the others stand by (the

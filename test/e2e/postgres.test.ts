@@ -1,5 +1,5 @@
 /**
- * The whole gateway on PostgreSQL (DESIGN §9), through the real command: a `chat` turn whose model
+ * The whole gateway on PostgreSQL (ARCHITECTURE.md §9), through the real command: a `chat` turn whose model
  * call writes memory, then a second "instance" with its own, empty SWITCHBOARD_HOME on the same
  * DATABASE_URL sees that memory in its prompt, and the operator's search finds the conversation.
  */

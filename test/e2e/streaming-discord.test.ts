@@ -1,5 +1,5 @@
 /**
- * Streamed answers on Discord through the real `switchboard start` (DESIGN §10): the first message,
+ * Streamed answers on Discord through the real `switchboard start` (ARCHITECTURE.md §10): the first message,
  * then PATCH edits at most once a second; the finished answer edits the streamed message(s) to what
  * `streaming: off` delivers; a long answer rolls into a second message; 429s on edits are skipped
  * while streaming and waited out for the final edit.

@@ -1,5 +1,5 @@
 /**
- * Streamed answers on Slack through the real `switchboard start` (DESIGN §10), edit mode:
+ * Streamed answers on Slack through the real `switchboard start` (ARCHITECTURE.md §10), edit mode:
  * chat.postMessage, then chat.update at most once a second, and the finished answer updates the
  * streamed message to what `streaming: off` posts; 429s on chat.update are skipped while streaming
  * and waited out for the final update.

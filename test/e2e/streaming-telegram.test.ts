@@ -1,5 +1,5 @@
 /**
- * Streamed answers on Telegram through the real `switchboard start` (DESIGN §10): drafts in a
+ * Streamed answers on Telegram through the real `switchboard start` (ARCHITECTURE.md §10): drafts in a
  * private chat, a message edited as it grows in a group, a long answer rolling into a second
  * message, /stop keeping the text so far, and 429 storms on edits. The finished answer must be what
  * `streaming: off` delivers for the same model answer; every update is checked by the fake as

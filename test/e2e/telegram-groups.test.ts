@@ -1,5 +1,5 @@
 /**
- * `require_mention` on Telegram, end to end through `switchboard start` (DESIGN §13): the door hands
+ * `require_mention` on Telegram, end to end through `switchboard start` (ARCHITECTURE.md §13): the door hands
  * over every group message, and only the gateway's `addressed` step decides. A group message without
  * a mention is not answered (no model call, no reply) until the chat's `chats:` entry says
  * `require_mention: false`; other groups still need a mention.

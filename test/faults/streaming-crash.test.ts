@@ -1,5 +1,5 @@
 /**
- * A crash mid-stream (DESIGN §10): the real `switchboard start` killed with SIGKILL while it is
+ * A crash mid-stream (ARCHITECTURE.md §10): the real `switchboard start` killed with SIGKILL while it is
  * streaming an answer into a group message by edits. After a restart the journaled message is
  * answered again and the half-streamed message is finished (edited to the final text), not posted a
  * second time: the whole answer is delivered once.

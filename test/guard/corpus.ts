@@ -1,5 +1,5 @@
 /**
- * A red-team corpus for the threat scan (DESIGN §5): injection attempts that must be blocked and
+ * A red-team corpus for the threat scan (ARCHITECTURE.md §5): injection attempts that must be blocked and
  * benign texts that real SOUL.md / AGENTS.md / CLAUDE.md / security docs contain and that must load.
  *
  * Each entry is a whole file (or a realistic excerpt of one). `scope` is the scan scope the file is

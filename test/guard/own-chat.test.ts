@@ -1,5 +1,5 @@
 /**
- * A reminder or report that goes to the user's own chat is what the cron tool allows (DESIGN §7,
+ * A reminder or report that goes to the user's own chat is what the cron tool allows (ARCHITECTURE.md §7,
  * issue #17 item 5), so "send it in the same chat" must not read as exfiltration in any language;
  * the same sentence with a secret, an outside address or another chat's id still does.
  */

@@ -1,5 +1,5 @@
 /**
- * The storage engines a store test runs on (DESIGN §9: the same suite on both). SQLite gets a temp
+ * The storage engines a store test runs on (ARCHITECTURE.md §9: the same suite on both). SQLite gets a temp
  * home; PostgreSQL gets a schema of its own on the server from test/setup/postgres.ts (through
  * `search_path` in the URL), so tests never see each other's rows and need no server each.
  */

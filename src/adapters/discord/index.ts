@@ -146,7 +146,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
   return {
     platform: 'discord',
     profile: PLATFORM_HINTS.discord,
-    // One gateway connection per bot: with several instances, one holds the door (DESIGN §9).
+    // One gateway connection per bot: with several instances, one holds the door (ARCHITECTURE.md §9).
     exclusiveIntake: discordDoor.exclusive(settings, deps.config.discord),
 
     async start(h) {

@@ -85,7 +85,7 @@ async function postInteraction(rest: REST, target: DeliveryTarget, index: number
 }
 
 /**
- * A chunk whose message was streamed (DESIGN §10) is finished by editing it (429s waited out by the
+ * A chunk whose message was streamed (ARCHITECTURE.md §10) is finished by editing it (429s waited out by the
  * REST queue). False when the message is gone (deleted meanwhile): the chunk is then sent anew.
  */
 async function finishStreamed(rest: REST, target: DeliveryTarget, messageId: string, content: string): Promise<boolean> {

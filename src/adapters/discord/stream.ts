@@ -1,5 +1,5 @@
 /**
- * Streamed replies on Discord (DESIGN §10): the first message, then edits (PATCH). Streaming uses its
+ * Streamed replies on Discord (ARCHITECTURE.md §10): the first message, then edits (PATCH). Streaming uses its
  * own REST client that rejects a rate limit at once instead of waiting it out (the core then skips
  * updates); the finished answer goes through deliver(), which edits the streamed messages and waits
  * out 429s like any send. Slash-command answers (interaction webhooks) are not streamed.

@@ -1,5 +1,5 @@
 /**
- * Builds one outgoing e-mail from a Delivery (DESIGN §6b): text/plain always, the HTML
+ * Builds one outgoing e-mail from a Delivery (ARCHITECTURE.md §6b): text/plain always, the HTML
  * alternative when rendered, Message-ID on our own domain, Date, From, and thread headers.
  */
 import { createHash } from 'node:crypto';

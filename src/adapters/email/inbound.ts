@@ -1,5 +1,5 @@
 /**
- * A parsed mail as the gateway's InboundMessage (DESIGN §11): user = the sender's address, chat =
+ * A parsed mail as the gateway's InboundMessage (ARCHITECTURE.md §11): user = the sender's address, chat =
  * the thread root (the first Message-ID of `References`, else its own), so a reply in the thread
  * continues the session; the reply goes to Reply-To or From with the threading headers in
  * `replyTarget.extra` (compose.ts writes them). The Message-ID is the dedup key.

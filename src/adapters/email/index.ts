@@ -2,7 +2,7 @@
  * E-mail door. Outbound: pooled SMTP from `SMTP_URL`, or — without it, the embedded default —
  * `.eml` files in `$SWITCHBOARD_HOME/outbox/`. One delivery is one mail: chunk 0 is the text/plain
  * body, `message.html` the HTML alternative, the subject `Re: …` of the thread (target.extra) or the
- * report's own. Inbound (DESIGN §11), only with `IMAP_URL`: the mailbox is read by intake.ts, whose
+ * report's own. Inbound (ARCHITECTURE.md §11), only with `IMAP_URL`: the mailbox is read by intake.ts, whose
  * IMAP client and mail parser are loaded only then. nodemailer itself is loaded by the first mail.
  */
 import { join } from 'node:path';
@@ -98,7 +98,7 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
     platform: 'email',
     profile: PLATFORM_HINTS.email,
 
-    // With a mailbox to read, only one instance at a time may read it (DESIGN §9).
+    // With a mailbox to read, only one instance at a time may read it (ARCHITECTURE.md §9).
     exclusiveIntake: emailDoor.exclusive(settings, deps.config.email),
 
     async start(handler: InboundHandler): Promise<void> {

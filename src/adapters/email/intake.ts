@@ -1,5 +1,5 @@
 /**
- * The mailbox as a chat door (DESIGN §11), over imapflow: one connection to the IMAP_URL mailbox;
+ * The mailbox as a chat door (ARCHITECTURE.md §11), over imapflow: one connection to the IMAP_URL mailbox;
  * unseen mail (up to `email.max_age_days` old) is read at start and again whenever the server says
  * new mail arrived (IDLE, kept by imapflow) or, where it has no IDLE, every `email.poll_seconds`.
  * Each mail is parsed, screened (screen.ts), handed to the gateway, and flagged `\Seen` only once the

@@ -1,5 +1,5 @@
 /**
- * One raw inbound mail → what the gateway needs (DESIGN §11): the sender, the thread, the headers
+ * One raw inbound mail → what the gateway needs (ARCHITECTURE.md §11): the sender, the thread, the headers
  * that decide whether it is answered at all, and only what the person wrote — quoted replies
  * (Gmail/Apple/Thunderbird "On … wrote:", Outlook "-----Original Message-----" and "From: … Sent: …"
  * blocks, `>` lines) and signatures (after "-- ") cut by `email-reply-parser`, an HTML-only mail
@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { convert } from 'html-to-text';
 
-/** Longest text handed to the model; the rest is cut with a note (DESIGN §11). */
+/** Longest text handed to the model; the rest is cut with a note (ARCHITECTURE.md §11). */
 export const MAX_TEXT_CHARS = 100_000;
 
 export interface MailAttachment {

@@ -1,5 +1,5 @@
 /**
- * Mail no person wrote to the bot, which is never answered (DESIGN §11): auto-replies, bulk and
+ * Mail no person wrote to the bot, which is never answered (ARCHITECTURE.md §11): auto-replies, bulk and
  * list mail, bounces, our own mail coming back (a loop), and mail whose From domain failed DMARC or
  * SPF (forged). Like the other doors ignoring bots, this is the door telling machine traffic from a
  * person; who may talk at all is the core's allow-list.

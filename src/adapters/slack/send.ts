@@ -121,7 +121,7 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
   }
 
   /**
-   * A chunk whose message was streamed (DESIGN §10) is finished by chat.update (429s waited out).
+   * A chunk whose message was streamed (ARCHITECTURE.md §10) is finished by chat.update (429s waited out).
    * False when the message is gone: the chunk is then posted anew.
    */
   async function finishStreamed(target: DeliveryTarget, ts: string, text: string): Promise<boolean> {

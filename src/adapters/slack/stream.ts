@@ -1,5 +1,5 @@
 /**
- * Streamed replies on Slack (DESIGN §10). `native` (and `auto`): Slack's streaming message —
+ * Streamed replies on Slack (ARCHITECTURE.md §10). `native` (and `auto`): Slack's streaming message —
  * chat.startStream / appendStream / stopStream, fed with the Markdown as the model writes it — in
  * threads (channel mentions are answered in threads; outside a DM Slack wants the recipient's team
  * and user). Slack streams only thread replies in DMs, so a DM answered at the top level streams by
@@ -19,7 +19,8 @@ function streamable(target: DeliveryTarget): boolean {
   return !target.ephemeral && !target.extra?.response_url && target.extra?.response_type !== 'ephemeral';
 }
 
-const isDm = (target: DeliveryTarget) => target.chatId.startsWith('D');
+/** The door's fact from intake; a target made without a message falls back to the id (DMs are D…). */
+const isDm = (target: DeliveryTarget) => target.isDirect ?? target.chatId.startsWith('D');
 
 export function resolveSlackMode(target: DeliveryTarget, mode: StreamingMode, teamId: string | undefined): LiveMode | null {
   if (mode === 'off' || !streamable(target)) return null;

@@ -1,5 +1,5 @@
 /**
- * Telegram update → InboundMessage. Pure: no I/O, no policy (DESIGN §2: doors report facts).
+ * Telegram update → InboundMessage. Pure: no I/O, no policy (ARCHITECTURE.md §2: doors report facts).
  *
  * Every message a person writes is handed over, in groups too, with the facts the core decides on:
  * `mentionsBot` (a `mention` of its @username or a `text_mention` of it), `isReplyToBot`, and

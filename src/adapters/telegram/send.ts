@@ -100,7 +100,7 @@ export async function editChunk(ctx: SendContext, target: DeliveryTarget, messag
 }
 
 /**
- * A chunk whose message was streamed (DESIGN §10): that message is edited to the chunk, waiting out
+ * A chunk whose message was streamed (ARCHITECTURE.md §10): that message is edited to the chunk, waiting out
  * 429s as for a send. False when the message is gone (deleted meanwhile): the chunk is then sent.
  */
 async function finishStreamed(ctx: SendContext, target: DeliveryTarget, messageId: string, html: string): Promise<boolean> {

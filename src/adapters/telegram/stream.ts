@@ -1,5 +1,5 @@
 /**
- * Streamed replies on Telegram (DESIGN §10): `sendMessageDraft` previews in private chats (Bot API
+ * Streamed replies on Telegram (ARCHITECTURE.md §10): `sendMessageDraft` previews in private chats (Bot API
  * 9.5; a draft is only a preview, the finished answer is sent as real messages), `sendMessage` +
  * `editMessageText` elsewhere. Nothing here waits out a 429: the core skips updates instead.
  */
@@ -8,9 +8,13 @@ import type { StreamingMode } from '../../core/config.js';
 import { chatIdParam, editChunk, optionalNumber, type SendContext } from './send.js';
 import { toPlatformError } from './errors.js';
 
-/** A private chat's id is the user's id (positive); groups and channels are negative. */
+/**
+ * Whether the reply goes to a private chat: what the door reported at intake (the turn context puts
+ * it on the target). A target made without a message (a cron `deliver`) falls back to the id: a
+ * private chat's id is the user's (positive); groups and channels are negative.
+ */
 export function isPrivateChat(target: DeliveryTarget): boolean {
-  return /^\d+$/.test(target.chatId);
+  return target.isDirect ?? /^\d+$/.test(target.chatId);
 }
 
 export function resolveMode(target: DeliveryTarget, mode: StreamingMode): LiveMode | null {

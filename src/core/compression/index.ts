@@ -1,5 +1,5 @@
 /**
- * Context compression (DESIGN §5, §7) as the agent's SessionMaintainer. Before a turn, when the
+ * Context compression (ARCHITECTURE.md §5, §7) as the agent's SessionMaintainer. Before a turn, when the
  * session's prompt and stored history pass `sessions.compress_at` × `model.context_window`:
  *
  * 1. memory flush — the model may save durable facts with the `memory` tool (nothing stored in history);

@@ -47,7 +47,7 @@ export function plainLine(line: string): string {
 }
 
 /**
- * Subject of a cron report mail (DESIGN §4b): the report's first heading, else its first line,
+ * Subject of a cron report mail (ARCHITECTURE.md §4b): the report's first heading, else its first line,
  * else `<job id> — <date>` (date in the job's zone).
  */
 export function reportSubject(answer: string, jobId: string, at: Date, zone?: string | null): string {

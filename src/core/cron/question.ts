@@ -1,5 +1,5 @@
 /**
- * A cron run has nobody to answer a question (DESIGN §6). Models still sometimes reply to a
+ * A cron run has nobody to answer a question (ARCHITECTURE.md §6). Models still sometimes reply to a
  * scheduled prompt with "Which repository should I look at?" instead of a report. The runner asks
  * once more with NO_QUESTION_RETRY_INSTRUCTION when this detector says the answer is only a question.
  */

@@ -23,7 +23,7 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** Late-run window bounds (DESIGN §4b): half a period, at least 2 minutes, at most 2 hours. */
+/** Late-run window bounds (ARCHITECTURE.md §4b): half a period, at least 2 minutes, at most 2 hours. */
 export const MIN_LATE_WINDOW_MS = 2 * MINUTE;
 export const MAX_LATE_WINDOW_MS = 2 * HOUR;
 

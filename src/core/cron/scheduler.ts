@@ -98,7 +98,7 @@ export class CronScheduler {
   }
 
   /**
-   * Syncs config jobs into the store, catches up missed runs (DESIGN §4b), and arms the timer.
+   * Syncs config jobs into the store, catches up missed runs (ARCHITECTURE.md §4b), and arms the timer.
    * Resolves once catch-up runs have been started (not finished) and skipped slots recorded.
    */
   async start(): Promise<void> {

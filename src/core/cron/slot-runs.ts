@@ -33,7 +33,7 @@ export interface SlotRunsDeps {
   now: () => Date;
   /** A run longer than this is aborted (ms). */
   maxRunMs: number;
-  /** Leases (DESIGN §9): a run holds `cron-run:<id>` while it runs, so another instance never closes it. */
+  /** Leases (ARCHITECTURE.md §9): a run holds `cron-run:<id>` while it runs, so another instance never closes it. */
   leases?: CronRunLeases;
 }
 

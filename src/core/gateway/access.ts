@@ -12,7 +12,7 @@ function pairingOn<K extends DoorId>(id: K, config: DoorSections): boolean {
 }
 
 /**
- * Who may talk (DESIGN §4): allow-lists per door, paired users, and what a refused sender is
+ * Who may talk (ARCHITECTURE.md §4): allow-lists per door, paired users, and what a refused sender is
  * told — a pairing code where pairing is on, else how the owner can let them in. What differs by
  * door (the list, its variable, pairing, whether strangers are answered) comes from the door's
  * definition. The terminal and cron are no doors: the operator's own, always allowed.

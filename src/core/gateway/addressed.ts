@@ -1,5 +1,5 @@
 /**
- * Is a message addressed to the bot? The one place that decides it, for every door (DESIGN §7,
+ * Is a message addressed to the bot? The one place that decides it, for every door (ARCHITECTURE.md §7,
  * STYLE 11): doors hand over every message a person writes, with facts (`isDirect`, `mentionsBot`,
  * `isReplyToBot`, `command`); this turns the facts and the chat's `require_mention` into a verdict.
  */

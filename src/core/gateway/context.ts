@@ -21,7 +21,7 @@ export interface TurnContext {
   readonly sessionKey: string;
   /** Memory/search owner of the sender. */
   readonly person: string;
-  /** The chat's `chats:` entry (DESIGN §13); undefined for most chats. */
+  /** The chat's `chats:` entry (ARCHITECTURE.md §13); undefined for most chats. */
   readonly chat: ChatConfig | undefined;
   /** The chat command the message is (known or not), parsed once; null for anything else. */
   readonly command: ParsedCommand | null;

@@ -1,5 +1,5 @@
 /**
- * The gateway (DESIGN §1, §7): what every adapter's inbound events go through.
+ * The gateway (ARCHITECTURE.md §1, §7): what every adapter's inbound events go through.
  *
  *   turn context → addressed? → journal (dedup) → authorize → stopping? → command → enqueue turn
  *
@@ -32,7 +32,7 @@ export interface GatewayDeps {
   replies: Replies;
   logger: Logger;
   adapter: (platform: PlatformId) => Adapter | undefined;
-  /** The session leases (DESIGN §9): this instance's Presence. */
+  /** The session leases (ARCHITECTURE.md §9): this instance's Presence. */
   leases: SessionLeases;
   now?: () => Date;
 }
@@ -76,7 +76,7 @@ export class Gateway {
   };
 
   /**
-   * Takes over pending messages nobody is answering (DESIGN §9): those of sessions whose lease is
+   * Takes over pending messages nobody is answering (ARCHITECTURE.md §9): those of sessions whose lease is
    * free or expired — kept from before a stop, deferred by a stopping instance, or left by one that
    * died — older than `graceMs`. Each goes through authorization and commands again (the instance
    * that received it may have died before either), then to its session's turn under the lease.

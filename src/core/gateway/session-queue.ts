@@ -1,7 +1,7 @@
 import type { InboundMessage } from '../types.js';
 
 /**
- * Per-session turn queue (DESIGN §7): one turn at a time per session; messages that arrive during a
+ * Per-session turn queue (ARCHITECTURE.md §7): one turn at a time per session; messages that arrive during a
  * turn wait (at most `maxQueued`) and are answered together in one follow-up turn, in arrival order.
  */
 export class SessionQueues {

@@ -1,12 +1,12 @@
 /**
- * Running turns (DESIGN §7): one turn at a time per session, messages that arrive meanwhile
+ * Running turns (ARCHITECTURE.md §7): one turn at a time per session, messages that arrive meanwhile
  * answered together in one follow-up turn (at most `max_queued` waiting, then a "busy" reply), a
  * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
  * A turn is: typing indicator → agent → the reply rendered → one transaction storing the history
  * (the agent's; for a failed or stopped turn, what the user said), the reply (outbox) and the
  * journal rows (and giving the session's lease up when nothing else of it is pending) → delivery.
  *
- * Many instances (DESIGN §9): a session runs on one instance at a time, under the lease
+ * Many instances (ARCHITECTURE.md §9): a session runs on one instance at a time, under the lease
  * `session:<key>`. Its turns take their batch from the journal (every pending message of the
  * session, whichever instance received it, in arrival order), and settling the journal rows is
  * conditional, so a turn whose messages another instance answered first commits nothing. A turn
@@ -36,7 +36,7 @@ export interface TurnRunnerDeps {
   logger: Logger;
   adapter: (platform: PlatformId) => Adapter | undefined;
   now: () => Date;
-  /** The journal (batches) and the streams of running turns (DESIGN §10), kept for a restart. */
+  /** The journal (batches) and the streams of running turns (ARCHITECTURE.md §10), kept for a restart. */
   store: Store;
   leases: SessionLeases;
 }
@@ -83,7 +83,7 @@ export function failureReply(error: unknown, platform: PlatformId, kept: boolean
   return `Sorry, I could not answer that: ${FAILURE_REASON[kind]}. ${keptLine}${operator}`;
 }
 
-/** How a reply cut short by /stop ends (DESIGN §10: the text so far stays, marked as stopped). */
+/** How a reply cut short by /stop ends (ARCHITECTURE.md §10: the text so far stays, marked as stopped). */
 export const STOPPED_MARK = '_(stopped)_';
 
 const BUSY = 'I am still busy with your earlier messages. Please wait for my answer, then send this again.';
@@ -205,7 +205,7 @@ export class TurnRunner {
     return inbound.pendingFor(sessionKey);
   }
 
-  /** The live reply of a turn, when its chat streams (DESIGN §10); null otherwise. */
+  /** The live reply of a turn, when its chat streams (ARCHITECTURE.md §10); null otherwise. */
   private async liveReply(ctx: TurnContext, target: DeliveryTarget): Promise<LiveReply | null> {
     const capability = this.deps.adapter(target.platform)?.streaming;
     if (!capability) return null;

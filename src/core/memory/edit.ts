@@ -1,5 +1,5 @@
 /**
- * Memory edits (the `memory` tool's logic, DESIGN §7b): add, replace or remove one entry of a
+ * Memory edits (the `memory` tool's logic, ARCHITECTURE.md §7b): add, replace or remove one entry of a
  * person's MEMORY.md or USER.md, stored at once through the store's MemoryRepo. The answer is a
  * sentence for the model; refusals (over the limit, blocked by the threat scan, no or several
  * matching entries) store nothing and say why, so the model can correct itself.

@@ -1,5 +1,5 @@
 /**
- * Per-person memory files (DESIGN §5): `$SWITCHBOARD_HOME/memories/<person key>/MEMORY.md` (the
+ * Per-person memory files (ARCHITECTURE.md §5): `$SWITCHBOARD_HOME/memories/<person key>/MEMORY.md` (the
  * agent's notes, `limits.memory_chars`) and `USER.md` (the person's profile, `limits.user_chars`).
  *
  * Entry format: a file is a list of entries separated by a line holding only `§`:

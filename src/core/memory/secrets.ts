@@ -1,5 +1,5 @@
 /**
- * Secrets never go into memory (DESIGN §7b, least privilege): MEMORY.md and USER.md enter every
+ * Secrets never go into memory (ARCHITECTURE.md §7b, least privilege): MEMORY.md and USER.md enter every
  * later system prompt, so a stored API key or password would be repeated to whoever manages to
  * ask. `secretKind` names what an entry looks like (an API key, a private key, a password) or
  * returns null. Wording about secrets ("rotates keys monthly", "keeps passwords in 1Password")

@@ -1,9 +1,9 @@
 /**
- * The system prompt builder (DESIGN §5). Ten named layers, broadest scope first:
+ * The system prompt builder (ARCHITECTURE.md §5). Ten named layers, broadest scope first:
  *
  *   1 identity · 2 tool_guidance · 3 system_message · 4 skills_index · 5 context_files   (global)
  *   6 platform_hint                                                                      (platform)
- *   6b chat_instructions (the chat's `system_message` from `chats:`, DESIGN §13)          (chat)
+ *   6b chat_instructions (the chat's `system_message` from `chats:`, ARCHITECTURE.md §13)          (chat)
  *   7 memory · 8 user_profile                                                            (person)
  *   9 session_info                                                                       (session)
  *
@@ -172,7 +172,7 @@ export function platformHintLayer(platform: PlatformId, ignoreRules: boolean): s
   return section(ignoreRules ? platformFacts(entry) : entry.hint);
 }
 
-/** Layer 6b: the chat's own `system_message` (DESIGN §13); '' for a chat without one. */
+/** Layer 6b: the chat's own `system_message` (ARCHITECTURE.md §13); '' for a chat without one. */
 export function chatInstructionsLayer(config: AppConfig, address: PromptInput['address']): string {
   if (!address) return '';
   return section(normalizeNewlines(chatConfigFor(config, address)?.system_message ?? '').trim());

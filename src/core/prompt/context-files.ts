@@ -1,5 +1,5 @@
 /**
- * Context files (layer 5, DESIGN §5): project instructions found in the workspace.
+ * Context files (layer 5, ARCHITECTURE.md §5): project instructions found in the workspace.
  *
  * Search: the workspace folder (`cwd`) and its parents up to the git root, the nearest folder that
  * contains `.git` (a folder or, in worktrees and submodules, a file). Without a git root only the

@@ -1,5 +1,5 @@
 /**
- * PLATFORM_HINTS (DESIGN §6): the platform table's facts (src/platform/formats.ts) plus, per
+ * PLATFORM_HINTS (ARCHITECTURE.md §6): the platform table's facts (src/platform/formats.ts) plus, per
  * platform, the hint text that is layer 6 of the system prompt. The texts live here because they
  * are prompt policy; the facts live in the leaf so the renderer can read them without the core.
  */

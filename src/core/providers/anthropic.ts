@@ -138,7 +138,7 @@ async function streamed(
   return { text, toolCalls, stopReason, usage: toUsage(usage) };
 }
 
-/** Anthropic Messages with four cache breakpoints (DESIGN §5); none on the tool list. */
+/** Anthropic Messages with four cache breakpoints (ARCHITECTURE.md §5); none on the tool list. */
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const client = new Anthropic({
     apiKey: options.apiKey,

@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolCall, Usage } from '../messages.js';
 
-/** A named part of the system prompt (DESIGN §5). Concatenating `text`s gives the cached prompt. */
+/** A named part of the system prompt (ARCHITECTURE.md §5). Concatenating `text`s gives the cached prompt. */
 export interface PromptLayer {
   name: string;
   text: string;
@@ -24,7 +24,7 @@ export interface ModelRequest {
   maxOutputTokens: number;
   signal?: AbortSignal;
   /**
-   * Streaming (DESIGN §10): when set, the provider asks for a streamed answer and calls this with
+   * Streaming (ARCHITECTURE.md §10): when set, the provider asks for a streamed answer and calls this with
    * each piece of answer text as it arrives. The request is otherwise the same (only the stream flag
    * differs), and the resolved ModelResponse is the same as without it. Absent: no streaming.
    */

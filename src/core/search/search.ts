@@ -1,5 +1,5 @@
 /**
- * Session search for one person (DESIGN §7, §7b): FTS5 over that person's other sessions, ranked by
+ * Session search for one person (ARCHITECTURE.md §7, §7b): FTS5 over that person's other sessions, ranked by
  * bm25, grouped by session. Ownership is enforced by the store's query (MessageRepo.search takes the
  * person), never by filtering afterwards, so another person's words cannot even be ranked against
  * this person's.

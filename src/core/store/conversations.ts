@@ -1,4 +1,4 @@
-/** Conversations in the store (DESIGN §7): sessions with their cached prompt, their messages, memory. */
+/** Conversations in the store (ARCHITECTURE.md §7): sessions with their cached prompt, their messages, memory. */
 import type { SessionAddress } from '../../platform/address.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { PromptLayer } from '../providers/provider.js';
@@ -38,7 +38,7 @@ export interface NewSession {
   prompt: string;
   promptSha256: string;
   toolsSignature: string;
-  /** The chat's own model (DESIGN §13), fixed for the session; absent = the global model. */
+  /** The chat's own model (ARCHITECTURE.md §13), fixed for the session; absent = the global model. */
   model?: string;
 }
 

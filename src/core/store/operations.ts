@@ -1,4 +1,4 @@
-/** The store's housekeeping: pairing codes, leases and instances (DESIGN §4, §9), retention. */
+/** The store's housekeeping: pairing codes, leases and instances (ARCHITECTURE.md §4, §9), retention. */
 import type { PlatformId } from '../../platform/ids.js';
 
 // ── pairing ─────────────────────────────────────────────────────────────────────────────────
@@ -13,7 +13,7 @@ export interface PendingPairing {
 }
 
 /**
- * Pairing (DESIGN §4): an 8-character code valid 1 hour, at most 3 pending per platform, one
+ * Pairing (ARCHITECTURE.md §4): an 8-character code valid 1 hour, at most 3 pending per platform, one
  * request per user per 10 minutes; approved with `switchboard pairing approve CODE`.
  */
 export interface PairingRepo {
@@ -26,7 +26,7 @@ export interface PairingRepo {
   list(now: number): Promise<PendingPairing[]>;
 }
 
-// ── leases and instances (DESIGN §9) ───────────────────────────────────────────────────────
+// ── leases and instances (ARCHITECTURE.md §9) ───────────────────────────────────────────────────────
 
 /** A named lease (`session:<key>`, `door:<platform>`): held by one instance until it expires. */
 export interface Lease {

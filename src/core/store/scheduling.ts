@@ -1,4 +1,4 @@
-/** Scheduled jobs in the store (DESIGN §7b, §9): jobs, their slots claimed once, and the run log. */
+/** Scheduled jobs in the store (ARCHITECTURE.md §7b, §9): jobs, their slots claimed once, and the run log. */
 import type { DeliverableAddress } from '../../platform/address.js';
 import type { CronJob, CronRunStatus } from '../cron/types.js';
 import type { CronJobConfig } from '../config.js';

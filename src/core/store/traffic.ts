@@ -1,5 +1,5 @@
 /**
- * What comes in and goes out (DESIGN §7, §10): the inbound journal, the outbox of replies and the
+ * What comes in and goes out (ARCHITECTURE.md §7, §10): the inbound journal, the outbox of replies and the
  * message ids of replies being streamed.
  */
 import type { Address } from '../../platform/address.js';
@@ -86,7 +86,7 @@ export interface OutboxRepo {
 // ── live streams ────────────────────────────────────────────────────────────────────────────
 
 /**
- * Streamed replies (DESIGN §10): the platform ids of the messages a session's running turn streams
+ * Streamed replies (ARCHITECTURE.md §10): the platform ids of the messages a session's running turn streams
  * into. Saved as each message is posted; cleared in the transaction that stores the turn's reply.
  * A row still there at start belongs to a turn a crash cut short, whose message is answered again.
  */

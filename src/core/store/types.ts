@@ -1,5 +1,5 @@
 /**
- * The storage interface (DESIGN §7, §9): one repository per concern, every method asynchronous, so
+ * The storage interface (ARCHITECTURE.md §7, §9): one repository per concern, every method asynchronous, so
  * an engine with a network round trip (PostgreSQL) stands behind the same calls as the embedded
  * one (SQLite). The engines live outside core (src/store/<engine>/) and own their schema and
  * migrations; core sees only these types and never a database handle.
@@ -27,7 +27,7 @@ export interface Repositories {
   readonly streams: LiveStreamRepo;
   /**
    * Leases (sessions, single-consumer doors). Inside a transaction only a turn's last commit uses
-   * them: it gives its session's lease up together with what it answered (DESIGN §9).
+   * them: it gives its session's lease up together with what it answered (ARCHITECTURE.md §9).
    */
   readonly leases: LeaseRepo;
 }

@@ -1,5 +1,5 @@
 /**
- * One answer shown while it is written (DESIGN §10). The agent reports the text so far; this decides
+ * One answer shown while it is written (ARCHITECTURE.md §10). The agent reports the text so far; this decides
  * when the chat sees it and how: the first update once about 40 characters are there or 1 s has
  * passed, then at most one platform call per second; a 429 skips updates until the platform's
  * retry-after (never queued: the next update shows the latest text). Each update is the partial

@@ -1,5 +1,5 @@
 /**
- * Which streaming mode a turn uses (DESIGN §10, §13): the chat's `streaming` from `chats:`, else
+ * Which streaming mode a turn uses (ARCHITECTURE.md §10, §13): the chat's `streaming` from `chats:`, else
  * `streaming.<door>`; doors whose definition offers no mode (e-mail) and cron and cli never stream.
  */
 import type { AppConfig, ChatConfig, StreamingMode } from '../config.js';

@@ -1,5 +1,5 @@
 /**
- * The `cron` tool (DESIGN §7b): a person manages their own scheduled jobs from chat ("every Monday
+ * The `cron` tool (ARCHITECTURE.md §7b): a person manages their own scheduled jobs from chat ("every Monday
  * at 9 send me …"). Jobs are stored beside the config file's; config jobs are read-only here, and
  * nobody sees or changes another person's jobs. User mistakes come back as a result line starting
  * with "Error:" so the model can correct itself.
@@ -128,7 +128,7 @@ export function deliverTarget(given: string | null | undefined, replyAddress: Ad
 }
 
 /**
- * Least privilege for `deliver`, whatever the wording of the request (DESIGN §7b): a job reports
+ * Least privilege for `deliver`, whatever the wording of the request (ARCHITECTURE.md §7b): a job reports
  * only to the person who asked — the chat it was asked from, their own id on that platform, their
  * linked ids in config `people:` — unless the operator's `cron_targets` names the target (or is "*").
  * So a hijacked turn cannot schedule the conversation to someone else's chat or inbox.

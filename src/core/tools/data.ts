@@ -1,6 +1,6 @@
 /**
  * Tool results that carry text from elsewhere — a skill body, hits from earlier sessions — reach
- * the model framed as data (DESIGN §7b, least privilege): the frame says the content is to be
+ * the model framed as data (ARCHITECTURE.md §7b, least privilege): the frame says the content is to be
  * read, not obeyed, so an instruction hidden in a search hit or a skill file carries no authority.
  * Any frame marker inside the content is defused, so the content cannot close the frame early.
  */

@@ -1,5 +1,5 @@
 /**
- * The `memory` tool (DESIGN §7b): add, replace or remove one entry of this person's MEMORY.md
+ * The `memory` tool (ARCHITECTURE.md §7b): add, replace or remove one entry of this person's MEMORY.md
  * (target `memory`, the agent's notes) or USER.md (target `user`, the person's profile). Writes are
  * stored at once (`store.memory`) and show in the next session's prompt. The person comes from the
  * ToolContext, never from the arguments, so a model cannot be talked into another person's folder.

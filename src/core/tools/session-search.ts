@@ -1,5 +1,5 @@
 /**
- * The `session_search` tool (DESIGN §7b): full-text search over this person's other sessions — on
+ * The `session_search` tool (ARCHITECTURE.md §7b): full-text search over this person's other sessions — on
  * every platform linked to them through config `people:`, never the current session, never anyone
  * else's. Broad questions (an overview is asked for, or the matches spread over several sessions)
  * also get a model-written summary of the top sessions; the summary model is

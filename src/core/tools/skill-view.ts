@@ -1,5 +1,5 @@
 /**
- * The `skill_view` tool (DESIGN §7b): the body of a skill from the index (SKILL.md without its
+ * The `skill_view` tool (ARCHITECTURE.md §7b): the body of a skill from the index (SKILL.md without its
  * frontmatter). Skills are looked up in the index by name, never by joining the argument into a
  * path, so `../` in a name cannot reach other files. The body is threat-scanned (scope `system`)
  * like every other text that reaches the model from the home folder, and framed as data.

@@ -1,6 +1,6 @@
 /**
  * The e-mail door's definition: outbound mail (SMTP_URL, else .eml files in the outbox folder) is
- * always there; inbound when IMAP_URL names a mailbox (DESIGN §11). `email:<address>`.
+ * always there; inbound when IMAP_URL names a mailbox (ARCHITECTURE.md §11). `email:<address>`.
  */
 import { z } from 'zod';
 import { hidePassword, passwordOf } from '../urls.js';
@@ -17,7 +17,7 @@ const yaml = z
   .prefault({});
 export type EmailYaml = z.output<typeof yaml>;
 
-/** The mailbox read as a chat door (IMAP_URL, DESIGN §11). */
+/** The mailbox read as a chat door (IMAP_URL, ARCHITECTURE.md §11). */
 export interface ImapSettings {
   host: string;
   port: number;
@@ -47,7 +47,7 @@ const imapUrlSchema = z
   .refine((u) => u.username !== '' && u.password !== '', { error: `needs the user and password (${IMAP_FORM}; percent-encode special characters)` });
 
 /**
- * IMAP_URL (DESIGN §4): `imaps://user:pass@host:993/INBOX` (TLS) or `imap://…:143/…` (STARTTLS when
+ * IMAP_URL (ARCHITECTURE.md §4): `imaps://user:pass@host:993/INBOX` (TLS) or `imap://…:143/…` (STARTTLS when
  * offered); the path is the mailbox (default INBOX). Anything else fails with one line, the
  * password hidden.
  */
@@ -82,7 +82,7 @@ export const emailDoor: DoorDefinition<'email', EmailYaml, EmailSettings> = {
     return {
       smtpUrl: read.string('SMTP_URL'),
       from: read.string('EMAIL_FROM') ?? config.from ?? 'Switchboard <switchboard@localhost>',
-      // Addresses compare lower-cased (DESIGN §11); the adapter lower-cases the sender too.
+      // Addresses compare lower-cased (ARCHITECTURE.md §11); the adapter lower-cases the sender too.
       allowed: parseAllowList(read.string('EMAIL_ALLOWED_SENDERS')?.toLowerCase()),
       imap: imapRaw === undefined ? undefined : parseImapUrl(imapRaw, read.fail),
     };

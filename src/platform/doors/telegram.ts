@@ -25,7 +25,7 @@ export interface TelegramSettings {
 
 /**
  * TELEGRAM_WEBHOOK_URL / _PORT / _SECRET override `telegram.webhook_url`, `webhook_port`,
- * `webhook_secret`: one config file for several instances, each on its own port (DESIGN §4).
+ * `webhook_secret`: one config file for several instances, each on its own port (ARCHITECTURE.md §4).
  */
 function overrideYaml(read: EnvReader, config: TelegramYaml): TelegramYaml {
   const webhookUrl = read.string('TELEGRAM_WEBHOOK_URL');

@@ -1,5 +1,5 @@
 /**
- * What a door definition is made of (DESIGN §2: door definitions' shared types). A definition is
+ * What a door definition is made of (ARCHITECTURE.md §2: door definitions' shared types). A definition is
  * data plus small pure functions: its variables, its YAML section, how its settings are read,
  * streaming modes, commands, typing cadence and address syntax. The core iterates definitions
  * instead of naming doors; the adapter factory is attached in src/adapters/registry.ts, so nothing
@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 
-/** DESIGN §10: how an answer is shown while it is written. */
+/** ARCHITECTURE.md §10: how an answer is shown while it is written. */
 export const STREAMING_MODES = ['off', 'auto', 'draft', 'edit', 'native'] as const;
 export type StreamingMode = (typeof STREAMING_MODES)[number];
 
@@ -110,7 +110,7 @@ export interface DoorDefinition<Id extends string, Yaml, S> {
   readonly address: AddressSyntax;
   /**
    * Intake has a single consumer per bot (long polling, one gateway connection, one mailbox): with
-   * several instances it runs under a lease (DESIGN §9). The adapter declares what this says
+   * several instances it runs under a lease (ARCHITECTURE.md §9). The adapter declares what this says
    * (`Adapter.exclusiveIntake`); Telegram's webhook mode and a send-only mail door run everywhere.
    */
   exclusive(settings: NonNullable<S>, yaml: Yaml): boolean;

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL connections for the shared engine (DESIGN §9): one `pg` pool per store. Repositories
+ * PostgreSQL connections for the shared engine (ARCHITECTURE.md §9): one `pg` pool per store. Repositories
  * run on a `Runner` — the pool (each statement on whichever connection is free) or one client
  * inside an open transaction — and write their SQL by hand. Why no query builder: the hot path's
  * SQL (outbox take, cron claim, search) stays visible in review, and each engine uses its own

@@ -1,5 +1,5 @@
 /**
- * The shared engine (DESIGN §9): PostgreSQL through `pg`, for any number of instances on one
+ * The shared engine (ARCHITECTURE.md §9): PostgreSQL through `pg`, for any number of instances on one
  * database. Memory lives in the database too. Owns its schema (migrations.ts), applied at open.
  */
 import type pg from 'pg';

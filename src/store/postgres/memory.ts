@@ -2,7 +2,7 @@ import type { Runner } from './db.js';
 import type { MemoryRepo, MemoryTarget } from '../../core/store/types.js';
 
 /**
- * Memory in the database (DESIGN §9): a person's MEMORY.md / USER.md entries as one row each, so
+ * Memory in the database (ARCHITECTURE.md §9): a person's MEMORY.md / USER.md entries as one row each, so
  * every instance reads the same. A write replaces the row whole, like the atomic file rename.
  */
 export class PgMemoryRepo implements MemoryRepo {

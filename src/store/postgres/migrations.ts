@@ -157,7 +157,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX cron_runs_finished ON cron_runs(finished_at) WHERE status != 'running';
   CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
   `,
-  // 3: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
+  // 3: the model a session was started with (a chat's `model` from `chats:`, ARCHITECTURE.md §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
   // 4: leases (a session on one instance at a time, single-consumer doors) and instance heartbeats
   `
@@ -167,7 +167,7 @@ export const MIGRATIONS: readonly string[] = [
     heartbeat_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
   CREATE INDEX inbound_session_pending ON inbound(session_key, received_at, seq) WHERE status = 'pending';
   `,
-  // 5: streamed replies (DESIGN §10): the messages a turn is streaming into, so a turn restarted after
+  // 5: streamed replies (ARCHITECTURE.md §10): the messages a turn is streaming into, so a turn restarted after
   // a crash finishes (edits) them instead of posting the answer twice; cleared with the turn's reply
   `
   CREATE TABLE live_streams (

@@ -6,7 +6,7 @@ import { PAIRING } from '../rows.js';
 
 
 /**
- * Pairing (DESIGN §4) on the shared engine. A request runs under a transaction-scoped advisory lock
+ * Pairing (ARCHITECTURE.md §4) on the shared engine. A request runs under a transaction-scoped advisory lock
  * per platform, so two instances answering two strangers at once still keep "at most 3 pending".
  */
 export class PgPairingRepo implements PairingRepo {

@@ -1,7 +1,7 @@
 import type { Runner } from './db.js';
 import type { LiveStreamRepo } from '../../core/store/types.js';
 
-/** The messages running turns stream into (DESIGN §10), one row per session. */
+/** The messages running turns stream into (ARCHITECTURE.md §10), one row per session. */
 export class PgLiveStreamRepo implements LiveStreamRepo {
   constructor(private readonly run: Runner) {}
 

@@ -1,5 +1,5 @@
 /**
- * The embedded engine (DESIGN §9): SQLite through better-sqlite3 in `$SWITCHBOARD_HOME/state.db`,
+ * The embedded engine (ARCHITECTURE.md §9): SQLite through better-sqlite3 in `$SWITCHBOARD_HOME/state.db`,
  * memory as files in `$SWITCHBOARD_HOME/memories/`. Owns its schema (migrations.ts).
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Memory on the embedded engine (DESIGN §5): `$SWITCHBOARD_HOME/memories/<person key>/MEMORY.md`
+ * Memory on the embedded engine (ARCHITECTURE.md §5): `$SWITCHBOARD_HOME/memories/<person key>/MEMORY.md`
  * and `USER.md`, entries separated by a line holding only `§`. Writes are atomic (temp file +
  * rename), so a crash never leaves half a file.
  */

@@ -143,9 +143,9 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX cron_runs_finished ON cron_runs(finished_at) WHERE status != 'running';
   CREATE INDEX sessions_ended ON sessions(ended_at) WHERE ended_at IS NOT NULL;
   `,
-  // 4: the model a session was started with (a chat's `model` from `chats:`, DESIGN §13); NULL = the global one
+  // 4: the model a session was started with (a chat's `model` from `chats:`, ARCHITECTURE.md §13); NULL = the global one
   `ALTER TABLE sessions ADD COLUMN model TEXT;`,
-  // 5: leases and instances (DESIGN §9; one process here, but the same gateway code as PostgreSQL)
+  // 5: leases and instances (ARCHITECTURE.md §9; one process here, but the same gateway code as PostgreSQL)
   `
   CREATE TABLE leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
   CREATE INDEX leases_holder ON leases(holder);
@@ -153,7 +153,7 @@ export const MIGRATIONS: readonly Migration[] = [
     heartbeat_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
   CREATE INDEX inbound_session_pending ON inbound(session_key, received_at) WHERE status = 'pending';
   `,
-  // 6: streamed replies (DESIGN §10): the messages a turn is streaming into, so a turn restarted after
+  // 6: streamed replies (ARCHITECTURE.md §10): the messages a turn is streaming into, so a turn restarted after
   // a crash finishes (edits) them instead of posting the answer twice; cleared with the turn's reply
   `
   CREATE TABLE live_streams (

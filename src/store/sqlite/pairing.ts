@@ -6,7 +6,7 @@ import { PAIRING } from '../rows.js';
 
 
 /**
- * Pairing (DESIGN §4): an unknown sender gets an 8-character code, valid 1 hour, at most 3 pending
+ * Pairing (ARCHITECTURE.md §4): an unknown sender gets an 8-character code, valid 1 hour, at most 3 pending
  * per platform and one request per user per 10 minutes; the owner approves it with
  * `switchboard pairing approve CODE`.
  */

@@ -1,5 +1,5 @@
 /**
- * A cron job's `deliver` is parsed once, when the config file is loaded (DESIGN §4b): a target that
+ * A cron job's `deliver` is parsed once, when the config file is loaded (ARCHITECTURE.md §4b): a target that
  * is no deliverable address is one config error line at load, so `cron run` (and `start`) stop
  * before anything is opened, and no model call is spent on a report that could never be delivered.
  */

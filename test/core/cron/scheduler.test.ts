@@ -338,7 +338,7 @@ describe('firing', () => {
   });
 });
 
-describe('catch-up at start (DESIGN §4b)', () => {
+describe('catch-up at start (ARCHITECTURE.md §4b)', () => {
   async function ranAt(schedule: string, lastRun: string, restart: string, timezone = 'UTC'): Promise<{ ran: string[]; second: Harness }> {
     clock = new Date(new Date(lastRun).getTime() - 1000);
     const ran: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Doors under leases (DESIGN §9) on both engines: of two instances, one runs an exclusive door and
+ * Doors under leases (ARCHITECTURE.md §9) on both engines: of two instances, one runs an exclusive door and
  * the other stands by (status says who holds it); a clean stop finishes the holder's last poll
  * before the lease goes, and the standby takes over at its next heartbeat — never two polling at
  * once; when the holder dies (no more renewals) the standby takes over once the lease expires.

@@ -1,5 +1,5 @@
 /**
- * A session's lease around its turns (DESIGN §7, §9; issue #14) on both engines: what the store
+ * A session's lease around its turns (ARCHITECTURE.md §7, §9; issue #14) on both engines: what the store
  * is asked for one message to an idle session — the turn's own commit gives the lease up when
  * nothing else of the session is pending, so there is no separate release and no extra read of
  * the journal, and the check for messages journaled meanwhile still follows. A message that

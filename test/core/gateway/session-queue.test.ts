@@ -1,5 +1,5 @@
 /**
- * The per-session turn queue (src/core/session-queue.ts, DESIGN §7): one turn at a time per session;
+ * The per-session turn queue (src/core/session-queue.ts, ARCHITECTURE.md §7): one turn at a time per session;
  * what arrives meanwhile waits, at most `max_queued` messages, and is answered together in one
  * follow-up turn in arrival order; `/stop` cancels the running turn; sessions do not hold each other up.
  * And the semaphore that bounds turns across sessions.

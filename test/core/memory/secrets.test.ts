@@ -1,4 +1,4 @@
-/** The memory tool refuses credentials (src/core/memory/secrets.ts, DESIGN §7b least privilege). */
+/** The memory tool refuses credentials (src/core/memory/secrets.ts, ARCHITECTURE.md §7b least privilege). */
 import { describe, expect, it } from 'vitest';
 import { secretKind } from '../../../src/core/memory/secrets.js';
 

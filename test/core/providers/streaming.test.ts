@@ -1,5 +1,5 @@
 /**
- * Provider streaming (DESIGN §10) against the model fake's real SSE shapes: the text arrives in
+ * Provider streaming (ARCHITECTURE.md §10) against the model fake's real SSE shapes: the text arrives in
  * pieces while the model writes, and the response — text, tool calls, usage and cache figures — is
  * what the same answer gives unstreamed; the request differs only by the stream flag.
  */

@@ -1,5 +1,5 @@
 /**
- * Leases and instances (DESIGN §9) on both engines through the Store interface: acquire, renew,
+ * Leases and instances (ARCHITECTURE.md §9) on both engines through the Store interface: acquire, renew,
  * expire, steal after expiry, release; conditional settling of the journal (of two instances
  * answering one event, one commits); on PostgreSQL, two stores (two instances) racing for a lease.
  */

@@ -1,5 +1,5 @@
 /**
- * What only the shared engine has (DESIGN §9): several instances on one PostgreSQL database. Each
+ * What only the shared engine has (ARCHITECTURE.md §9): several instances on one PostgreSQL database. Each
  * `open()` is its own pool, like a second `switchboard start` process.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

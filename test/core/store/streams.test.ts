@@ -1,4 +1,4 @@
-/** The live stream rows (DESIGN §10) on both engines: saved as messages are posted, cleared with the reply's transaction, kept by a rollback. */
+/** The live stream rows (ARCHITECTURE.md §10) on both engines: saved as messages are posted, cleared with the reply's transaction, kept by a rollback. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
 import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
