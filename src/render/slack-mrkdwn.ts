@@ -22,6 +22,7 @@ export const SLACK_SECTION_LIMIT = 3000;
 
 const LINK_SCHEMES = ['http', 'https', 'mailto', 'ftp'] as const;
 const MARK: Record<StyleKind, string> = { strong: '*', emphasis: '_', delete: '~' };
+const ZWSP = '\u200b';
 
 export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -48,8 +49,9 @@ export class SlackSerializer extends Serializer {
   }
 
   protected escapeCode(text: string): string {
-    // A ``` inside would end the block early; a zero-width space keeps it literal.
-    return escapeSlack(text.replace(/```/g, '``\u200b`'));
+    // Slack ends a block at the first ``` anywhere: a zero-width space after every second backtick
+    // of a run leaves no three in a row (a non-overlapping /```/g left ``\u200b``` of five).
+    return escapeSlack(text.replace(/``(?=`)/g, `\`\`${ZWSP}`));
   }
 
   protected styled(kind: StyleKind, children: PhrasingContent[]): void {
