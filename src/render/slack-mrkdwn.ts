@@ -5,13 +5,13 @@
  * &gt; quotes. Text escapes exactly & < > as &amp; &lt; &gt; — the only entities Slack knows — so
  * `<!channel>`-style control sequences in the source stay inert. Slack has no headings or tables:
  * headings are bold lines, tables and raw HTML blocks a code block. A marker already open is not nested again
- * (`*a *b* c*` would break). Link targets go inside <…> with | < > and spaces percent-encoded.
+ * (`*a *b* c*` would break); a marker a letter touches from outside gets a zero-width space there. Link targets go inside <…> with | < > and spaces percent-encoded.
  *
  * Length: message text at most 40,000 characters (UTF-16), section text 3,000.
  */
 import type { Heading, PhrasingContent, Root } from 'mdast';
 import { PLATFORM_FORMATS } from '../platform/formats.js';
-import { Serializer, withUrl, type StyleKind } from './serialize.js';
+import { isStyle, Serializer, withUrl, wordTouches, type StyleKind } from './serialize.js';
 import { isAbsoluteUrl, squash, textShowsUrl } from './text.js';
 import type { Measure, Token } from './tokens.js';
 
@@ -56,6 +56,21 @@ export class SlackSerializer extends Serializer {
 
   protected styled(kind: StyleKind, children: PhrasingContent[]): void {
     this.markStyled(MARK[kind], children);
+  }
+
+  /**
+   * Slack shows * _ ~ as text when a letter or digit touches them from outside (`foo*bar*`): a
+   * zero-width space there lets them work, so `*foo**bar**baz*` (CommonMark 411) is italic foo,
+   * bold bar. An intraword emphasis the plain formats keep as text (`2*3*4`) is left alone.
+   */
+  protected override inlines(nodes: readonly PhrasingContent[]): void {
+    nodes.forEach((node, i) => {
+      const pad = isStyle(node) && !this.styles.includes(MARK[node.type]) && !this.keptMarker(nodes, i);
+      const touch = pad ? wordTouches(nodes, i) : null;
+      if (touch?.before) this.w.text(ZWSP);
+      this.inline(node);
+      if (touch?.after) this.w.text(ZWSP);
+    });
   }
 
   /**
