@@ -56,8 +56,14 @@ export class DiscordSerializer extends Serializer {
     return escapeDiscord(text);
   }
 
+  /**
+   * Discord ends a code block at the first ``` anywhere, not only on a fence line, and has no escape
+   * inside code: a zero-width space after every second backtick of a run leaves no three in a row
+   * (a non-overlapping /```/g left ``\u200b``` of five). Every piece a chunk cut makes is as safe, as
+   * a cut puts a newline and the fence between two pieces.
+   */
   protected escapeCode(text: string): string {
-    return text.replace(/```/g, `\`\`${ZWSP}\``);
+    return text.replace(/``(?=`)/g, `\`\`${ZWSP}`);
   }
 
   protected styled(kind: StyleKind, children: PhrasingContent[]): void {
@@ -68,7 +74,8 @@ export class DiscordSerializer extends Serializer {
     const fence = value.includes('`') ? '``' : '`';
     const pad = fence === '``' ? ' ' : '';
     this.w.open(fence + pad, pad + fence, { atomic: true, verbatim: true });
-    this.w.text(value.replace(/``/g, `\`${ZWSP}\``));
+    // Inside `` … `` a run of two or more backticks would end the span: none is left.
+    this.w.text(value.replace(/`(?=`)/g, `\`${ZWSP}`));
     this.w.close();
   }
 

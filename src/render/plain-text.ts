@@ -7,7 +7,7 @@
  */
 import stringWidth from 'string-width';
 import type { Heading, PhrasingContent } from 'mdast';
-import { intrawordMarker, Serializer, withUrl, type StyleKind } from './serialize.js';
+import { Serializer, withUrl, type StyleKind } from './serialize.js';
 import { codePointLength, squash } from './text.js';
 import type { Measure } from './tokens.js';
 
@@ -51,10 +51,13 @@ export class PlainTextSerializer extends Serializer {
     this.w.close();
   }
 
-  /** Plain text has no styling to show intraword emphasis with: `2*3*4` keeps its markers. */
+  /**
+   * Plain text has no styling to show intraword emphasis with: `2*3*4` keeps its markers. Inside
+   * another emphasis it is markup (`*foo**bar**baz*` reads `foobarbaz`, bold bar on a terminal).
+   */
   protected override inlines(nodes: readonly PhrasingContent[]): void {
     nodes.forEach((node, i) => {
-      const marker = intrawordMarker(nodes, i);
+      const marker = this.keptMarker(nodes, i);
       if (!marker) return this.inline(node);
       this.w.text(marker);
       this.inlines((node as Extract<PhrasingContent, { type: 'emphasis' | 'strong' }>).children);

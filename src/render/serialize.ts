@@ -14,6 +14,7 @@ import type {
   Blockquote,
   Code,
   Definition,
+  Delete,
   FootnoteDefinition,
   Emphasis,
   Heading,
@@ -76,6 +77,13 @@ export abstract class Serializer {
 
   /** Markers open around the current text (symmetric-marker formats: Slack, Discord). */
   protected styles: string[] = [];
+  /** Emphasis, strong and strikethrough nodes of the source around the inline being written. */
+  protected styledDepth = 0;
+
+  /** Markers an intraword emphasis keeps as text (intrawordMarker); none inside another style (CommonMark 411). */
+  protected keptMarker(nodes: readonly PhrasingContent[], i: number, styled = this.styledDepth > 0): string | null {
+    return styled ? null : intrawordMarker(nodes, i);
+  }
 
   /** Wraps children in a symmetric marker (`*…*`); a marker already open is not nested again. */
   protected markStyled(mark: string, children: PhrasingContent[]): void {
@@ -248,7 +256,9 @@ export abstract class Serializer {
       case 'emphasis':
       case 'strong':
       case 'delete':
+        this.styledDepth++;
         this.styled(node.type, node.children);
+        this.styledDepth--;
         return;
       case 'inlineCode':
         this.inlineCode(node.value);
@@ -300,12 +310,12 @@ export abstract class Serializer {
   }
 
   /** Plain text of inline content, link targets in parentheses (tables, link labels, headings in plain text). */
-  protected plain(nodes: readonly PhrasingContent[]): string {
+  protected plain(nodes: readonly PhrasingContent[], styled = this.styledDepth > 0): string {
     let out = '';
     for (const [i, node] of nodes.entries()) {
-      const marker = intrawordMarker(nodes, i);
+      const marker = this.keptMarker(nodes, i, styled);
       if (marker) {
-        out += marker + this.plain((node as Emphasis | Strong).children) + marker;
+        out += marker + this.plain((node as Emphasis | Strong).children, styled) + marker;
         continue;
       }
       switch (node.type) {
@@ -320,12 +330,12 @@ export abstract class Serializer {
           out += ' ';
           break;
         case 'link': {
-          const text = this.plain(node.children);
+          const text = this.plain(node.children, styled);
           out += withUrl(text, node.url);
           break;
         }
         case 'linkReference': {
-          const text = this.plain(node.children);
+          const text = this.plain(node.children, styled);
           const def = this.defs.get(node.identifier);
           out += def ? withUrl(text, def.url) : text;
           break;
@@ -342,7 +352,7 @@ export abstract class Serializer {
           out += `[${node.label ?? node.identifier}]`;
           break;
         default:
-          if ('children' in node) out += this.plain(node.children);
+          if ('children' in node) out += this.plain(node.children, styled || isStyle(node));
       }
     }
     return out;
@@ -360,12 +370,22 @@ const WORD_START = /^[\p{L}\p{N}]/u;
 export function intrawordMarker(nodes: readonly PhrasingContent[], i: number): string | null {
   const node = nodes[i];
   if (node.type !== 'emphasis' && node.type !== 'strong') return null;
-  const before = nodes[i - 1];
-  const after = nodes[i + 1];
-  if (before?.type !== 'text' || after?.type !== 'text') return null;
-  if (!WORD_END.test(before.value) || !WORD_START.test(after.value)) return null;
+  const touch = wordTouches(nodes, i);
+  if (!touch.before || !touch.after) return null;
   return node.type === 'strong' ? '**' : '*';
 }
+
+/** Whether a letter or digit of a text sibling touches node i from before / from after. */
+export function wordTouches(nodes: readonly PhrasingContent[], i: number): { before: boolean; after: boolean } {
+  const before = nodes[i - 1];
+  const after = nodes[i + 1];
+  return {
+    before: before?.type === 'text' && WORD_END.test(before.value),
+    after: after?.type === 'text' && WORD_START.test(after.value),
+  };
+}
+
+export const isStyle = (node: Nodes): node is Emphasis | Strong | Delete => node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete';
 
 /** `text (url)`, or just the URL when the text already shows it or is empty. */
 export function withUrl(text: string, url: string): string {

@@ -5,13 +5,13 @@
  * &gt; quotes. Text escapes exactly & < > as &amp; &lt; &gt; — the only entities Slack knows — so
  * `<!channel>`-style control sequences in the source stay inert. Slack has no headings or tables:
  * headings are bold lines, tables and raw HTML blocks a code block. A marker already open is not nested again
- * (`*a *b* c*` would break). Link targets go inside <…> with | < > and spaces percent-encoded.
+ * (`*a *b* c*` would break); a marker a letter touches from outside gets a zero-width space there. Link targets go inside <…> with | < > and spaces percent-encoded.
  *
  * Length: message text at most 40,000 characters (UTF-16), section text 3,000.
  */
 import type { Heading, PhrasingContent, Root } from 'mdast';
 import { PLATFORM_FORMATS } from '../platform/formats.js';
-import { Serializer, withUrl, type StyleKind } from './serialize.js';
+import { isStyle, Serializer, withUrl, wordTouches, type StyleKind } from './serialize.js';
 import { isAbsoluteUrl, squash, textShowsUrl } from './text.js';
 import type { Measure, Token } from './tokens.js';
 
@@ -22,6 +22,7 @@ export const SLACK_SECTION_LIMIT = 3000;
 
 const LINK_SCHEMES = ['http', 'https', 'mailto', 'ftp'] as const;
 const MARK: Record<StyleKind, string> = { strong: '*', emphasis: '_', delete: '~' };
+const ZWSP = '\u200b';
 
 export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -48,12 +49,28 @@ export class SlackSerializer extends Serializer {
   }
 
   protected escapeCode(text: string): string {
-    // A ``` inside would end the block early; a zero-width space keeps it literal.
-    return escapeSlack(text.replace(/```/g, '``\u200b`'));
+    // Slack ends a block at the first ``` anywhere: a zero-width space after every second backtick
+    // of a run leaves no three in a row (a non-overlapping /```/g left ``\u200b``` of five).
+    return escapeSlack(text.replace(/``(?=`)/g, `\`\`${ZWSP}`));
   }
 
   protected styled(kind: StyleKind, children: PhrasingContent[]): void {
     this.markStyled(MARK[kind], children);
+  }
+
+  /**
+   * Slack shows * _ ~ as text when a letter or digit touches them from outside (`foo*bar*`): a
+   * zero-width space there lets them work, so `*foo**bar**baz*` (CommonMark 411) is italic foo,
+   * bold bar. An intraword emphasis the plain formats keep as text (`2*3*4`) is left alone.
+   */
+  protected override inlines(nodes: readonly PhrasingContent[]): void {
+    nodes.forEach((node, i) => {
+      const pad = isStyle(node) && !this.styles.includes(MARK[node.type]) && !this.keptMarker(nodes, i);
+      const touch = pad ? wordTouches(nodes, i) : null;
+      if (touch?.before) this.w.text(ZWSP);
+      this.inline(node);
+      if (touch?.after) this.w.text(ZWSP);
+    });
   }
 
   /**

@@ -11,7 +11,8 @@
  * - Slack mrkdwn (Formatting text for app surfaces): & < > escaped as &amp; &lt; &gt; (no other
  *   entities); no < or > except our <url|text> links; 1–40,000 characters.
  * - Discord (Message resource, content): 1–2,000 code points; no live @everyone/@here, <@id>,
- *   <@&role> or <#channel>; code fences balanced.
+ *   <@&role> or <#channel>; code fences balanced, and no ``` but on a fence line (Discord ends a
+ *   block at the first ``` anywhere).
  * Plus the word check: every word of the source (text, code, raw HTML, alt text, link and image
  * targets, footnotes) appears in what the reader sees, as often as in the source.
  */
@@ -145,6 +146,10 @@ export function validateDiscordMarkdown(chunk: string, limit = 2000): string[] {
   const ping = /@(?:everyone|here)|<@[!&]?\d+>|<#\d+>/i.exec(chunk);
   if (ping) problems.push(`live mention ${ping[0]}`);
   if ((chunk.match(/```/g) ?? []).length % 2 !== 0) problems.push('unbalanced ``` fence');
+  // Discord ends a code block at the first ``` anywhere: one that is not a fence (after a quote or
+  // list marker at most) ends it early.
+  const stray = chunk.split('\n').find((line) => line.includes('```') && !/^[> ]*(?:(?:-|\d+\.|☑|☐) )*```[A-Za-z0-9_+#.-]*$/.test(line));
+  if (stray !== undefined) problems.push(`\`\`\` inside a line ends a code block early: ${stray.slice(0, 40)}`);
   return problems;
 }
 

@@ -3,7 +3,7 @@
  * Discord Markdown, e-mail text). Read a row as "the model wrote X, the user sees Y".
  */
 import { describe, expect, it } from 'vitest';
-import { renderChunks } from '../../src/render/index.js';
+import { renderChunks, renderEmail } from '../../src/render/index.js';
 
 type Row = [construct: string, markdown: string, telegram: string, slack: string, discord: string, email: string];
 
@@ -75,6 +75,10 @@ const ROWS: Row[] = [
     'a | b\n--+--\n1 | 2',
   ],
   ['intraword underscore', 'snake_case and _x_', 'snake_case and <i>x</i>', 'snake_case and _x_', 'snake_case and *x*', 'snake_case and x'],
+  ['strong inside emphasis (CommonMark 411)', '*foo**bar**baz*', '<i>foo<b>bar</b>baz</i>', `_foo${ZW}*bar*${ZW}baz_`, '*foo**bar**baz*', 'foobarbaz'],
+  ['emphasis inside strong (CommonMark 429)', '**foo*bar*baz**', '<b>foo<i>bar</i>baz</b>', `*foo${ZW}_bar_${ZW}baz*`, '**foo*bar*baz**', 'foobarbaz'],
+  ['emphasis inside strikethrough', '~~foo*bar*baz~~', '<s>foo<i>bar</i>baz</s>', `~foo${ZW}_bar_${ZW}baz~`, '~~foo*bar*baz~~', 'foobarbaz'],
+  ['strong touched by a letter', 'foo **bar**baz', 'foo <b>bar</b>baz', `foo *bar*${ZW}baz`, 'foo **bar**baz', 'foo barbaz'],
 ];
 
 describe.each([
@@ -122,6 +126,17 @@ describe('formats per platform', () => {
     expect(renderChunks('2*3*4', 'terminal')).toEqual(['2*3*4']);
     // ordinary emphasis between spaces still loses its markers
     expect(renderChunks('a *b* c', 'email-text')).toEqual(['a b c']);
+  });
+
+  it('emphasis inside emphasis is styled, never left as stray ** (CommonMark 411)', () => {
+    expect(renderEmail('*foo**bar**baz*').text).toBe('foobarbaz');
+    expect(renderChunks('*foo**bar**baz*', 'terminal', { color: true })).toEqual(['\x1b[3mfoo\x1b[1mbar\x1b[22mbaz\x1b[23m']);
+    // where the formats write plain text: headings, link labels, table cells
+    expect(renderChunks('# *foo**bar**baz*', 'email-text')).toEqual(['foobarbaz\n=========']);
+    expect(renderChunks('[*foo**bar**baz*](https://ex.com)', 'email-text')).toEqual(['foobarbaz (https://ex.com)']);
+    expect(renderChunks('[*foo**bar**baz*](https://ex.com)', 'slack-mrkdwn')).toEqual(['<https://ex.com|foobarbaz>']);
+    expect(renderChunks('[*foo**bar**baz*](https://ex.com)', 'discord-markdown')).toEqual(['[foobarbaz](https://ex.com)']);
+    expect(renderChunks('| h |\n|---|\n| *foo**bar**baz* |', 'email-text')[0]).toMatch(/\nfoobarbaz$/);
   });
 
   it('Discord shows a bare URL as written (no %28/%29); masked link targets stay encoded', () => {

@@ -107,6 +107,7 @@ describe('the corpus validators refuse what the platform docs say the platform r
     ['hi <@123>', 'live mention'],
     ['hi <@&456>', 'live mention'],
     ['```js\nx', 'unbalanced'],
+    ['```\na ``\u200b```\u200b``\n```', 'inside a line'],
     ['é'.repeat(2001), 'limit 2000'],
     ['\u200b ', 'empty'],
   ])('Discord: %#', (chunk, problem) => {
