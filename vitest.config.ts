@@ -11,6 +11,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // One real PostgreSQL server for the run (the store suite runs on both engines).
     globalSetup: ['test/setup/postgres.ts'],
+    // No test reads the developer's settings from the environment (issue 38): see the file.
+    setupFiles: ['test/setup/hermetic.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     teardownTimeout: 10_000,

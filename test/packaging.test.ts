@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire, SourceMap } from 'node:module';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, COMPILED_BIN, killIfRunning, removeDir, startCli, until, type Running } from './helpers/cli.js';
+import { cleanEnv, COMPILED_BIN, hermeticDirs, killIfRunning, removeDir, startCli, until, type Running } from './helpers/cli.js';
 import { startModelFake, lastUserText } from './fakes/model.js';
 import { startTelegramFake } from './fakes/telegram.js';
 import { startDiscordFake } from './fakes/discord.js';
@@ -234,13 +234,13 @@ describe('packaging', () => {
   });
 
   it('the bin answers from dist/ without a TypeScript loader', () => {
-    const r = spawnSync(process.execPath, [COMPILED_BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    const r = spawnSync(process.execPath, [COMPILED_BIN, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: hermeticDirs().home }, cwd: hermeticDirs().cwd });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/usage: switchboard <command>/);
   });
 
   it('a stack trace from the compiled code names the line in src/', () => {
-    const r = spawnSync(process.execPath, [COMPILED_BIN, 'no-such-command'], { encoding: 'utf8', env: { PATH: process.env.PATH, SWITCHBOARD_DEBUG: '1' } });
+    const r = spawnSync(process.execPath, [COMPILED_BIN, 'no-such-command'], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: hermeticDirs().home, SWITCHBOARD_DEBUG: '1' }, cwd: hermeticDirs().cwd });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown command 'no-such-command'/);
     expect(r.stderr).toMatch(/src\/cli\.ts:\d+:\d+/);
@@ -251,7 +251,8 @@ describe('packaging', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(COMPILED_BIN).href)}); ${probe}`, 'switchboard', 'render', '--platform', 'cli'], {
       encoding: 'utf8',
       input: 'hi\n',
-      env: { PATH: process.env.PATH },
+      env: { PATH: process.env.PATH, HOME: hermeticDirs().home },
+      cwd: hermeticDirs().cwd,
     });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/"hi".*\nfalse$/s);

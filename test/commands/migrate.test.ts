@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanEnv, removeDir, runCli } from '../helpers/cli.js';
-import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../helpers/engines.js';
 import { loadSettings } from '../../src/core/settings.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
@@ -70,7 +70,7 @@ describe('switchboard migrate', () => {
     noStack(res.stderr);
   });
 
-  it.skipIf(Boolean(postgres.skip))('on PostgreSQL: migrates once, again is a no-op; doctor and sessions use the same database', async () => {
+  it.skipIf(Boolean(postgres.skip))(`on PostgreSQL: migrates once, again is a no-op; doctor and sessions use the same database${skipNote(postgres)}`, async () => {
     const db = await postgres.create();
     dbs.push(db);
     const env = cleanEnv({ SWITCHBOARD_HOME: freshHome(), DATABASE_URL: db.location });

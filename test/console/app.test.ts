@@ -8,7 +8,7 @@ import { consoleToken } from '../../src/console/auth.js';
 import { checkConsoleSettings } from '../../src/console/settings.js';
 import type { ConsoleDeps } from '../../src/console/types.js';
 import type { Store } from '../../src/core/store/types.js';
-import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../helpers/engines.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,7 +108,7 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     expect(bearer.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 
-  it.skipIf(Boolean(engine.skip))('shows today, the 7-day figures, doors, sessions with cache hit rate, paged', async () => {
+  it.skipIf(Boolean(engine.skip))(`shows today, the 7-day figures, doors, sessions with cache hit rate, paged${skipNote(engine)}`, async () => {
     const cookie = await login(app);
     const o = (await (await app.request('/api/overview', { headers: { Cookie: cookie } })).json()) as {
       today: { messages: number; cacheHitRate: number };
@@ -147,7 +147,7 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     expect(page).not.toContain('<script>');
   });
 
-  it.skipIf(Boolean(engine.skip))('never shows a secret or a target\'s response_url', async () => {
+  it.skipIf(Boolean(engine.skip))(`never shows a secret or a target's response_url${skipNote(engine)}`, async () => {
     const cookie = await login(app);
     for (const path of ['/', '/sessions', '/sessions/s0', '/outbox', '/pairing', '/cron', '/api/overview', '/api/sessions', '/api/sessions/s0', '/api/outbox', '/api/pairing']) {
       const text = await (await app.request(path, { headers: { Cookie: cookie } })).text();
@@ -157,7 +157,7 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     }
   });
 
-  it.skipIf(Boolean(engine.skip))('refuses a POST without the CSRF token (403) and changes nothing; with it, retry and approve work', async () => {
+  it.skipIf(Boolean(engine.skip))(`refuses a POST without the CSRF token (403) and changes nothing; with it, retry and approve work${skipNote(engine)}`, async () => {
     const cookie = await login(app);
     const parked = (await (await app.request('/api/outbox', { headers: { Cookie: cookie } })).json()) as { items: Array<{ id: number }> };
     const id = parked.items[0].id;
@@ -186,7 +186,7 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     expect(await store.pairing.isPaired('telegram', '3003')).toBe(true);
   });
 
-  it.skipIf(Boolean(engine.skip))('refuses a Bearer POST without the CSRF token too (403, nothing changes); with the token from /api/csrf it works', async () => {
+  it.skipIf(Boolean(engine.skip))(`refuses a Bearer POST without the CSRF token too (403, nothing changes); with the token from /api/csrf it works${skipNote(engine)}`, async () => {
     const asked = await store.pairing.request('telegram', '4004', '4004', now.getTime());
     if (asked.status === 'full') throw new Error('no pairing code could be issued');
     const code = asked.code;
@@ -207,7 +207,7 @@ describe.each(ENGINES)('web console on $name', (engine) => {
     expect((await store.pairing.list(now.getTime())).map((p) => p.code)).not.toContain(code);
   });
 
-  it.skipIf(Boolean(engine.skip))('a pause from the console outlives the config sync at the next start; enabled: false still wins', async () => {
+  it.skipIf(Boolean(engine.skip))(`a pause from the console outlives the config sync at the next start; enabled: false still wins${skipNote(engine)}`, async () => {
     const job = { id: 'daily', schedule: '0 9 * * *', prompt: 'report', deliver: { platform: 'telegram' as const, chatId: '1000' }, enabled: true };
     const at = now.getTime();
     await store.cron.syncConfig([job], at);

@@ -10,7 +10,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
 import type { OutboxRepo, Store } from '../../src/core/store/types.js';
 import type { Adapter, Delivery } from '../../src/core/types.js';
-import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../helpers/engines.js';
 
 reportSkips();
 
@@ -68,7 +68,7 @@ function countingOutbox(store: Store, writes: string[]): Store {
 const chat = { platform: 'telegram' as const, chatId: '1001' };
 
 for (const engine of ENGINES) {
-  describe.skipIf(Boolean(engine.skip))(`outbox delivery (${engine.name})`, () => {
+  describe.skipIf(Boolean(engine.skip))(`outbox delivery (${engine.name})${skipNote(engine)}`, () => {
     let db: EngineDb;
     let store: Store;
     const services: DeliveryService[] = [];

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake, type RecordedRequest } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
-import { BIN, cleanEnv, cleanUp, killIfRunning, removeDir, runCli, sleep, startCli, until } from '../helpers/cli.js';
+import { BIN, cleanEnv, cleanUp, hermeticDirs, killIfRunning, removeDir, runCli, sleep, startCli, until } from '../helpers/cli.js';
 
 const LAYERS = ['identity', 'tool_guidance', 'system_message', 'skills_index', 'context_files', 'platform_hint', 'chat_instructions', 'memory', 'user_profile', 'session_info'];
 const PLATFORMS = ['telegram', 'slack', 'discord', 'email', 'cron', 'cli'];
@@ -328,7 +328,7 @@ describe('§4b start without credentials, stdin not a terminal', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`runs headless past the end of input and exits 0 on ${signal} to its process group`, async () => {
       const home = freshHome();
-      const child = spawn(process.execPath, [BIN, 'start'], { env: modelEnv(home), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'start'], { env: modelEnv(home), cwd: hermeticDirs().cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));

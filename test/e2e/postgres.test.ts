@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { cleanEnv, cleanUp, removeDir, runCli } from '../helpers/cli.js';
-import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../helpers/engines.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 reportSkips();
@@ -28,7 +28,7 @@ function home(): string {
   return h;
 }
 
-describe.skipIf(Boolean(postgres.skip))('the gateway on PostgreSQL', () => {
+describe.skipIf(Boolean(postgres.skip))(`the gateway on PostgreSQL${skipNote(postgres)}`, () => {
   it('keeps sessions and memory in the database, shared by instances with different homes', async () => {
     db = await postgres.create();
     const env = (h: string) => cleanEnv({ SWITCHBOARD_HOME: h, DATABASE_URL: db!.location, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-pg', MODEL: 'fake-model' });

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The production entry point: dist/ (built by `npm run build` / `prepare`). */
@@ -15,14 +16,41 @@ export const DEV_BIN = join(ROOT, 'bin', 'switchboard-dev.js');
 /** SWITCHBOARD_TEST_COMPILED=1 runs these tests against the bundle in dist/ instead (build it first). */
 export const BIN = process.env.SWITCHBOARD_TEST_COMPILED === '1' ? COMPILED_BIN : DEV_BIN;
 
+let hermetic: { root: string; cwd: string; home: string } | undefined;
+
 /**
- * Environment without any credential from the developer's shell, plus `extra`. The web console is
- * off unless `extra` turns it on (SWITCHBOARD_CONSOLE_PORT), so parallel gateways never race for 8787.
+ * Empty folders of this test file's own (removed after it, test/setup/hermetic.ts): the working folder and HOME of
+ * every command a test runs unless the test names its own (issue 38). The command reads `./.env`
+ * and the workspace's rule files from its working folder, and `~/.switchboard` when
+ * SWITCHBOARD_HOME is unset: inherited from the test runner, those were the developer's clone
+ * (where the README puts `.env`) and home folder.
+ */
+export function hermeticDirs(): { cwd: string; home: string } {
+  if (!hermetic) {
+    const root = mkdtempSync(join(tmpdir(), 'sb-hermetic-'));
+    hermetic = { root, cwd: join(root, 'cwd'), home: join(root, 'home') };
+    mkdirSync(hermetic.cwd);
+    mkdirSync(hermetic.home);
+  }
+  return { cwd: hermetic.cwd, home: hermetic.home };
+}
+
+/** Removes hermeticDirs() (test/setup/hermetic.ts, after each test file); the next call makes new ones. */
+export function removeHermeticDirs(): void {
+  if (hermetic) rmSync(hermetic.root, { recursive: true, force: true });
+  hermetic = undefined;
+}
+
+/**
+ * Environment without any credential or setting from the developer's shell, plus `extra`: only
+ * PATH, TMPDIR, LANG, TZ and NODE_OPTIONS come through (what Node needs to run the way the test
+ * process does), and HOME is hermeticDirs().home. The web console is off unless `extra` turns it
+ * on (SWITCHBOARD_CONSOLE_PORT), so parallel gateways never race for 8787.
  */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS']) if (process.env[k]) env[k] = process.env[k];
-  return { ...env, LOG_LEVEL: 'info', SWITCHBOARD_CONSOLE_PORT: '0', ...extra };
+  for (const k of ['PATH', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS']) if (process.env[k]) env[k] = process.env[k];
+  return { ...env, HOME: hermeticDirs().home, LOG_LEVEL: 'info', SWITCHBOARD_CONSOLE_PORT: '0', ...extra };
 }
 
 export interface RunResult {
@@ -31,9 +59,10 @@ export interface RunResult {
   stderr: string;
 }
 
+/** Runs the command to its end; `cwd` defaults to hermeticDirs().cwd (never the runner's, the clone). */
 export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: options.env, cwd: options.cwd ?? hermeticDirs().cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -64,11 +93,12 @@ export interface Running {
 /**
  * `cgroup`: a control group directory the process joins before Node starts (a shell writes its own
  * pid into cgroup.procs, then execs node, so the pid and the limits are the gateway's own from its
- * first instruction: Node sizes V8's heap to a memory limit it finds there).
+ * first instruction: Node sizes V8's heap to a memory limit it finds there). `cwd` defaults to
+ * hermeticDirs().cwd, as in runCli.
  */
 export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string; cgroup?: string }): Running {
   const argv = [options.bin ?? BIN, ...args];
-  const how = { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'] };
+  const how = { env: options.env, cwd: options.cwd ?? hermeticDirs().cwd, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'] };
   const child = options.cgroup
     ? spawn('/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...argv], how)
     : spawn(process.execPath, argv, how);

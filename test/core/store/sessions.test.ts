@@ -7,7 +7,7 @@ import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js'
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import type { SessionAddress } from '../../../src/platform/address.js';
 import type { Store } from '../../../src/core/store/types.js';
-import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-store-'));
 const store = openSqliteStore({ path: sqlitePath(dir), home: dir });
@@ -19,7 +19,7 @@ afterAll(async () => {
 reportSkips();
 
 for (const engine of ENGINES) {
-  describe.skipIf(Boolean(engine.skip))(`session store on ${engine.name}`, () => {
+  describe.skipIf(Boolean(engine.skip))(`session store on ${engine.name}${skipNote(engine)}`, () => {
     let db: EngineDb;
     let open: Store;
     beforeEach(async () => {

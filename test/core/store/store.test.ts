@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import type { NewSession, Repositories, Store } from '../../../src/core/store/types.js';
-import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
 import { cronSessionAddress, formatSessionKey, type SessionAddress } from '../../../src/platform/address.js';
 import { storedInbound } from '../../helpers/inbound.js';
 
@@ -68,7 +68,7 @@ async function countAll(s: Store) {
 const NOTHING = { sessions: 0, messages: 0, inboundPending: 0, outbox: 0, cron: 0, pairing: 0 };
 
 for (const engine of ENGINES) {
-  describe.skipIf(Boolean(engine.skip))(`${engine.name} engine`, () => {
+  describe.skipIf(Boolean(engine.skip))(`${engine.name} engine${skipNote(engine)}`, () => {
     let db: EngineDb;
     let store: Store;
     beforeEach(async () => {

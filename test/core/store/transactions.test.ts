@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
 import { TransactionMisuseError } from '../../../src/store/tx-scope.js';
-import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
 
 reportSkips();
 
@@ -22,7 +22,7 @@ function within<T>(p: Promise<T>, ms = 2_000): Promise<T> {
 }
 
 for (const engine of ENGINES) {
-  describe.skipIf(Boolean(engine.skip))(`${engine.name}: the store inside its own transaction`, () => {
+  describe.skipIf(Boolean(engine.skip))(`${engine.name}: the store inside its own transaction${skipNote(engine)}`, () => {
     let db: EngineDb;
     let store: Store;
     beforeEach(async () => {
