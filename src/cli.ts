@@ -6,52 +6,83 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { SwitchboardError, UsageError } from './core/errors.js';
-import type { Command, CommandIO } from './commands/io.js';
+import { CommandLineError, type CommandIO, type CommandModule } from './commands/io.js';
 
-const USAGE = `usage: switchboard <command>
-
-  start                         run the gateway (every platform with credentials, cron; terminal when interactive)
-  chat                          chat in the terminal (platform cli, user local)
-  prompt --platform P --user U [--chat C] [--cwd DIR] [--ignore-rules] [--json]
-                                print the system prompt of that session (or a preview)
-  render --platform P [--jsonl] [--html]
-                                Markdown on stdin → rendered chunks
-  cron list | cron run ID       scheduled jobs
-  sessions list | sessions search QUERY
-  pairing list | pairing approve CODE | pairing deny CODE
-  memory show PERSON [--target memory|user] | memory edit PERSON --target memory|user [--file F]
-                                a person's memory and profile (edit: the new text from --file or stdin)
-  migrate                       create or upgrade the database schema (SQLite, or PostgreSQL with DATABASE_URL)
-  console                       serve the web console alone (start serves it too; see README)
-  doctor                        check config, credentials, database and model`;
-
-const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
-  start: () => import('./commands/start.js'),
-  chat: () => import('./commands/chat.js'),
-  prompt: () => import('./commands/prompt.js'),
-  render: () => import('./commands/render.js'),
-  cron: () => import('./commands/cron-cli.js'),
-  sessions: () => import('./commands/sessions.js'),
-  pairing: () => import('./commands/pairing.js'),
-  memory: () => import('./commands/memory.js'),
-  migrate: () => import('./commands/migrate.js'),
-  console: () => import('./commands/console.js'),
-  doctor: () => import('./commands/doctor.js'),
+/**
+ * Every command: what it does in a few words (the list `switchboard --help` prints) and its module,
+ * loaded when it is used. A module's own `usage` is the rest: `switchboard <command> --help`.
+ */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  start: { summary: 'run the gateway (every platform with credentials, cron; terminal when interactive)', load: () => import('./commands/start.js') },
+  chat: { summary: 'chat in the terminal (platform cli, user local)', load: () => import('./commands/chat.js') },
+  prompt: { summary: 'print the system prompt of a session (or a preview)', load: () => import('./commands/prompt.js') },
+  render: { summary: 'Markdown on stdin → the chunks a platform would be sent', load: () => import('./commands/render.js') },
+  cron: { summary: 'list the scheduled jobs, or run one now', load: () => import('./commands/cron-cli.js') },
+  sessions: { summary: 'list the stored sessions with their usage, or search them', load: () => import('./commands/sessions.js') },
+  pairing: { summary: 'list, approve or deny pairing requests', load: () => import('./commands/pairing.js') },
+  memory: { summary: "show or replace a person's memory and profile", load: () => import('./commands/memory.js') },
+  migrate: { summary: 'create or upgrade the database schema (SQLite, or PostgreSQL with DATABASE_URL)', load: () => import('./commands/migrate.js') },
+  console: { summary: 'serve the web console alone (start serves it too)', load: () => import('./commands/console.js') },
+  doctor: { summary: 'check config, credentials, database and model', load: () => import('./commands/doctor.js') },
 };
+
+const USAGE = `usage: switchboard <command> [options]
+       switchboard <command> --help    that command's usage
+       switchboard --version           the version
+
+commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)}${c.summary}`)
+  .join('\n')}`;
+
+const HELP = new Set(['--help', '-h']);
+
+/** `--help` or `-h` anywhere before a `--` (after it, arguments are the command's, as typed). */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => HELP.has(arg));
+}
+
+/** The package's version: package.json sits one folder above this file, in src/ and in dist/ alike. */
+function version(): string {
+  const pkg: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    (name ? io.stdout : io.stderr).write(USAGE + '\n');
-    return name ? 0 : 2;
+  if (!name) {
+    io.stderr.write(USAGE + '\n');
+    return 2;
   }
-  const load = COMMANDS[name];
-  if (!load) throw new UsageError(`unknown command '${name}' (try: ${Object.keys(COMMANDS).join(', ')})`);
-  const { run } = await load();
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(version() + '\n');
+    return 0;
+  }
+  // `switchboard help` is the list; `switchboard help <command>` is that command's usage.
+  const helpFor = name === 'help' ? rest[0] : HELP.has(name) ? undefined : name;
+  if (helpFor === undefined) {
+    io.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  const command = COMMANDS[helpFor];
+  if (!command) {
+    if (helpFor.startsWith('-')) throw new CommandLineError('', `unknown option '${helpFor}'`, USAGE);
+    throw new UsageError(`unknown command '${helpFor}' (try: ${Object.keys(COMMANDS).join(', ')})`);
+  }
+  const { run, usage } = await command.load();
+  if (name === 'help' || asksForHelp(rest)) {
+    io.stdout.write(usage + '\n');
+    return 0;
+  }
   return run(rest, io);
 }
 
 function report(error: unknown): number {
+  if (error instanceof CommandLineError) {
+    process.stderr.write(error.text());
+    return 2;
+  }
   if (error instanceof SwitchboardError) {
     process.stderr.write(`switchboard: ${error.message.split('\n')[0]}\n`);
     if (process.env.SWITCHBOARD_DEBUG === '1') process.stderr.write(`${error.stack}\n`);

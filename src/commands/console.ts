@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { workspace, type CommandIO } from './io.js';
+import { parseCommandLine, workspace, type CommandIO } from './io.js';
 import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { ConfigError } from '../core/errors.js';
@@ -10,13 +9,24 @@ import type { Adapter } from '../core/types.js';
 import type { Store } from '../core/store/types.js';
 import { doorLease } from '../core/doors.js';
 
+export const usage = `usage: switchboard console [--cwd DIR]
+
+Serves the web console alone (start serves it too), on the store the settings name, taking no
+messages in; "run now" and "retry" deliver through the platforms whose credentials are set.
+Its address: console.port and console.host in the config, or SWITCHBOARD_CONSOLE_PORT and
+SWITCHBOARD_CONSOLE_HOST (see README).
+
+options:
+  --cwd DIR    the workspace folder (default: the current folder)
+  -h, --help   show this help`;
+
 /**
  * `switchboard console`: the web console alone (ARCHITECTURE.md §12), on the store the settings name, with no
  * door taking messages in. The platforms with credentials are made for sending only, so "run now"
  * and "retry" deliver as `switchboard cron run` does; delivery starts at the first such action.
  */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { cwd: { type: 'string' } }, strict: true });
+  const { values } = parseCommandLine('console', usage, { args: argv, options: { cwd: { type: 'string' } }, strict: true });
   const settings = loadSettings(io.env);
   const consoleSettings = settings.console ?? { port: 8787, host: '127.0.0.1' };
   if (consoleSettings.port === 0) throw new ConfigError('the console is off (console.port or SWITCHBOARD_CONSOLE_PORT is 0): set a port to serve it');

@@ -1,11 +1,13 @@
-import type { CommandIO } from './io.js';
+import { CommandLineError, parseCommandLine, type CommandIO } from './io.js';
 import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { formatAddress } from '../platform/address.js';
 import type { App } from '../app.js';
 import { openApp, openData } from '../app-open.js';
 import { validateCronJobs } from '../core/cron/scheduler.js';
-import { run as runCronCommand } from './cron.js';
+import { cronMistake, run as runCronCommand, usage } from './cron.js';
+
+export { usage };
 
 /** `cron run` keeps trying a temporary delivery failure for about this long (ARCHITECTURE.md §4b: ≥ 3 tries in ~30 s). */
 const DELIVERY_WINDOW_MS = 30_000;
@@ -49,15 +51,19 @@ async function settled(app: App, outboxId: number): Promise<boolean | 'pending'>
 
 /** `switchboard cron list` · `switchboard cron run ID`: wires the store and, for `run`, the agent and delivery. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
+  // A mistake on the line (an unknown option or action) is told before any config is read.
+  const args = parseCommandLine('cron', usage, { args: argv, options: {}, allowPositionals: true, strict: true }).positionals;
+  const mistake = cronMistake(args);
+  if (mistake) throw new CommandLineError('cron', mistake, usage);
   // A bad config (schedule, zone, a `deliver` that is no deliverable address) throws one ConfigError
   // line here, before any store, model client or adapter exists.
   const settings = loadSettings(io.env);
   const logger = createLogger({ secrets: settings.secrets });
-  if (argv[0] !== 'run') {
+  if (args[0] !== 'run') {
     // `list` only reads; an empty home still lists the config jobs (and is not created).
     const store = await openData(settings, { mode: 'read' });
     try {
-      return await runCronCommand(argv, io, { settings, store, runJobNow: () => Promise.reject(new Error('not available')) });
+      return await runCronCommand(args, io, { settings, store, runJobNow: () => Promise.reject(new Error('not available')) });
     } finally {
       await store.close();
     }
@@ -75,7 +81,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     onCronQueued: (jobId, id) => queued.set(jobId, id),
   });
   try {
-    return await runCronCommand(argv, io, {
+    return await runCronCommand(args, io, {
       settings,
       store: app.store,
       runJobNow: async (id) => {

@@ -28,7 +28,22 @@ export interface CronCommandContext {
   now?: () => Date;
 }
 
-const USAGE = 'usage: switchboard cron list | switchboard cron run ID';
+export const usage = `usage: switchboard cron list | switchboard cron run ID
+
+  list      the scheduled jobs (from the config file and from chats) with their next and last run
+  run ID    run that job now and deliver its report (no gateway needs to run)
+
+options:
+  -h, --help   show this help`;
+
+/** Why `argv` is neither `list` nor `run ID`, in one line; null when it is one of them. */
+export function cronMistake([sub, ...rest]: readonly string[]): string | null {
+  if ((sub === 'list' && rest.length === 0) || (sub === 'run' && rest.length === 1)) return null;
+  if (sub === undefined) return 'say list or run ID';
+  if (sub === 'list') return `list takes no arguments, not '${rest.join(' ')}'`;
+  if (sub === 'run') return rest.length ? `run takes one job id, not '${rest.join(' ')}'` : 'run: give the id of the job (see switchboard cron list)';
+  return `unknown action '${sub}'`;
+}
 
 /** The jobs `list` shows: config jobs as the file has them (with stored run state), then chat jobs. */
 export async function jobsForListing(settings: Settings, repo: CronRepo): Promise<CronJob[]> {
@@ -119,7 +134,7 @@ export async function run(argv: string[], io: CommandIO, ctx: CronCommandContext
       io.stderr.write(`switchboard: ${outcome.detail}\n`);
       return 1;
     }
-    io.stderr.write(`${USAGE}\n`);
+    io.stderr.write(`switchboard cron: ${cronMistake(argv)}\n${usage}\n`);
     return 2;
   } catch (error) {
     if (error instanceof SwitchboardError) {

@@ -1,4 +1,4 @@
-import type { CommandIO } from './io.js';
+import { parseCommandLine, type CommandIO } from './io.js';
 import { ensureHome, loadSettings, type Settings } from '../core/settings.js';
 import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
@@ -7,6 +7,14 @@ import type { OutboxStatus } from '../core/store/types.js';
 import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import { formatTableSizes } from '../core/retention.js';
 import { instancesReport } from '../core/instances-report.js';
+
+export const usage = `usage: switchboard doctor
+
+Checks the config, each platform's credentials, the database and the model, and says how to fix
+each problem; exits 1 when there is one.
+
+options:
+  -h, --help   show this help`;
 
 /** An unreachable model (a dropped packet, a dead host) is reported within this, not after the SDK's own timeouts. */
 const MODEL_CHECK_SECONDS = 2;
@@ -18,7 +26,8 @@ interface Check {
 }
 
 /** `switchboard doctor`: config, credentials per platform, database, model — each problem with its fix. */
-export async function run(_argv: string[], io: CommandIO): Promise<number> {
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  parseCommandLine('doctor', usage, { args: argv, options: {}, strict: true });
   const checks: Check[] = [];
   let settings: Settings;
   let homeOk = false;
@@ -109,7 +118,7 @@ export async function run(_argv: string[], io: CommandIO): Promise<number> {
 
   for (const c of checks) io.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}\n`);
   const bad = checks.filter((c) => !c.ok).length;
-  io.stdout.write(bad ? `${bad} problem(s) found.\n` : 'All checks passed.\n');
+  io.stdout.write(bad ? `${bad} problem${bad === 1 ? '' : 's'} found.\n` : 'All checks passed.\n');
   return bad ? 1 : 0;
 }
 

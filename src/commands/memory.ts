@@ -8,8 +8,7 @@
  * `§`, as `show --target` prints them; empty text clears the file.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import type { CommandIO } from './io.js';
+import { CommandLineError, parseCommandLine, type CommandIO } from './io.js';
 import { loadSettings, type Settings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
 import { openData } from '../app-open.js';
@@ -20,7 +19,19 @@ import { secretKind } from '../core/memory/secrets.js';
 import { charLength } from '../core/prompt/text.js';
 import type { MemoryTarget } from '../core/store/types.js';
 
-const USAGE = 'usage: switchboard memory show PERSON [--target memory|user] | switchboard memory edit PERSON --target memory|user [--file F]';
+export const usage = `usage: switchboard memory show PERSON [--target memory|user]
+       switchboard memory edit PERSON --target memory|user [--file F]
+
+  show PERSON    a person's memory (MEMORY.md) and profile (USER.md)
+  edit PERSON    replace one of them with the text from --file, else from stdin: entries separated
+                 by a line holding only §, as show --target prints them; empty text clears it
+
+PERSON is a person key (alice from people:, telegram-1001) or a platform user (telegram:1001).
+
+options:
+  --target memory|user   MEMORY.md or USER.md
+  --file F               edit: read the new text from F
+  -h, --help             show this help`;
 const TARGETS: readonly MemoryTarget[] = ['memory', 'user'];
 
 /** A person key as given, or the key of a platform user (`telegram:1001`); checked like a folder name. */
@@ -43,14 +54,16 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('memory', usage, {
     args: argv,
     options: { target: { type: 'string' }, file: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
   const [action, person, ...extra] = positionals;
-  if ((action !== 'show' && action !== 'edit') || !person || extra.length) throw new UsageError(USAGE);
+  if (action !== 'show' && action !== 'edit') throw new CommandLineError('memory', action ? `unknown action '${action}'` : 'say show or edit', usage);
+  if (!person) throw new CommandLineError('memory', `${action}: say whose (a person key or platform:user)`, usage);
+  if (extra.length) throw new CommandLineError('memory', `unexpected argument '${extra[0]}'`, usage);
   const target = values.target as MemoryTarget | undefined;
   if (target !== undefined && !TARGETS.includes(target)) throw new UsageError(`--target must be memory (MEMORY.md) or user (USER.md), not '${values.target}'`);
   if (action === 'edit' && !target) throw new UsageError('memory edit: say which file with --target memory (MEMORY.md) or --target user (USER.md)');

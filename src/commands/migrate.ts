@@ -1,7 +1,14 @@
-import type { CommandIO } from './io.js';
+import { parseCommandLine, type CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
-import { UsageError } from '../core/errors.js';
 import { openData, storeLocation } from '../app-open.js';
+
+export const usage = `usage: switchboard migrate
+
+Creates or upgrades the database schema (SQLite, or PostgreSQL with DATABASE_URL) and prints the
+engine and schema version. start does it too; this runs it alone, as a deploy step.
+
+options:
+  -h, --help   show this help`;
 
 /**
  * `switchboard migrate` (ARCHITECTURE.md §9): creates or upgrades the schema of the store the settings name
@@ -9,7 +16,7 @@ import { openData, storeLocation } from '../app-open.js';
  * a deploy step before the instances start. Safe while other instances start or run.
  */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  if (argv.length) throw new UsageError('usage: switchboard migrate (takes no arguments)');
+  parseCommandLine('migrate', usage, { args: argv, options: {}, strict: true });
   const settings = loadSettings(io.env);
   const store = await openData(settings);
   try {

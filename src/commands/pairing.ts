@@ -1,14 +1,23 @@
-import type { CommandIO } from './io.js';
+import { CommandLineError, parseCommandLine, type CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
 import { openData } from '../app-open.js';
 
-const USAGE = 'usage: switchboard pairing list | switchboard pairing approve CODE | switchboard pairing deny CODE';
+export const usage = `usage: switchboard pairing list | switchboard pairing approve CODE | switchboard pairing deny CODE
+
+  list           the pairing requests waiting (each expires after 1 hour)
+  approve CODE   let the user who received that code talk to the bot
+  deny CODE      refuse that request
+
+options:
+  -h, --help     show this help`;
 
 /** `switchboard pairing list` · `switchboard pairing approve CODE` · `switchboard pairing deny CODE`. */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const [action, code] = argv;
-  if (action !== 'list' && action !== 'approve' && action !== 'deny') throw new UsageError(USAGE);
+  const { positionals } = parseCommandLine('pairing', usage, { args: argv, options: {}, allowPositionals: true, strict: true });
+  const [action, code, ...extra] = positionals;
+  if (action !== 'list' && action !== 'approve' && action !== 'deny') throw new CommandLineError('pairing', action ? `unknown action '${action}'` : 'say list, approve CODE or deny CODE', usage);
+  if (extra.length || (action === 'list' && code !== undefined)) throw new CommandLineError('pairing', `unexpected argument '${(action === 'list' ? [code, ...extra] : extra)[0]}'`, usage);
   if (action !== 'list' && !code) throw new UsageError(`pairing ${action}: give the 8-character code the user received`);
   const settings = loadSettings(io.env);
   const store = await openData(settings);

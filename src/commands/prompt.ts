@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { workspace, type CommandIO } from './io.js';
+import { parseCommandLine, workspace, type CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { isPlatformId, PLATFORM_IDS } from '../platform/ids.js';
@@ -11,6 +10,21 @@ import { buildPrompt } from '../core/prompt/builder.js';
 import { threatGuard } from '../guard/index.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
+
+export const usage = `usage: switchboard prompt --platform P --user U [--chat C] [--thread T] [--cwd DIR] [--ignore-rules] [--json]
+
+Prints the system prompt of that session: the stored one when the session is open, else a preview
+built as a new session would get it.
+
+options:
+  --platform P     one of ${PLATFORM_IDS.join(', ')}
+  --user U         the user's id on that platform (cli: local, the default there)
+  --chat C         the chat id (default: the user's own chat; a negative id works as given)
+  --thread T       the thread id, where the platform has threads
+  --cwd DIR        the workspace folder (default: the current folder)
+  --ignore-rules   a preview without context files, memory and the user profile
+  --json           print {"layers":[{"name","chars","text"}],"system","sha256"}
+  -h, --help       show this help`;
 
 /** Telegram group ids are negative: `--chat -100123` is taken as `--chat=-100123`, not as an option. */
 function joinNegativeIds(argv: string[]): string[] {
@@ -31,7 +45,7 @@ function joinNegativeIds(argv: string[]): string[] {
  * session would get it (session id `preview`).
  */
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine('prompt', usage, {
     args: joinNegativeIds(argv),
     options: {
       platform: { type: 'string' },

@@ -14,9 +14,9 @@
  * platform or a bad flag.
  */
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { oneLine } from '../core/errors.js';
+import { CommandLineError, parseCommandLine } from './io.js';
 import { assertRenderPlatform, RENDER_PLATFORMS, RenderError, renderEmail, renderFor, type RenderPlatform } from '../render/index.js';
 
 export interface RenderIO {
@@ -25,7 +25,16 @@ export interface RenderIO {
   stderr: NodeJS.WritableStream;
 }
 
-const USAGE = 'usage: switchboard render --platform P [--jsonl] [--html]';
+export const usage = `usage: switchboard render --platform P [--jsonl] [--html]
+
+Markdown on stdin → the chunks that platform would be sent, as one JSON line {"chunks":[...]}.
+
+options:
+  -p, --platform P   ${RENDER_PLATFORMS.join(', ')}
+  --jsonl            each input line {"markdown":"..."} gives one output line {"chunks":[...]};
+                     a line that is not such JSON gives {"error":"..."}, the rest go on, exit 1
+  --html             with --platform email: the HTML alternative instead of the text/plain body
+  -h, --help         show this help`;
 const Line = z.object({ markdown: z.string() });
 
 /** The chunks for one document. */
@@ -67,14 +76,15 @@ function lineError(line: string): string | { markdown: string } {
 export async function run(argv: string[], io: RenderIO): Promise<number> {
   let values: { platform?: string; jsonl?: boolean; html?: boolean };
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseCommandLine('render', usage, {
       args: argv,
       options: { platform: { type: 'string', short: 'p' }, jsonl: { type: 'boolean' }, html: { type: 'boolean' } },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    await write(io.stderr, `switchboard render: ${oneLine(error)}\n${USAGE}\n`);
+    if (!(error instanceof CommandLineError)) throw error;
+    await write(io.stderr, error.text());
     return 2;
   }
   const platform = values.platform;

@@ -4,8 +4,7 @@
  * session with its usage and prompt-cache hit rate, then the totals per person; `search` is the
  * operator's full-text search across everyone.
  */
-import { parseArgs } from 'node:util';
-import type { CommandIO } from './io.js';
+import { CommandLineError, parseCommandLine, type CommandIO } from './io.js';
 import { loadSettings } from '../core/settings.js';
 import { UsageError } from '../core/errors.js';
 import { openData, storeLocation } from '../app-open.js';
@@ -13,9 +12,20 @@ import type { SessionRecord, Store } from '../core/store/types.js';
 import type { Usage } from '../core/messages.js';
 import { analyzeQuery } from '../core/search/query.js';
 
-const USAGE = 'usage: switchboard sessions list [--limit N] [--person NAME] | switchboard sessions search QUERY [--limit N]';
 const DEFAULT_LIST = 50;
 const DEFAULT_HITS = 20;
+
+export const usage = `usage: switchboard sessions list [--limit N] [--person NAME]
+       switchboard sessions search QUERY [--limit N]
+
+  list           the stored sessions, most recently active first, with token usage and prompt-cache
+                 hit rate, then the totals per person
+  search QUERY   full-text search across every stored message
+
+options:
+  --limit N      how many to show (list: ${DEFAULT_LIST}, search: ${DEFAULT_HITS})
+  --person NAME  list: only that person's sessions
+  -h, --help     show this help`;
 
 function when(ms: number | null): string {
   return ms === null ? '-' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
@@ -73,7 +83,7 @@ async function list(store: Store, limit: number, person: string | undefined, io:
   }
   io.stdout.write(table(sessionRows(sessions)));
   if (sessions.length < (person ? (await store.sessions.usageByPerson(person)).sessions : total)) {
-    io.stdout.write(`(the ${sessions.length} most recently active; --limit N shows more)\n`);
+    io.stdout.write(`(${sessions.length === 1 ? 'only the most recently active one' : `the ${sessions.length} most recently active`}; --limit N shows more)\n`);
   }
   const people = (await store.sessions.usageByPeople()).filter((p) => !person || p.personKey === person);
   const rows = [['PERSON', 'SESSIONS', 'REQ', 'IN', 'OUT', 'CACHED', 'HIT']];
@@ -103,15 +113,15 @@ async function search(store: Store, query: string, limit: number, io: CommandIO,
 }
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine('sessions', usage, {
     args: argv,
     options: { limit: { type: 'string' }, person: { type: 'string' } },
     allowPositionals: true,
     strict: true,
   });
   const [action, ...rest] = positionals;
-  if (action !== 'list' && action !== 'search') throw new UsageError(USAGE);
-  if (action === 'list' && rest.length) throw new UsageError(`sessions list takes no arguments (${USAGE})`);
+  if (action !== 'list' && action !== 'search') throw new CommandLineError('sessions', action ? `unknown action '${action}'` : 'say list or search', usage);
+  if (action === 'list' && rest.length) throw new CommandLineError('sessions', `list takes no arguments, not '${rest.join(' ')}'`, usage);
   const query = rest.join(' ').trim();
   if (action === 'search' && !query) throw new UsageError('sessions search: give the words to look for, e.g. switchboard sessions search invoice');
   const limit = positiveInt(values.limit, action === 'list' ? DEFAULT_LIST : DEFAULT_HITS, 'limit');

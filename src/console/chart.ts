@@ -27,7 +27,7 @@ export function activityChart(days: readonly ChartDay[]): Markup {
   const cx = (i: number) => PAD.left + slot * i + slot / 2;
   const bars = days.map(
     (d, i) =>
-      html`<rect class="bar" x="${(cx(i) - barW / 2).toFixed(1)}" y="${y(d.messages).toFixed(1)}" width="${barW.toFixed(1)}" height="${(PAD.top + innerH - y(d.messages)).toFixed(1)}"><title>${d.date}: ${d.messages} messages</title></rect>
+      html`<rect class="bar" x="${(cx(i) - barW / 2).toFixed(1)}" y="${y(d.messages).toFixed(1)}" width="${barW.toFixed(1)}" height="${(PAD.top + innerH - y(d.messages)).toFixed(1)}"><title>${d.date}: ${d.messages} ${d.messages === 1 ? 'message' : 'messages'}</title></rect>
 <text class="tick" x="${cx(i).toFixed(1)}" y="${H - 10}" text-anchor="middle">${d.date.slice(5)}</text>`,
   );
   const points = days.flatMap((d, i) => (d.cacheHitRate === null ? [] : [`${cx(i).toFixed(1)},${yRate(d.cacheHitRate).toFixed(1)}`]));

@@ -91,7 +91,7 @@ export function sessionsPage(p: Page<SessionSummary>, ctx: PageContext): string 
   return layout(
     'Sessions',
     '/sessions',
-    html`<p>${num(p.total ?? 0)} sessions, most recently active first.</p>
+    html`<p>${num(p.total ?? 0)} ${p.total === 1 ? 'session' : 'sessions'}, most recently active first.</p>
 <table><thead><tr><th>Platform</th><th>User</th><th>Last activity</th><th>Tokens</th><th>Cache hit rate</th></tr></thead><tbody>${rows}</tbody></table>${pager('/sessions', p)}`,
     ctx,
   );

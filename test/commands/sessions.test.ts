@@ -163,6 +163,11 @@ describe('usage figures', () => {
     expect(await run(['list', '--person', 'telegram-2002'], onlyBob)).toBe(0);
     expect(onlyBob.out()).toContain('telegram:2002:2002');
     expect(onlyBob.out()).not.toContain('alice');
+
+    // one of three shown: the note about the rest says "one", not "the 1 most recently active"
+    const one = io(h.env);
+    expect(await run(['list', '--limit', '1'], one)).toBe(0);
+    expect(one.out()).toContain('\n(only the most recently active one; --limit N shows more)\n');
   });
 
   it('sessions search finds across everyone, with person, session, platform and date', async () => {

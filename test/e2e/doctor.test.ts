@@ -42,6 +42,7 @@ describe('doctor', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(res.code).toBe(1);
     expect(line(res.stdout, 'model')).toMatch(/^✗ model: the model at http:\/\/127\.0\.0\.1:\d+\/v1 did not answer in time — fix: /);
+    expect(res.stdout).toMatch(/\n1 problem found\.\n$/);
   });
 
   it('OPENAI_BASE_URL=not-a-url names the variable', async () => {

@@ -4,7 +4,7 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/commands/render.js';
+import { run, usage } from '../../src/commands/render.js';
 import { PLATFORM_IDS } from '../../src/platform/ids.js';
 
 async function render(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -83,7 +83,6 @@ describe('switchboard render', () => {
     [['--platform', 'myspace'], 'unknown platform'],
     [['--platform', 'cron'], 'not a render target'],
     [[], '--platform is required'],
-    [['--platform', 'slack', '--bogus'], 'bogus'],
     [['--platform', 'slack', '--html'], 'only for --platform email'],
   ])('bad usage %j: one line on stderr, exit 2', async (args, message) => {
     const r = await render(args, 'x');
@@ -91,5 +90,10 @@ describe('switchboard render', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
+
+  it('an unknown option: one line naming it, then the usage; exit 2', async () => {
+    const r = await render(['--platform', 'slack', '--bogus'], 'x');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `switchboard render: unknown option '--bogus'\n${usage}\n` });
   });
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run, type CronCommandContext } from '../../../src/commands/cron.js';
+import { run, usage, type CronCommandContext } from '../../../src/commands/cron.js';
 import { openSqliteStore } from '../../../src/store/sqlite/index.js';
 import type { Store } from '../../../src/core/store/types.js';
 import { parseDeliverableAddress } from '../../../src/platform/address.js';
@@ -115,9 +115,10 @@ describe('switchboard cron run', () => {
     expect(calls).toEqual(['daily-report', 'daily-report']);
   });
 
-  it('prints usage for anything else', async () => {
+  it('anything else: one line naming the mistake, then the usage; exit 2', async () => {
     const { out, io: streams } = io();
     expect(await run(['frobnicate'], streams, context(CONFIG))).toBe(2);
-    expect(out.stderr).toBe('usage: switchboard cron list | switchboard cron run ID\n');
+    expect(out.stderr).toBe(`switchboard cron: unknown action 'frobnicate'\n${usage}\n`);
+    expect(usage).toMatch(/^usage: switchboard cron list \| switchboard cron run ID\n/);
   });
 });
