@@ -3,11 +3,11 @@
  * instances on the same database run them (ARCHITECTURE.md §9, §12): an exclusive door where its lease is
  * held, the others on every live instance.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/core/store/types.js';
 import type { Adapter } from '../../src/core/types.js';
 import { gatewayDoors } from '../../src/commands/console.js';
-import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
+import { ENGINES, storeForEachTest, reportSkips } from '../helpers/engines.js';
 
 reportSkips();
 
@@ -17,16 +17,8 @@ const DOORS = [door('telegram', true), door('slack', false)];
 
 for (const engine of ENGINES) {
   describe.skipIf(Boolean(engine.skip))(`console doors on ${engine.name}${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
-    let db: EngineDb;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await db.cleanup();
-    });
+    storeForEachTest(engine, (opened) => ({ store } = opened));
 
     it('says stopped when no gateway instance runs, then who holds the exclusive door and where the others run', async () => {
       expect(await gatewayDoors(store, DOORS, T0)).toEqual([

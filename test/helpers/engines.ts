@@ -3,7 +3,7 @@
  * home; PostgreSQL gets a schema of its own on the server from test/setup/postgres.ts (through
  * `search_path` in the URL), so tests never see each other's rows and need no server each.
  */
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,4 +98,22 @@ export function skipNote(engine: Engine): string {
 /** Prints once per file why the PostgreSQL cases are skipped, so a skip is never mistaken for a pass. */
 export function reportSkips(): void {
   for (const e of ENGINES) if (e.skip) process.stderr.write(`[store tests] ${e.name} skipped: ${e.skip}\n`);
+}
+
+/**
+ * A fresh database and an open store for each test of the enclosing `describe`, closed and dropped
+ * after it; `set` hands them to the test file's own variables.
+ */
+export function storeForEachTest(engine: Engine, set: (opened: { db: EngineDb; store: Store }) => void): void {
+  let opened: { db: EngineDb; store: Store } | undefined;
+  beforeEach(async () => {
+    const db = await engine.create();
+    opened = { db, store: await db.open() };
+    set(opened);
+  });
+  afterEach(async () => {
+    await opened?.store.close();
+    await opened?.db.cleanup();
+    opened = undefined;
+  });
 }

@@ -3,9 +3,9 @@
  * expire, steal after expiry, release; conditional settling of the journal (of two instances
  * answering one event, one commits); on PostgreSQL, two stores (two instances) racing for a lease.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
-import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, storeForEachTest, reportSkips, type EngineDb } from '../../helpers/engines.js';
 import { storedInbound } from '../../helpers/inbound.js';
 
 reportSkips();
@@ -19,14 +19,7 @@ for (const engine of ENGINES) {
   describe.skipIf(Boolean(engine.skip))(`leases on ${engine.name}${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
     let db: EngineDb;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await db.cleanup();
-    });
+    storeForEachTest(engine, (opened) => ({ db, store } = opened));
 
     it('gives a free lease to one holder, renews it for that holder only, and lets another take it once expired', async () => {
       expect(await store.leases.acquire('session:a', 'i1', T0, TTL)).toBe(true);

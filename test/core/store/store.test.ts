@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
 import { MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import type { NewSession, Repositories, Store } from '../../../src/core/store/types.js';
-import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, storeForEachTest, reportSkips, skipNote } from '../../helpers/engines.js';
 import { cronSessionAddress, formatSessionKey, type SessionAddress } from '../../../src/platform/address.js';
 import { storedInbound } from '../../helpers/inbound.js';
 
@@ -69,16 +69,8 @@ const NOTHING = { sessions: 0, messages: 0, inboundPending: 0, outbox: 0, cron: 
 
 for (const engine of ENGINES) {
   describe.skipIf(Boolean(engine.skip))(`${engine.name} engine${skipNote(engine)}`, () => {
-    let db: EngineDb;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await db.cleanup();
-    });
+    storeForEachTest(engine, (opened) => ({ store } = opened));
 
     it('names itself', () => {
       expect(store.engine).toBe(engine.name);

@@ -1,7 +1,7 @@
 /** The live stream rows (ARCHITECTURE.md §10) on both engines: saved as messages are posted, cleared with the reply's transaction, kept by a rollback. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
-import { ENGINES, reportSkips, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, storeForEachTest, reportSkips, type EngineDb } from '../../helpers/engines.js';
 
 reportSkips();
 
@@ -9,14 +9,7 @@ for (const engine of ENGINES) {
   describe.skipIf(Boolean(engine.skip))(`live streams on ${engine.name}${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
     let db: EngineDb;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await db.cleanup();
-    });
+    storeForEachTest(engine, (opened) => ({ db, store } = opened));
 
     it('keeps the ids per session across a reopen, replaces them as messages are added, and forgets them when cleared in a transaction', async () => {
       expect(await store.streams.get('telegram:-1:7')).toEqual([]);

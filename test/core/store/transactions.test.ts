@@ -6,10 +6,10 @@
  * engines it throws at once instead, naming the mistake; calls outside a transaction, also while one
  * is open, still work as before.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/store/types.js';
 import { TransactionMisuseError } from '../../../src/store/tx-scope.js';
-import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/engines.js';
+import { ENGINES, storeForEachTest, reportSkips, skipNote } from '../../helpers/engines.js';
 
 reportSkips();
 
@@ -23,16 +23,8 @@ function within<T>(p: Promise<T>, ms = 2_000): Promise<T> {
 
 for (const engine of ENGINES) {
   describe.skipIf(Boolean(engine.skip))(`${engine.name}: the store inside its own transaction${skipNote(engine)}`, () => {
-    let db: EngineDb;
     let store: Store;
-    beforeEach(async () => {
-      db = await engine.create();
-      store = await db.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await db.cleanup();
-    });
+    storeForEachTest(engine, (opened) => ({ store } = opened));
 
     it('throws at once on a read through the store instead of the transaction, and rolls back', async () => {
       const run = store.transaction(async (tx) => {
