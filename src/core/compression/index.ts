@@ -67,17 +67,19 @@ export function compressionThreshold(settings: Settings): number {
 export async function compressIfNeeded(
   deps: CompressionDeps,
   session: SessionRecord,
-  ctx: { signal: AbortSignal; replyAddress: Address },
+  ctx: { signal: AbortSignal; replyAddress: Address; force?: boolean },
 ): Promise<{ session: SessionRecord; outcome: CompressionOutcome; history: ChatMessage[] }> {
   const { settings, store, provider, logger } = deps;
   const history = await store.messages.history(session.id);
   const beforeTokens = sessionTokens(session.prompt, history);
   const threshold = compressionThreshold(settings);
   const unchanged = { session, history, outcome: { compressed: false, beforeTokens, afterTokens: beforeTokens, memorySaves: 0 } };
-  if (beforeTokens <= threshold) return unchanged;
+  // Forced: the provider refused the last request as too long for its context, whatever the estimate said.
+  if (beforeTokens <= threshold && !ctx.force) return unchanged;
 
   const rows = await store.messages.historyRows(session.id);
-  const plan = planCompression(rows, settings.config.sessions.keep_recent_turns, threshold / 2);
+  // Forced (the context overflowed): only the last turn stays verbatim.
+  const plan = planCompression(rows, ctx.force ? 1 : settings.config.sessions.keep_recent_turns, threshold / 2);
   if (!plan) return unchanged;
 
   const now = deps.now ?? (() => new Date());
@@ -98,12 +100,15 @@ export async function compressIfNeeded(
   const maxOutputTokens = settings.config.model.max_output_tokens;
   let usage: Usage = ZERO_USAGE;
   let requests = 0;
-  let memorySaves: number;
+  let memorySaves = 0;
   try {
-    const flush = await flushMemory({ provider, model: settings.model.name, maxOutputTokens, session, history, tools: deps.tools, ctx: toolCtx });
-    usage = flush.usage;
-    requests += flush.requests;
-    memorySaves = flush.saved.length;
+    // The flush sends the whole history: after a context-length error it would fail the same way.
+    if (!ctx.force) {
+      const flush = await flushMemory({ provider, model: settings.model.name, maxOutputTokens, session, history, tools: deps.tools, ctx: toolCtx });
+      usage = flush.usage;
+      requests += flush.requests;
+      memorySaves = flush.saved.length;
+    }
     const { summary, usage: summaryUsage } = await summariseOlderTurns({
       provider,
       model: settings.config.model.summary_name ?? settings.model.name,
