@@ -69,6 +69,6 @@ export async function* pipedLines(input: AsyncIterable<Buffer | string>): AsyncG
     previousBinary = false;
     yield { kind: 'text', line, text };
   }
-  // A short line after binary data at the very end is the data's tail.
-  if (held) yield { kind: 'binary', line: held.line };
+  // The last line, after binary data: the benefit of the doubt (real text matters more than a stray tail).
+  if (held) yield { kind: 'text', ...held };
 }

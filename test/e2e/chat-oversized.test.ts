@@ -39,12 +39,13 @@ function setup(config: string): NodeJS.ProcessEnv {
 
 const turns = (req: RecordedRequest) => !isSummary(req);
 
-describe('an oversized message (issue 38)', () => {
+// Each test starts the command once or twice; on a loaded machine that alone can take 10 s.
+describe('an oversized message (issue 38)', { timeout: 120_000 }, () => {
   it('a context-length error is no dead end: the user learns /new, the message is not kept, the next message is answered — after a restart too', async () => {
     const env = setup('gateway: { max_message_chars: 500000 }\n');
     const huge = 'x'.repeat(100_000);
     const before = model.completions().length;
-    const res = await runCli(['chat'], { env, input: `${huge}\nhello\n` });
+    const res = await runCli(['chat'], { env, input: `${huge}\nhello\n`, timeoutMs: 60_000 });
     expect(res.stdout.split('\n')[0]).toBe(
       'Sorry, this conversation is now too long for the model, so I could not answer that and did not keep your message. Send /new to start a fresh conversation (or send a shorter message).',
     );
@@ -53,7 +54,7 @@ describe('an oversized message (issue 38)', () => {
     // the try, one retry after compressing, then `hello` — which no longer carries the huge message
     expect(calls.map((r) => r.raw.length > CONTEXT_BYTES)).toEqual([true, true, false]);
     expect(res.code).toBe(0);
-    const again = await runCli(['chat'], { env, input: 'still there?\n' });
+    const again = await runCli(['chat'], { env, input: 'still there?\n', timeoutMs: 60_000 });
     expect(again.stdout).toBe('Echo (12): still there?\n');
   });
 
@@ -61,7 +62,7 @@ describe('an oversized message (issue 38)', () => {
     const env = setup('model: { context_window: 1000000 }\n');
     const part = (c: string) => c.repeat(25_000);
     const before = model.completions().length;
-    const res = await runCli(['chat'], { env, input: `${part('a')}\n${part('b')}\n${part('c')}\n` });
+    const res = await runCli(['chat'], { env, input: `${part('a')}\n${part('b')}\n${part('c')}\n`, timeoutMs: 60_000 });
     const lines = res.stdout.trim().split('\n');
     expect(lines).toEqual(['Echo (25000): aaaaaaaaaaaaaaaaaaaa', 'Echo (25000): bbbbbbbbbbbbbbbbbbbb', 'Echo (25000): cccccccccccccccccccc']);
     const calls = model.completions().slice(before);
@@ -72,11 +73,11 @@ describe('an oversized message (issue 38)', () => {
   it('a message over gateway.max_message_chars (default: model.context_window) is cut, and the reply says so and where', async () => {
     const env = setup('model: { context_window: 8000 }\n');
     const before = model.completions().length;
-    const res = await runCli(['chat'], { env, input: `${'y'.repeat(1_048_576)}\n` });
+    const res = await runCli(['chat'], { env, input: `${'y'.repeat(1_048_576)}\n`, timeoutMs: 60_000 });
     expect(res.stdout).toBe("(Your message had 1,048,576 characters, more than the 8,000 I take (gateway.max_message_chars); I read only the first 8,000.)\n\nEcho (8000): yyyyyyyyyyyyyyyyyyyy\n");
     expect(model.completions().slice(before).map((r) => lastUserText(r).length)).toEqual([8000]);
     // the history keeps the cut message, not the megabyte
-    const next = await runCli(['chat'], { env, input: 'and now?\n' });
+    const next = await runCli(['chat'], { env, input: 'and now?\n', timeoutMs: 60_000 });
     expect(next.stdout).toBe('Echo (8): and now?\n');
     expect(model.completions().at(-1)!.raw.length).toBeLessThan(30_000);
   });
