@@ -44,13 +44,15 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
   const runId = `${process.pid}-${Date.now()}`;
   const out = options.output;
   let indicator: NodeJS.Timeout | null = null;
+  /** A status line (`thinking…`, `stopping…`) is on screen, to be cleared before the answer. */
+  let status = false;
   let restoreTerminal = () => undefined as void;
 
   const clearIndicator = () => {
-    if (!indicator) return;
-    clearInterval(indicator);
+    if (indicator) clearInterval(indicator);
     indicator = null;
-    out.write(CLEAR_LINE);
+    if (status) out.write(CLEAR_LINE);
+    status = false;
   };
 
   async function stop(): Promise<void> {
@@ -139,6 +141,7 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
       const draw = () => {
         const s = Math.floor((Date.now() - started) / 1000);
         out.write(`${CLEAR_LINE}${dim(`thinking…${s >= 2 ? ` ${s} s` : ''} (Ctrl-C stops)`)}`);
+        status = true;
       };
       draw();
       indicator = setInterval(draw, 1000);
@@ -177,6 +180,7 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
         stopping = true;
         clearIndicator();
         out.write(dim('stopping… (Ctrl-C again quits)'));
+        status = true;
         void dispatch(handler, '/stop');
         return;
       }
@@ -187,7 +191,9 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
         return;
       }
       clearIndicator();
-      stop().then(() => options.onInterrupt?.(), () => undefined);
+      // The run ends as on SIGINT (the caller's stop closes this channel); without a caller, intake just ends.
+      if (options.onInterrupt) options.onInterrupt();
+      else void stop();
     });
     terminal.on('close', () => {
       // Ctrl-D: what is typed ahead is still answered, then the run ends.
