@@ -69,6 +69,18 @@ describe('switchboard chat, piped input (issue 38)', { timeout: 120_000 }, () =>
     expect(mixed.code).toBe(0);
   });
 
+  it('render --help documents the --jsonl input, and its example is what render does', async () => {
+    const help = await runCli(['render', '--help'], { env: env(), timeoutMs: 60_000 });
+    expect(help.code).toBe(0);
+    const examples = [...help.stdout.matchAll(/^ {2}(\{"markdown".*\}) {2,}→ {2}(\{.*?\})(?: {2,}|$)/gm)].map((m) => [m[1], m[2]]);
+    expect(examples).toHaveLength(2);
+    const res = await runCli(['render', '--platform', 'telegram', '--jsonl'], { env: env(), input: `${examples.map((e) => e[0]).join('\n')}\n\nnot json\n`, timeoutMs: 60_000 });
+    const lines = res.stdout.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual(examples.map((e) => e[1]));
+    expect(lines[2]).toMatch(/^\{"error":/);
+    expect(res.code).toBe(1);
+  });
+
   it('a YAML key indented too deep is named at its own line, not the one above', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sb-yaml-'));
     try {
