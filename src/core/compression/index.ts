@@ -7,6 +7,10 @@
  *    verbatim (older rows stay in the database, searchable);
  * 3. the session's prompt is rebuilt, so the new memory shows — a recorded prefix-cache break.
  *
+ * Forced (`ctx.force`: the provider refused the last request as longer than its context, issue 38):
+ * whatever the estimate, step 1 is skipped (it would send the same overflowing history) and only the
+ * last turn stays verbatim.
+ *
  * A failure of the model in steps 1–2 leaves the session as it was (the turn still runs; compression
  * is tried again next turn); a stopped turn stops here too.
  */
