@@ -5,6 +5,7 @@
  * names the model, or says none is configured; a taken console port is said on the `Console:` line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,10 @@ import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { cleanEnv, cleanUp, removeDir } from '../helpers/cli.js';
 import { startTty, type TtyRun } from '../helpers/tty.js';
+
+/** The pseudo-terminal comes from Python's pty module (Node has none of its own). */
+const havePty = spawnSync('python3', ['-c', 'import pty'], { stdio: 'ignore' }).status === 0;
+const skipped = havePty ? '' : ' (skipped: python3 with its pty module is needed for a pseudo-terminal)';
 
 let model: ModelFake;
 const dirs: string[] = [];
@@ -29,7 +34,7 @@ function home(config = ''): string {
   return dir;
 }
 
-describe('switchboard chat at a terminal (issue 38)', { timeout: 150_000 }, () => {
+describe.skipIf(!havePty)(`switchboard chat at a terminal (issue 38)${skipped}`, { timeout: 150_000 }, () => {
   it('a 1 MB paste arrives whole; thinking… shows; Ctrl-C stops the turn at once, a second Ctrl-C quits', async () => {
     const env = cleanEnv({ SWITCHBOARD_HOME: home('gateway: { max_message_chars: 2000000 }\n'), OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model' });
     const tty: TtyRun = startTty(['chat'], env);
