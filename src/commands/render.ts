@@ -34,7 +34,13 @@ options:
   --jsonl            each input line {"markdown":"..."} gives one output line {"chunks":[...]};
                      a line that is not such JSON gives {"error":"..."}, the rest go on, exit 1
   --html             with --platform email: the HTML alternative instead of the text/plain body
-  -h, --help         show this help`;
+  -h, --help         show this help
+
+input with --jsonl (JSON Lines): one JSON object per line, its Markdown as a JSON string (a newline
+inside is written \\n); blank lines are skipped; output lines come in input order:
+  {"markdown":"# Title\\nSome *text*"}  →  {"chunks":["<b>Title</b>\\n\\nSome <i>text</i>"]}   (--platform telegram)
+  {"markdown":"second"}                →  {"chunks":["second"]}
+  not json                             →  {"error":"…"}   (the rest go on; exit code 1)`;
 const Line = z.object({ markdown: z.string() });
 
 /** The chunks for one document. */

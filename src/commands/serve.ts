@@ -4,7 +4,7 @@ import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
 import { EXIT_DEADLINE_MS, type App, type Ready, type StopOptions } from '../app.js';
 import { configuredDoors, openApp } from '../app-open.js';
-import { createCliAdapter } from '../adapters/cli.js';
+import { createCliAdapter, type CliAdapterOptions } from '../adapters/cli.js';
 import { NO_MODEL, oneLine } from '../core/errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import type { CommandIO } from './io.js';
@@ -38,9 +38,15 @@ export async function serve(options: ServeOptions): Promise<number> {
   const logger = createLogger({ secrets: settings.secrets, write: logFile ? fileWriter(logFile) : undefined });
   // Terminal only: end of input (Ctrl-D) ends the run, as in `chat`.
   const terminalOnly = mode === 'chat' || platforms.length === 0;
-  const cli = wantCli
-    ? createCliAdapter({ input: io.stdin, output: io.stdout, interactive, welcome: interactive ? welcome(terminalOnly, logFile) : undefined })
-    : null;
+  // The welcome is written once the model's state is known (below), before the terminal starts.
+  const cliOptions: CliAdapterOptions = {
+    input: io.stdin,
+    output: io.stdout,
+    interactive,
+    // Raw mode: Ctrl-C reaches the channel as a key; at an idle prompt (or twice) it quits, as the signal would.
+    onInterrupt: () => process.kill(process.pid, 'SIGINT'),
+  };
+  const cli = wantCli ? createCliAdapter(cliOptions) : null;
   const app = await openApp(settings, {
     logger,
     cwd: options.cwd,
@@ -94,6 +100,8 @@ export async function serve(options: ServeOptions): Promise<number> {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
   };
+  // The terminal's welcome says when no model is configured, as the ready line does (issue 38).
+  if (interactive) cliOptions.welcome = welcome(terminalOnly, logFile, await app.agent.modelStatus().catch(() => null));
   let ready: Ready | null;
   try {
     const starting = app.start();
@@ -125,7 +133,12 @@ export async function serve(options: ServeOptions): Promise<number> {
     // The `you>` prompt (and a ^C the terminal echoed) stays on its line; the goodbye gets its own.
     if (interactive) io.stdout.write(`\n${reason === 'end of input' ? 'Bye.' : `Stopped (${reason === 'SIGINT' ? 'Ctrl-C' : reason}).`}\n`);
     // At end of input the turns still running are the answers the user is waiting for.
-    return stop(reason, { finishTurns: reason === 'end of input' });
+    const code = await stop(reason, { finishTurns: reason === 'end of input' });
+    // `chat` fed by a pipe whose every turn failed (no model, a model error, binary input) is a failed run.
+    const turns = app.gateway.turnOutcomes();
+    const failed = turns.failed + (cli?.refusedLines() ?? 0);
+    if (mode === 'chat' && !interactive && failed > 0 && turns.answered === 0) return 1;
+    return code;
   };
 
   if (cli && (mode === 'chat' || (interactive && terminalOnly))) {
@@ -158,9 +171,10 @@ async function doorStates(app: App): Promise<DoorStatus[]> {
 }
 
 /** The terminal's first lines: how to talk, where the commands are, how to quit, where the log is. */
-export function welcome(terminalOnly: boolean, logFile: string | null): string {
+export function welcome(terminalOnly: boolean, logFile: string | null, model: { ok: boolean; label: string } | null = null): string {
   const quit = terminalOnly ? 'Quit with Ctrl-D or Ctrl-C.' : 'Ctrl-D closes this terminal (the other doors keep running); Ctrl-C stops the gateway.';
-  return [`Switchboard: type a message and press Enter; /help lists the commands. ${quit}`, ...(logFile ? [`Log: ${logFile}`] : [])].join('\n');
+  const modelLine = model === null ? [] : [model.ok ? `Model: ${model.label}` : `Model: ${NO_MODEL} — ${HOW_TO_CONFIGURE_MODEL}`];
+  return [`Switchboard: type a message and press Enter; /help lists the commands. ${quit}`, ...modelLine, ...(logFile ? [`Log: ${logFile}`] : [])].join('\n');
 }
 
 /** Appends log lines to a file (its folder made on first use); a line that cannot be written goes to stderr. */

@@ -32,6 +32,13 @@ function tokenWhere(source: TokenSource): string {
   return source.kind === 'env' ? 'the token is SWITCHBOARD_CONSOLE_TOKEN' : `the token is in ${source.path}`;
 }
 
+/** Why the console could not listen, in a few words naming the setting. */
+function consoleBusyReason(host: string, port: number, code: string): string {
+  if (code === 'EADDRINUSE') return `port ${port} is in use (SWITCHBOARD_CONSOLE_PORT)`;
+  if (code === 'EACCES') return `port ${port} needs privileges this user lacks (SWITCHBOARD_CONSOLE_PORT)`;
+  return `${host} is not an address of this machine (SWITCHBOARD_CONSOLE_HOST)`;
+}
+
 /** Starts the console; null when it is off (port 0) or its port is busy (a warning, not a stop). */
 export async function startConsole(options: ConsoleServerOptions): Promise<RunningConsole | null> {
   const { settings, logger } = options;
@@ -48,6 +55,8 @@ export async function startConsole(options: ConsoleServerOptions): Promise<Runni
           'console',
           `cannot listen on ${settings.host}:${settings.port} (${error.code}); the console is off — choose another console.port or SWITCHBOARD_CONSOLE_PORT (0 = off)`,
         );
+        // The terminal that shows the console's link when it runs says, in its place, why there is none (issue 38).
+        if (options.terminal?.isTTY) options.terminal.write(`Console: not started — ${consoleBusyReason(settings.host, settings.port, error.code)}\n`);
         resolve(null);
       } else reject(error);
     };

@@ -20,7 +20,7 @@ export type { PromptFactory } from './session-prompts.js';
  */
 export type SessionMaintainer = (
   session: SessionRecord,
-  ctx: { signal: AbortSignal; replyAddress: Address },
+  ctx: { signal: AbortSignal; replyAddress: Address; force?: boolean },
 ) => Promise<SessionRecord | { session: SessionRecord; history: ChatMessage[] }>;
 
 /** Who talks where: the facts of a turn the agent needs about its session, known before it runs. */
@@ -52,6 +52,11 @@ export interface TurnInput extends SessionFacts {
   onText?: (textSoFar: string) => void;
   /** Called before a tool runs (a one-line status while it works). */
   onTool?: (name: string) => void;
+  /**
+   * `force`: the provider said the last try did not fit the model's context — the session is
+   * compressed before this turn whatever its estimated size (issue 38).
+   */
+  compress?: 'force';
 }
 
 export interface TurnResult {
@@ -182,7 +187,7 @@ export class Agent {
     let session = await this.ensureSession(input, tools);
     let history: ChatMessage[] | undefined;
     if (this.deps.maintainSession) {
-      const maintained = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress });
+      const maintained = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress, force: input.compress === 'force' });
       if ('history' in maintained) ({ session, history } = maintained);
       else session = maintained;
     }

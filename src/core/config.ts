@@ -186,6 +186,11 @@ export const configSchema = z.strictObject({
        * another instance; renewals, heartbeats and the sweep run every third of it.
        */
       lease_seconds: z.number().min(0.3).max(600).default(15),
+      /**
+       * A user message longer than this many characters is cut to it, and the reply says so (issue 38).
+       * Unset: `model.context_window` characters — about a quarter of the context at ~4 characters a token.
+       */
+      max_message_chars: z.number().int().min(100).optional(),
     })
     .prefault({}),
 });
@@ -203,14 +208,33 @@ function firstIssue(error: z.ZodError, file: string): string {
   return `${file}: ${path ? `'${path}' ` : ''}${issue.message}`;
 }
 
+/**
+ * The yaml library's error as one line. Its first line ends with ':' before a code excerpt and names
+ * the position. A line indented deeper than its neighbour (`name: x` then `    window: 5`) is read as
+ * one plain scalar running on into that line, and the error points at the scalar's start — one line
+ * early (issue 38): the place named is the line where the stray `key:` stands.
+ */
+function yamlErrorLine(text: string, error: unknown): string {
+  const message = (error instanceof Error ? error.message.split('\n')[0] : String(error)).replace(/:\s*$/, '');
+  const e = error as { code?: string; pos?: [number, number] };
+  if (e.code !== 'BLOCK_AS_IMPLICIT_KEY' || !e.pos) return message;
+  const colon = /:(?=\s|$)/g;
+  colon.lastIndex = e.pos[0];
+  const at = colon.exec(text)?.index;
+  if (at === undefined) return message;
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const line = text.slice(0, lineStart).split('\n').length;
+  if (text.slice(e.pos[0], lineStart).indexOf('\n') === -1) return message; // the key is on the reported line
+  const column = text.slice(lineStart).search(/\S/) + 1;
+  return `a key indented deeper than the line above it (read as part of that line's value) at line ${line}, column ${column}`;
+}
+
 export function parseConfig(text: string, file: string): AppConfig {
   let raw: unknown;
   try {
     raw = parseYaml(text) ?? {};
   } catch (error) {
-    // The yaml library's first line ends with ':' before a code excerpt; the error ends at its position.
-    const message = (error instanceof Error ? error.message.split('\n')[0] : String(error)).replace(/:\s*$/, '');
-    throw new ConfigError(`${file}: not valid YAML: ${message}`);
+    throw new ConfigError(`${file}: not valid YAML: ${yamlErrorLine(text, error)}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new ConfigError(`${file}: expected a mapping of settings at the top level`);

@@ -83,7 +83,12 @@ export class PlatformApiError extends SwitchboardError {
  * in time, `unavailable` unreachable / 429 / 5xx, `refused` the provider refused the key or the
  * model (401, 403, 404), `failed` anything else (a malformed answer, a cut connection).
  */
-export type ModelErrorKind = 'unconfigured' | 'timeout' | 'unavailable' | 'refused' | 'cancelled' | 'failed';
+/**
+ * `unavailable`: the model could not be reached (connection refused, DNS); `erroring`: it answered
+ * with a server error (HTTP 5xx) or was overloaded (429, 529); `too_long`: the request does not fit
+ * the model's context window (the gateway compresses and retries once, issue 38).
+ */
+export type ModelErrorKind = 'unconfigured' | 'timeout' | 'unavailable' | 'erroring' | 'too_long' | 'refused' | 'cancelled' | 'failed';
 
 export class ModelError extends SwitchboardError {
   readonly status?: number;

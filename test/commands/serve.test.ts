@@ -27,7 +27,8 @@ function terminal(extraEnv: Record<string, string> = {}) {
   const stdin = Object.assign(new PassThrough(), { isTTY: true });
   const stdout = Object.assign(new PassThrough(), { isTTY: true });
   let out = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  // What the terminal shows, without readline's cursor moves and the bracketed-paste switch (issue 38).
+  stdout.on('data', (d: Buffer) => (out += d.toString().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')));
   const stderr = vi.spyOn(process.stderr, 'write');
   const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1', SWITCHBOARD_CONSOLE_PORT: '0', ...extraEnv };
   const running = serve({ mode: 'start', io: { stdin, stdout, stderr: process.stderr, env, cwd: root }, cwd: root });
@@ -53,8 +54,10 @@ describe('start on a terminal, no platform configured', () => {
       expect(await t.running).toBe(0);
       const lines = t.out().split('\n');
       expect(lines[0]).toBe('Switchboard: type a message and press Enter; /help lists the commands. Quit with Ctrl-D or Ctrl-C.');
-      expect(lines[1]).toBe(`Log: ${join(t.home, 'logs', 'switchboard.log')}`);
-      expect(t.out()).toMatch(/you> Echo: hello\nyou> \nBye\.\n$/);
+      expect(lines[1]).toBe('Model: fake-model (openai)');
+      expect(lines[2]).toBe(`Log: ${join(t.home, 'logs', 'switchboard.log')}`);
+      // raw mode: readline echoes the line; a thinking… line shows until the answer replaces it (issue 38)
+      expect(t.out()).toMatch(/you> hello\r\n\rthinking… \(Ctrl-C stops\)\rEcho: hello\nyou> \nBye\.\n$/);
       // no log line on the terminal, neither among the answers nor on stderr
       expect(t.out()).not.toMatch(/\[(switchboard|email|gateway)\]/);
       expect(t.stderrWrites()).not.toMatch(/\[(switchboard|email|gateway)\]/);

@@ -201,7 +201,7 @@ describe('gateway', () => {
     await core.gateway.handle(inbound('hi', { user: '779' }));
     await until(() => core.door.sent.length === 1);
     expect(core.door.sent[0].text).toBe(
-      'Sorry, I could not answer that: the model cannot be reached right now. Your message could not be stored either; please send it again in a moment.',
+      'Sorry, I could not answer that: the model service answered with an error (HTTP 500). Your message could not be stored either; please send it again in a moment.',
     );
     await core.close();
     cleanup(core.home);

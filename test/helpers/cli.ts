@@ -60,7 +60,7 @@ export interface RunResult {
 }
 
 /** Runs the command to its end; `cwd` defaults to hermeticDirs().cwd (never the runner's, the clone). */
-export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; input?: string; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
+export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; input?: string | Buffer; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: options.env, cwd: options.cwd ?? hermeticDirs().cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -7,6 +7,10 @@
  *    verbatim (older rows stay in the database, searchable);
  * 3. the session's prompt is rebuilt, so the new memory shows — a recorded prefix-cache break.
  *
+ * Forced (`ctx.force`: the provider refused the last request as longer than its context, issue 38):
+ * whatever the estimate, step 1 is skipped (it would send the same overflowing history) and only the
+ * last turn stays verbatim.
+ *
  * A failure of the model in steps 1–2 leaves the session as it was (the turn still runs; compression
  * is tried again next turn); a stopped turn stops here too.
  */
@@ -67,17 +71,19 @@ export function compressionThreshold(settings: Settings): number {
 export async function compressIfNeeded(
   deps: CompressionDeps,
   session: SessionRecord,
-  ctx: { signal: AbortSignal; replyAddress: Address },
+  ctx: { signal: AbortSignal; replyAddress: Address; force?: boolean },
 ): Promise<{ session: SessionRecord; outcome: CompressionOutcome; history: ChatMessage[] }> {
   const { settings, store, provider, logger } = deps;
   const history = await store.messages.history(session.id);
   const beforeTokens = sessionTokens(session.prompt, history);
   const threshold = compressionThreshold(settings);
   const unchanged = { session, history, outcome: { compressed: false, beforeTokens, afterTokens: beforeTokens, memorySaves: 0 } };
-  if (beforeTokens <= threshold) return unchanged;
+  // Forced: the provider refused the last request as too long for its context, whatever the estimate said.
+  if (beforeTokens <= threshold && !ctx.force) return unchanged;
 
   const rows = await store.messages.historyRows(session.id);
-  const plan = planCompression(rows, settings.config.sessions.keep_recent_turns, threshold / 2);
+  // Forced (the context overflowed): only the last turn stays verbatim.
+  const plan = planCompression(rows, ctx.force ? 1 : settings.config.sessions.keep_recent_turns, threshold / 2);
   if (!plan) return unchanged;
 
   const now = deps.now ?? (() => new Date());
@@ -98,12 +104,15 @@ export async function compressIfNeeded(
   const maxOutputTokens = settings.config.model.max_output_tokens;
   let usage: Usage = ZERO_USAGE;
   let requests = 0;
-  let memorySaves: number;
+  let memorySaves = 0;
   try {
-    const flush = await flushMemory({ provider, model: settings.model.name, maxOutputTokens, session, history, tools: deps.tools, ctx: toolCtx });
-    usage = flush.usage;
-    requests += flush.requests;
-    memorySaves = flush.saved.length;
+    // The flush sends the whole history: after a context-length error it would fail the same way.
+    if (!ctx.force) {
+      const flush = await flushMemory({ provider, model: settings.model.name, maxOutputTokens, session, history, tools: deps.tools, ctx: toolCtx });
+      usage = flush.usage;
+      requests += flush.requests;
+      memorySaves = flush.saved.length;
+    }
     const { summary, usage: summaryUsage } = await summariseOlderTurns({
       provider,
       model: settings.config.model.summary_name ?? settings.model.name,

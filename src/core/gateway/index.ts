@@ -117,6 +117,11 @@ export class Gateway {
     return this.turns.shutdown(graceMs);
   }
 
+  /** How many turns were answered and how many failed since the start (`chat` exits 1 when none was answered). */
+  turnOutcomes(): { answered: number; failed: number } {
+    return this.turns.outcomes;
+  }
+
   /** Resolves when no turn is running (tests, `chat`). */
   idle(): Promise<void> {
     return this.turns.idle();

@@ -15,7 +15,7 @@
  */
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
-import type { Agent } from '../agent.js';
+import type { Agent, TurnInput, TurnResult } from '../agent.js';
 import type { Adapter, DeliveryTarget, InboundMessage } from '../types.js';
 import type { Repositories, Store } from '../store/types.js';
 import type { PlatformId } from '../../platform/ids.js';
@@ -28,6 +28,7 @@ import { nextMessage, replyTargetOf, type TurnContext } from './context.js';
 import { startTyping } from './typing.js';
 import { LiveReply } from '../streaming/live-reply.js';
 import { configuredMode } from '../streaming/mode.js';
+import { cutOversized, maxMessageChars } from './oversized.js';
 
 export interface TurnRunnerDeps {
   settings: Settings;
@@ -65,6 +66,8 @@ const FAILURE_REASON: Record<ModelErrorKind, string> = {
   unconfigured: 'no model is set up yet',
   timeout: 'the model did not answer in time',
   unavailable: 'the model cannot be reached right now',
+  erroring: 'the model service answered with an error',
+  too_long: 'this conversation is too long for the model',
   refused: 'the model is not available to me right now',
   cancelled: 'the answer was cancelled',
   failed: 'something went wrong while writing the answer',
@@ -78,10 +81,20 @@ const FAILURE_REASON: Record<ModelErrorKind, string> = {
 export function failureReply(error: unknown, platform: PlatformId, kept: boolean): string {
   const kind = error instanceof ModelError ? error.kind : 'failed';
   if (kind === 'unconfigured' && platform === 'cli') return HOW_TO_CONFIGURE_MODEL;
+  if (kind === 'too_long') return CONVERSATION_FULL;
+  // The status is the one detail a user can act on ("try later" for a 503, tell the operator for a 500).
+  const reason = kind === 'erroring' && error instanceof ModelError && error.status ? `${FAILURE_REASON[kind]} (HTTP ${error.status})` : FAILURE_REASON[kind];
   const keptLine = kept ? 'Your message is kept; please try again in a moment.' : 'Your message could not be stored either; please send it again in a moment.';
   const operator = kind === 'unconfigured' || kind === 'refused' ? ' The operator can see the details in the log.' : '';
-  return `Sorry, I could not answer that: ${FAILURE_REASON[kind]}. ${keptLine}${operator}`;
+  return `Sorry, I could not answer that: ${reason}. ${keptLine}${operator}`;
 }
+
+/**
+ * A context-length error that compressing the history did not cure (issue 38): the message is not
+ * kept (it would fail every later turn), and the user learns the way out.
+ */
+export const CONVERSATION_FULL =
+  'Sorry, this conversation is now too long for the model, so I could not answer that and did not keep your message. Send /new to start a fresh conversation (or send a shorter message).';
 
 /** How a reply cut short by /stop ends (ARCHITECTURE.md §10: the text so far stays, marked as stopped). */
 export const STOPPED_MARK = '_(stopped)_';
@@ -93,6 +106,8 @@ export class TurnRunner {
   private readonly slots: Semaphore;
   private readonly running = new Set<Promise<void>>();
   private stopping = false;
+  /** Turns answered by the model, and turns that ended in an error reply (not stopped ones). */
+  readonly outcomes = { answered: 0, failed: 0 };
 
   constructor(private readonly deps: TurnRunnerDeps) {
     const s = deps.settings.config.sessions;
@@ -258,9 +273,26 @@ export class TurnRunner {
     return releasing;
   }
 
+  /**
+   * The agent's turn; when the provider says the request does not fit the model's context, the
+   * session is compressed (whatever its estimated size) and the turn tried once more (issue 38).
+   */
+  private async answer(input: TurnInput): Promise<TurnResult> {
+    try {
+      return await this.deps.agent.turn(input);
+    } catch (error) {
+      if (!(error instanceof ModelError) || error.kind !== 'too_long' || input.signal.aborted) throw error;
+      this.deps.logger.warn('gateway', `turn for ${input.sessionKey}: ${error.message}; compressing the conversation and trying once more`);
+      return await this.deps.agent.turn({ ...input, compress: 'force' });
+    }
+  }
+
   /** One turn; true when its commit gave the session's lease up (nothing else was pending). */
   private async runTurn(ctx: TurnContext, batch: InboundMessage[]): Promise<boolean> {
     const { agent, logger, replies } = this.deps;
+    // The journal rows are settled as they are; the model and the history get the cut text.
+    const { batch: cut, notices } = cutOversized(batch, maxMessageChars(this.deps.settings.config));
+    const noticed = (text: string) => (notices.length ? `${notices.join('\n')}\n\n${text}` : text);
     // The batch is answered where its last message asks (Telegram groups reply to that message).
     const replyTarget = replyTargetOf(batch[batch.length - 1]);
     const signal = this.queues.signal(ctx.sessionKey);
@@ -273,7 +305,7 @@ export class TurnRunner {
       sessionKey: ctx.sessionKey,
       personKey: ctx.person,
       chat: ctx.chat,
-      userContent: formatBatch(batch),
+      userContent: formatBatch(cut),
       replyAddress: replyTarget,
       signal,
       ...(live ? { onText: (text: string) => live.update(text), onTool: (name: string) => live.tool(name) } : {}),
@@ -287,11 +319,12 @@ export class TurnRunner {
     // A 429 met while streaming: the finished reply waits as long as the platform asked.
     const quiet = () => (live?.quietUntil ? { notBefore: live.quietUntil } : {});
     try {
-      const result = await agent.turn(input);
+      const result = await this.answer(input);
       if (signal.aborted && this.stopping) return false;
       const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
       // Rendered before the transaction, which then only writes.
-      const reply = replies.prepare(await finish(), answer, quiet());
+      const reply = replies.prepare(await finish(), noticed(answer), quiet());
+      this.outcomes.answered++;
       const at = this.deps.now().getTime();
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
         await agent.commit(tx, result, ctx.person, at);
@@ -305,14 +338,17 @@ export class TurnRunner {
       }
       const stopped = signal.aborted;
       if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
+      if (!stopped) this.outcomes.failed++;
       const target = await finish();
       const partial = live?.partial.trim() ? live.partial : '';
-      const session = await agent.failedTurnSession(input);
+      // A message the model's context cannot take even after compression is not kept: it would fail every later turn.
+      const tooLong = !stopped && error instanceof ModelError && error.kind === 'too_long';
+      const session = tooLong ? null : await agent.failedTurnSession(input);
       const kept = session !== null;
       let text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
-      const reply = replies.prepare(target, text, quiet());
+      const reply = replies.prepare(target, noticed(text), quiet());
       const at = this.deps.now().getTime();
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.

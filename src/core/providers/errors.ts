@@ -4,7 +4,7 @@ import { OpenAIConnectionError } from './openai-http.js';
 /** Translates SDK errors (Anthropic's) and OpenAI-compatible ones (openai-http.ts, the same shape) into one ModelError line. */
 export function toModelError(error: unknown, where: string): ModelError {
   if (error instanceof ModelError) return error;
-  const e = error as { status?: number; name?: string; message?: string; error?: { message?: string; error?: { message?: string } } };
+  const e = error as { status?: number; name?: string; message?: string; error?: { message?: string; code?: unknown; error?: { message?: string; code?: unknown } } };
   const kind = (error as { constructor?: { name?: string } })?.constructor?.name ?? e.name ?? '';
   const status = typeof e.status === 'number' ? e.status : undefined;
   const detail = e.error?.error?.message ?? e.error?.message ?? e.message ?? String(error);
@@ -14,11 +14,29 @@ export function toModelError(error: unknown, where: string): ModelError {
   if (kind === 'APIConnectionError') return new ModelError(`cannot reach the model at ${where}`, { kind: 'unavailable', cause: error });
   if (status === 401 || status === 403) return new ModelError(`the model provider refused the API key (HTTP ${status}); check the key`, { status, kind: 'refused', cause: error });
   if (status === 404) return new ModelError(`model or endpoint not found at ${where} (HTTP 404): ${oneLine(detail)}`, { status, kind: 'refused', cause: error });
+  if (isContextOverflow(status, e, detail)) {
+    return new ModelError(`the request is longer than the model's context window${status ? ` (HTTP ${status})` : ''}: ${oneLine(detail)}`, { status, kind: 'too_long', cause: error });
+  }
   if (status !== undefined) {
-    const failure = status === 429 || status >= 500 ? 'unavailable' : 'failed';
+    // A server that answered is not "unreachable": a 5xx or an overload is its own kind (issue 38).
+    const failure = status === 429 || status >= 500 ? 'erroring' : 'failed';
     return new ModelError(`the model failed (HTTP ${status}): ${oneLine(detail)}`, { status, kind: failure, cause: error });
   }
   return new ModelError(`the model failed: ${oneLine(detail)}`, { cause: error });
+}
+
+/**
+ * The provider said the request does not fit the model's context: OpenAI's `context_length_exceeded`
+ * (code) or "maximum context length", Anthropic's "prompt is too long", llama.cpp's "exceeds the
+ * available context size", vLLM's "maximum context length", or a 413 from a server or proxy.
+ */
+const CONTEXT_OVERFLOW = /context_length_exceeded|maximum context length|context length|context window|prompt is too long|exceeds? the (?:available )?context|too many tokens|reduce the length of the messages|input is too long/i;
+
+function isContextOverflow(status: number | undefined, e: { error?: { code?: unknown; error?: { code?: unknown } } }, detail: string): boolean {
+  if (status === 413) return true;
+  if (status !== undefined && status !== 400 && status !== 422) return false;
+  const code = e.error?.error?.code ?? e.error?.code;
+  return code === 'context_length_exceeded' || CONTEXT_OVERFLOW.test(detail);
 }
 
 function oneLine(s: string): string {

@@ -85,7 +85,7 @@ describe('OpenAI-compatible exchange', () => {
     const before = fake.completions().length;
     const err = await provider(5000, 1).complete(request).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
-    expect((err as ModelError).kind).toBe('unavailable');
+    expect((err as ModelError).kind).toBe('erroring');
     expect((err as Error).message).toMatch(/^the model failed \(HTTP 502\): fake error 502$/);
     expect(fake.completions().length - before).toBe(2);
   });
