@@ -29,7 +29,7 @@ function terminal(extraEnv: Record<string, string> = {}) {
   let out = '';
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   const stderr = vi.spyOn(process.stderr, 'write');
-  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1', SWITCHBOARD_CONSOLE_PORT: '0', ...extraEnv };
+  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1', SWITCHBOARD_CONSOLE_PORT: '0', SWITCHBOARD_HEALTH_PORT: '0', ...extraEnv };
   const running = serve({ mode: 'start', io: { stdin, stdout, stderr: process.stderr, env, cwd: root }, cwd: root });
   return {
     home,
