@@ -204,7 +204,7 @@ describe('cost and budgets (§18)', () => {
     expect(refusal.plain).toMatch(/^Your daily budget \(10 tokens\) is spent, so I cannot answer now; it renews at 00:00 UTC, in \d+ (h \d+ )?min\.$/);
     expect(model.completions().length).toBe(calls);
     tg.pushText({ text: 'a fresh person asks', userId: 1001 });
-    const [other] = (await tg.waitForMessages(++sent)).slice(-1);
+    const [other] = (await tg.waitForMessages(sent + 1)).slice(-1);
     expect(other.plain).toBe('You said: a fresh person asks');
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toBe(0);

@@ -97,9 +97,14 @@ export interface Running {
  * first instruction: Node sizes V8's heap to a memory limit it finds there). `cwd` defaults to
  * hermeticDirs().cwd, as in runCli.
  */
-export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string; cgroup?: string }): Running {
+export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string; cgroup?: string; uid?: number; gid?: number }): Running {
   const argv = [options.bin ?? BIN, ...args];
-  const how = { env: options.env, cwd: options.cwd ?? hermeticDirs().cwd, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'] };
+  const how = {
+    env: options.env,
+    cwd: options.cwd ?? hermeticDirs().cwd,
+    stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
+  };
   const child = options.cgroup
     ? spawn('/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...argv], how)
     : spawn(process.execPath, argv, how);
