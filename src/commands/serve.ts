@@ -2,7 +2,8 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensureHome, loadSettings } from '../core/settings.js';
 import { createLogger } from '../core/logger.js';
-import { EXIT_DEADLINE_MS, type App, type Ready, type StopOptions } from '../app.js';
+import { exitDeadlineMs, type App, type Ready, type StopOptions } from '../app.js';
+import { openHealth, type RunningHealth } from '../ops/index.js';
 import { configuredDoors, openApp } from '../app-open.js';
 import { createCliAdapter, type CliAdapterOptions } from '../adapters/cli.js';
 import { NO_MODEL, oneLine } from '../core/errors.js';
@@ -47,13 +48,17 @@ export async function serve(options: ServeOptions): Promise<number> {
     onInterrupt: () => process.kill(process.pid, 'SIGINT'),
   };
   const cli = wantCli ? createCliAdapter(cliOptions) : null;
+  // Health, readiness and metrics (ARCHITECTURE.md §18) for the gateway process; their telemetry goes into the app.
+  const ops = mode === 'start' && settings.health && settings.health.port !== 0 ? await openHealth(settings, logger) : null;
   const app = await openApp(settings, {
     logger,
     cwd: options.cwd,
     doors: mode === 'start' ? 'serve' : 'terminal',
     terminal: cli ?? undefined,
     terminalColor: Boolean(io.stdout.isTTY) && !io.env.NO_COLOR,
+    telemetry: ops?.telemetry,
   });
+  let health: RunningHealth | null = null;
 
   let stopping: Promise<number> | null = null;
   let webConsole: RunningConsole | null = null;
@@ -62,11 +67,12 @@ export async function serve(options: ServeOptions): Promise<number> {
       const deadline = setTimeout(() => {
         logger.warn('switchboard', 'shutdown took too long; exiting');
         process.exit(0);
-      }, EXIT_DEADLINE_MS);
+      }, exitDeadlineMs(settings.config.gateway.shutdown_grace_seconds));
       deadline.unref();
-      // The console goes first: no page reads a store that is being closed.
+      // The console goes first: no page reads a store that is being closed. /readyz says "stopping" meanwhile.
       await webConsole?.close();
       await app.stop(reason, stopOptions);
+      await health?.close();
       clearTimeout(deadline);
       return 0;
     })();
@@ -84,6 +90,9 @@ export async function serve(options: ServeOptions): Promise<number> {
       logger.warn('console', `the web console is off: ${oneLine(error)}`);
     }
   }
+
+  // Up before the doors: a probe sees "starting" (503) until the app runs.
+  if (ops) health = await ops.serve(app);
 
   // One listener for SIGTERM/SIGINT from here to the end, so no signal ever meets Node's default
   // (the process killed on the spot). While the app is still starting it stops the start cleanly

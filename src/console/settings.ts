@@ -2,9 +2,9 @@
 import type { ConsoleSettings } from '../core/settings.js';
 import { ConfigError } from '../core/errors.js';
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+import { isLoopback } from '../ops/loopback.js';
+
+export { isLoopback };
 
 /**
  * A host other than loopback needs the token set explicitly (a generated one sits in a file that

@@ -5,6 +5,9 @@ import type { Address, SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
 import type { Provider } from './providers/provider.js';
 import type { SessionPrompts } from './session-prompts.js';
+import type { Telemetry } from './telemetry.js';
+import type { BudgetCheck } from './cost/budgets.js';
+import { performance } from 'node:perf_hooks';
 import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.js';
 import { ToolRegistry } from './tools/registry.js';
 import type { Tool, ToolContext } from './tools/types.js';
@@ -77,6 +80,10 @@ export interface AgentDeps {
   logger: Logger;
   now?: () => Date;
   maintainSession?: SessionMaintainer;
+  /** Model latency and usage for the metrics (ARCHITECTURE.md §18). */
+  telemetry?: Telemetry;
+  /** Throws BudgetSpent when the turn would start over its daily budget (no model call is made). */
+  budget?: BudgetCheck;
 }
 
 export function newSessionId(now: Date): string {
@@ -184,6 +191,7 @@ export class Agent {
   async turn(input: TurnInput): Promise<TurnResult> {
     const { store, provider, settings, logger } = this.deps;
     const tools = this.registry.forRun({ unattended: input.unattended ?? false });
+    await this.deps.budget?.({ personKey: input.personKey, platform: input.session.platform });
     let session = await this.ensureSession(input, tools);
     let history: ChatMessage[] | undefined;
     if (this.deps.maintainSession) {
@@ -223,6 +231,7 @@ export class Agent {
       const tail = lastChance ? [input.tail, TOOL_BUDGET_TAIL].filter(Boolean).join('\n\n') : input.tail;
       let soFar = '';
       const onText = input.onText;
+      const asked = performance.now();
       const response = await provider.complete({
         model,
         system: session.promptLayers,
@@ -234,6 +243,7 @@ export class Agent {
         ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
       });
       requests++;
+      this.deps.telemetry?.model(model, (performance.now() - asked) / 1000, response.usage);
       usage = addUsage(usage, response.usage);
       // A stream cut by /stop may end quietly with the text so far: that is no answer.
       if (input.signal.aborted) throw new ModelError('the turn was stopped');

@@ -100,6 +100,18 @@ const chatsSchema = z.record(z.string(), chatSettingsSchema).transform((record, 
   return chats;
 });
 
+/** A model's price in USD per million tokens: input, input served from the prompt cache, output. */
+const priceSchema = z.strictObject({
+  input: z.number().min(0),
+  cached_input: z.number().min(0).optional(),
+  output: z.number().min(0),
+});
+
+/** A daily budget in tokens (input + output), in USD, or both; the day is UTC. */
+const budgetSchema = z
+  .strictObject({ daily_tokens: z.number().int().min(1).optional(), daily_usd: z.number().positive().optional() })
+  .refine((b) => b.daily_tokens !== undefined || b.daily_usd !== undefined, { message: 'needs daily_tokens or daily_usd' });
+
 export const configSchema = z.strictObject({
   model: z
     .strictObject({
@@ -175,10 +187,23 @@ export const configSchema = z.strictObject({
       host: z.string().min(1).default('127.0.0.1'),
     })
     .prefault({}),
+  /** USD per million tokens, per model name (ARCHITECTURE.md §18); merged over the built-in defaults. */
+  pricing: z.record(z.string().min(1), priceSchema).default({}),
+  /** Daily budgets (ARCHITECTURE.md §18): a turn that would start over budget gets one line and no model call. */
+  budgets: z
+    .strictObject({
+      person: budgetSchema.optional(),
+      cron: budgetSchema.optional(),
+    })
+    .prefault({}),
   gateway: z
     .strictObject({
-      /** Seconds given to running turns on SIGTERM/SIGINT. */
-      shutdown_grace_seconds: z.number().min(0).max(9).default(5),
+      /**
+       * Seconds given to running turns on SIGTERM/SIGINT (ARCHITECTURE.md §18); what does not finish stays
+       * journaled and is answered after the next start (or by another instance). Keep it below the
+       * supervisor's stop timeout (systemd TimeoutStopSec, docker stop -t).
+       */
+      shutdown_grace_seconds: z.number().min(0).max(3600).default(20),
       /** Outbox: attempts before a reply is parked as failed. */
       outbox_max_attempts: z.number().int().min(1).default(12),
       /**
@@ -196,6 +221,7 @@ export const configSchema = z.strictObject({
 });
 
 export type AppConfig = z.infer<typeof configSchema>;
+export type ModelPrice = z.infer<typeof priceSchema>;
 
 /** Formats the first zod issue as one line naming the setting. */
 function firstIssue(error: z.ZodError, file: string): string {

@@ -1,4 +1,5 @@
 import type { OutboxItem, Store } from './store/types.js';
+import type { Telemetry } from './telemetry.js';
 import type { Adapter } from './types.js';
 import { formatAddress, addressOf, type Address } from '../platform/address.js';
 import type { Logger } from './logger.js';
@@ -15,6 +16,8 @@ export interface DeliveryOptions {
   backoffMs?: (attempt: number) => number;
   /** How often the retry timer looks at the outbox. */
   pollMs?: number;
+  /** Replies sent and failed deliveries for the metrics (ARCHITECTURE.md §18). */
+  telemetry?: Telemetry;
 }
 
 /** How long a delivery attempt holds its item against other processes; renewed while the send runs. */
@@ -212,6 +215,7 @@ export class DeliveryService {
       );
       await progress;
       await store.outbox.sent(item.id, this.now(), chunks);
+      this.options.telemetry?.sent(item.target.platform);
       this.resolveWaiters(item.id, true);
       return true;
     } catch (error) {
@@ -219,6 +223,7 @@ export class DeliveryService {
       // The adapter failed after the platform accepted the last chunk: keep that, so a retry does not send it again.
       if (confirmed >= chunks) await record(chunks).catch(() => undefined);
       const attempts = item.attempts + 1;
+      this.options.telemetry?.error('delivery');
       const retryable = !(error instanceof PlatformApiError) || error.retryable;
       const reason = oneLine(error);
       if (!retryable || attempts >= this.options.maxAttempts) {

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { isLoopback } from '../ops/loopback.js';
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirs } from './fs.js';
@@ -40,6 +41,13 @@ export interface ConsoleSettings {
  * Config file + environment, merged once at start. Environment variables win. Each door's settings
  * sit under its id (`telegram`, `email` …), read by its definition (src/platform/doors/).
  */
+/** SWITCHBOARD_HEALTH_PORT (default 8788, 0 = off), SWITCHBOARD_HEALTH_HOST (default 127.0.0.1), SWITCHBOARD_METRICS_TOKEN. */
+export interface HealthSettings {
+  port: number;
+  host: string;
+  metricsToken?: string;
+}
+
 export interface Settings extends DoorSettingsMap {
   home: string;
   configPath: string;
@@ -51,6 +59,8 @@ export interface Settings extends DoorSettingsMap {
   instanceId?: string;
   /** Always set by loadSettings; absent in hand-made test settings (the console is then off). */
   console?: ConsoleSettings;
+  /** The health server (ARCHITECTURE.md §18); absent in hand-made test settings (then off). */
+  health?: HealthSettings;
   /** Secret values to redact from every log line. */
   secrets: string[];
 }
@@ -170,7 +180,7 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     doorSecretValues.push(...doorSecrets(id, settings, config));
   }
 
-  const secrets = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', ...DOOR_IDS.flatMap((id) => DOORS[id].variables.secrets), 'SWITCHBOARD_CONSOLE_TOKEN']
+  const secrets = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', ...DOOR_IDS.flatMap((id) => DOORS[id].variables.secrets), 'SWITCHBOARD_CONSOLE_TOKEN', 'SWITCHBOARD_METRICS_TOKEN']
     .map((n) => env(e, n))
     .concat(doorSecretValues)
     .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
@@ -185,8 +195,17 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     token: env(e, 'SWITCHBOARD_CONSOLE_TOKEN'),
   };
 
+  const health: HealthSettings = {
+    port: port(e, 'SWITCHBOARD_HEALTH_PORT', 8788),
+    host: env(e, 'SWITCHBOARD_HEALTH_HOST') ?? '127.0.0.1',
+    metricsToken: env(e, 'SWITCHBOARD_METRICS_TOKEN'),
+  };
+  if (health.port !== 0 && !health.metricsToken && !isLoopback(health.host)) {
+    throw new ConfigError(`SWITCHBOARD_METRICS_TOKEN: must be set when SWITCHBOARD_HEALTH_HOST is ${health.host} (not loopback), so /metrics is not open to the network`);
+  }
+
   // The definitions read each door under its own id; the map's type says which may be absent.
-  return { ...(doors as DoorSettingsMap), home, configPath, config, model, databaseUrl, instanceId, console: consoleSettings, secrets };
+  return { ...(doors as DoorSettingsMap), home, configPath, config, model, databaseUrl, instanceId, console: consoleSettings, health, secrets };
 }
 
 /** IMAP_URL (ARCHITECTURE.md §4) as the e-mail door reads it; anything wrong is one ConfigError line, the password hidden. */

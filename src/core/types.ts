@@ -194,4 +194,9 @@ export interface Adapter {
    * intake runs under a lease (ARCHITECTURE.md §9). Absent or false: every instance runs it (webhooks, Slack).
    */
   readonly exclusiveIntake?: boolean;
+  /**
+   * Optional capability: whether the started door's intake works now — null when it does, else what is
+   * wrong in one line (polling fails, the gateway connection is down). `/readyz` reports it (ARCHITECTURE.md §18).
+   */
+  problem?(): string | null;
 }

@@ -30,7 +30,7 @@ function terminal(extraEnv: Record<string, string> = {}) {
   // What the terminal shows, without readline's cursor moves and the bracketed-paste switch (issue 38).
   stdout.on('data', (d: Buffer) => (out += d.toString().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')));
   const stderr = vi.spyOn(process.stderr, 'write');
-  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1', SWITCHBOARD_CONSOLE_PORT: '0', ...extraEnv };
+  const env = { SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model', NO_COLOR: '1', SWITCHBOARD_CONSOLE_PORT: '0', SWITCHBOARD_HEALTH_PORT: '0', ...extraEnv };
   const running = serve({ mode: 'start', io: { stdin, stdout, stderr: process.stderr, env, cwd: root }, cwd: root });
   return {
     home,

@@ -58,6 +58,8 @@ export interface ModelFake {
   /** Base URL for ANTHROPIC_BASE_URL (no /v1). */
   anthropicUrl: string;
   requests: RecordedRequest[];
+  /** The usage each answer reported, in order (what a provider bills). */
+  reported: Array<{ inputTokens: number; cachedTokens: number; outputTokens: number }>;
   /** Completion requests only (not /models). */
   completions(): RecordedRequest[];
   setScript(script: Script): void;
@@ -108,6 +110,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startModelFake(options: { script?: Script; tokensPerSecond?: number } = {}): Promise<ModelFake> {
   const requests: RecordedRequest[] = [];
+  const reported: ModelFake['reported'] = [];
   const streams: StreamTiming[] = [];
   // Without a rate a streamed answer is written at once (tests that do not look at streaming).
   const defaultRate = options.tokensPerSecond ?? Infinity;
@@ -176,6 +179,7 @@ export async function startModelFake(options: { script?: Script; tokensPerSecond
     const cached = Math.min(cachedTokens(canonical), inputTokens);
     const text = reply.text ?? '';
     const outputTokens = Math.max(1, Math.ceil(text.length / 4));
+    reported.push({ inputTokens, cachedTokens: cached, outputTokens });
     const calls = (reply.toolCalls ?? []).map((c) => ({ id: `call_${++callId}`, ...c }));
     if (body.stream === true) {
       await streamReply({ api, res, req, recorded, index, model: String(body.model ?? 'fake'), text, calls, inputTokens, cached, outputTokens, reply, streams, defaultRate });
@@ -248,6 +252,7 @@ export async function startModelFake(options: { script?: Script; tokensPerSecond
     openaiUrl: `http://127.0.0.1:${port}/v1`,
     anthropicUrl: `http://127.0.0.1:${port}`,
     requests,
+    reported,
     completions,
     setScript(s) {
       script = s;

@@ -45,12 +45,13 @@ export function removeHermeticDirs(): void {
  * Environment without any credential or setting from the developer's shell, plus `extra`: only
  * PATH, TMPDIR, LANG, TZ and NODE_OPTIONS come through (what Node needs to run the way the test
  * process does), and HOME is hermeticDirs().home. The web console is off unless `extra` turns it
- * on (SWITCHBOARD_CONSOLE_PORT), so parallel gateways never race for 8787.
+ * on (SWITCHBOARD_CONSOLE_PORT), and so is the health server (SWITCHBOARD_HEALTH_PORT), so parallel
+ * gateways never race for 8787 or 8788.
  */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const k of ['PATH', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS']) if (process.env[k]) env[k] = process.env[k];
-  return { ...env, HOME: hermeticDirs().home, LOG_LEVEL: 'info', SWITCHBOARD_CONSOLE_PORT: '0', ...extra };
+  return { ...env, HOME: hermeticDirs().home, LOG_LEVEL: 'info', SWITCHBOARD_CONSOLE_PORT: '0', SWITCHBOARD_HEALTH_PORT: '0', ...extra };
 }
 
 export interface RunResult {
@@ -96,9 +97,14 @@ export interface Running {
  * first instruction: Node sizes V8's heap to a memory limit it finds there). `cwd` defaults to
  * hermeticDirs().cwd, as in runCli.
  */
-export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string; cgroup?: string }): Running {
+export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; bin?: string; cgroup?: string; uid?: number; gid?: number }): Running {
   const argv = [options.bin ?? BIN, ...args];
-  const how = { env: options.env, cwd: options.cwd ?? hermeticDirs().cwd, stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'] };
+  const how = {
+    env: options.env,
+    cwd: options.cwd ?? hermeticDirs().cwd,
+    stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
+  };
   const child = options.cgroup
     ? spawn('/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, process.execPath, ...argv], how)
     : spawn(process.execPath, argv, how);

@@ -134,7 +134,11 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     }
   }
 
+  /** Why the gateway connection is down since its last close, until events flow again (`/readyz`). */
+  let down: string | null = null;
+
   async function stop(): Promise<void> {
+    down = null;
     const conn = connection;
     connection = undefined;
     handler = undefined;
@@ -158,7 +162,9 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       rest.setToken(token);
       const conn = createConnection(token, settings, rest, {
         onDispatch: (t, d) => {
-          if (connection === conn) onDispatch(t, d);
+          if (connection !== conn) return;
+          down = null; // events flow: the connection is up (again)
+          onDispatch(t, d);
         },
         onListenerError: (t, error) => logger.warn(SCOPE, `ignored a ${t} that could not be read: ${(error as Error)?.message ?? String(error)}`),
         onError: (error) => {
@@ -166,6 +172,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
         },
         onClosed: (code, shardId) => {
           if (!current()) return;
+          down = `gateway connection closed (${code})`;
           if (FATAL_CLOSE_CODES.has(code)) logger.warn(SCOPE, `gateway shard ${shardId} closed (${code}); not reconnecting`);
           else logger.info(SCOPE, `gateway shard ${shardId} closed (${code}); reconnecting`);
         },
@@ -193,6 +200,10 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     },
 
     stop,
+
+    problem() {
+      return connection ? down : null;
+    },
 
     async close() {
       await stop();

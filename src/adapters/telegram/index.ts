@@ -200,6 +200,11 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
 
     stop,
 
+    problem(): string | null {
+      if (poller) return poller.problem;
+      return handler && !accepting ? 'polling stopped (the bot token was refused)' : null;
+    },
+
     async close(): Promise<void> {
       await stop();
       agents['http:'].destroy();

@@ -49,8 +49,15 @@ export class Poller {
   private offset: number | undefined;
   private confirmed: number | undefined;
   private loopDone: Promise<void> = Promise.resolve();
+  /** Why the last getUpdates failed, until one succeeds again (`/readyz`, ARCHITECTURE.md §18). */
+  private failure: string | null = null;
 
   constructor(private readonly options: PollerOptions) {}
+
+  /** Null while polling works; else what is wrong, in one line. */
+  get problem(): string | null {
+    return this.failure;
+  }
 
   start(): void {
     if (this.running) return;
@@ -95,6 +102,7 @@ export class Poller {
           this.abort.signal as Parameters<Api['getUpdates']>[1],
         );
         if (this.offset !== undefined) this.confirmed = this.offset;
+        this.failure = null;
         // Telegram keeps allowed_updates from the last call that set it.
         allowedUpdates = undefined;
         backoff = 1000;
@@ -104,6 +112,7 @@ export class Poller {
         }
       } catch (error) {
         if (!this.running) break;
+        this.failure = `getUpdates failed: ${toPlatformError('getUpdates', error, this.options.token).message}`;
         if (error instanceof GrammyError && error.error_code === 401) {
           this.running = false;
           const failure = toPlatformError('getUpdates', error, this.options.token);

@@ -7,6 +7,8 @@ import type { SessionRecord, Store } from '../store/types.js';
 import type { Usage } from '../messages.js';
 import { helpText, type ChatCommand } from '../commands.js';
 import type { TurnContext } from './context.js';
+import { costOf, formatUsd, pricesOf, type Cost } from '../cost/pricing.js';
+import { budgetLeft, spentSince, spentToday } from '../cost/budgets.js';
 
 export interface CommandDeps {
   settings: Settings;
@@ -53,9 +55,24 @@ export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
       `**Busy** ${turns.isRunning(ctx.sessionKey) ? 'yes, an answer is being written' : 'no'}`,
     ].join('\n');
   },
-  async usage(ctx, { store }) {
+  async usage(ctx, { store, settings, now }) {
     const s = await store.sessions.findOpen(ctx.address);
     const total = await store.sessions.usageByPerson(ctx.person);
-    return [`**This conversation**: ${s ? formatUsage(s.usage) : 'nothing yet'}`, `**All your conversations** (${total.sessions}): ${formatUsage(total)}`].join('\n');
+    const prices = pricesOf(settings.config);
+    const costs = { store, prices, defaultModel: settings.model.name, now };
+    const today = await spentToday(costs, { personKey: ctx.person });
+    const all = await spentSince(costs, 0, { personKey: ctx.person });
+    const sessionModel = s ? (s.model ?? settings.model.name) : undefined;
+    const sessionPrice = sessionModel ? prices(sessionModel) : undefined;
+    const sessionCost = s && sessionPrice ? costOf(s.usage, sessionPrice) : null;
+    const money = (c: Cost | null, model?: string) =>
+      c ? `; ${formatUsd(c.usd)}${c.savedUsd > 0 ? `, the prompt cache saved ${formatUsd(c.savedUsd)}` : ''}` : model ? `; no price for ${model} (pricing:)` : '';
+    const budget = settings.config.budgets.person;
+    const left = budget ? budgetLeft(budget, today) : '';
+    return [
+      `**This conversation**: ${s ? formatUsage(s.usage) + money(sessionCost, sessionModel) : 'nothing yet'}`,
+      `**Today** (UTC): ${today.tokens} tokens; ${formatUsd(today.usd)}${left}`,
+      `**All your conversations** (${total.sessions}): ${formatUsage(total)}; ${formatUsd(all.usd)}${all.savedUsd > 0 ? `, the prompt cache saved ${formatUsd(all.savedUsd)}` : ''}`,
+    ].join('\n');
   },
 };

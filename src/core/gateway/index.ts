@@ -23,6 +23,8 @@ import { COMMAND_HANDLERS } from './command-handlers.js';
 import { AnsweredElsewhere, sessionLease, TurnRunner, type SessionLeases } from './turns.js';
 import type { Replies } from './replies.js';
 
+import type { Telemetry } from '../telemetry.js';
+
 export type { Renderer } from './replies.js';
 
 export interface GatewayDeps {
@@ -35,6 +37,8 @@ export interface GatewayDeps {
   /** The session leases (ARCHITECTURE.md §9): this instance's Presence. */
   leases: SessionLeases;
   now?: () => Date;
+  /** Messages received, turns and failures for the metrics (ARCHITECTURE.md §18). */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -63,6 +67,7 @@ export class Gateway {
 
   /** The InboundHandler given to every adapter. Resolves once the event is journaled. */
   readonly handle = async (message: InboundMessage): Promise<InboundVerdict> => {
+    this.deps.telemetry?.received(message.platform);
     const id = `${message.platform}:${message.updateId}`;
     this.inFlight.add(id);
     try {

@@ -19,13 +19,16 @@ import type { Agent, TurnInput, TurnResult } from '../agent.js';
 import type { Adapter, DeliveryTarget, InboundMessage } from '../types.js';
 import type { Repositories, Store } from '../store/types.js';
 import type { PlatformId } from '../../platform/ids.js';
+import type { Telemetry } from '../telemetry.js';
 import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
+import { BudgetSpent } from '../cost/budgets.js';
 import { formatBatch } from '../user-content.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
 import type { Replies, Reply } from './replies.js';
 import { nextMessage, replyTargetOf, type TurnContext } from './context.js';
 import { startTyping } from './typing.js';
+import { performance } from 'node:perf_hooks';
 import { LiveReply } from '../streaming/live-reply.js';
 import { configuredMode } from '../streaming/mode.js';
 import { cutOversized, maxMessageChars } from './oversized.js';
@@ -40,6 +43,8 @@ export interface TurnRunnerDeps {
   /** The journal (batches) and the streams of running turns (ARCHITECTURE.md §10), kept for a restart. */
   store: Store;
   leases: SessionLeases;
+  /** Turn durations and failures for the metrics (ARCHITECTURE.md §18). */
+  telemetry?: Telemetry;
 }
 
 /** The leases a session runs under (the instance's Presence). */
@@ -79,6 +84,7 @@ const FAILURE_REASON: Record<ModelErrorKind, string> = {
  * the user is the operator, so "no model" says how to configure one.
  */
 export function failureReply(error: unknown, platform: PlatformId, kept: boolean): string {
+  if (error instanceof BudgetSpent) return error.line;
   const kind = error instanceof ModelError ? error.kind : 'failed';
   if (kind === 'unconfigured' && platform === 'cli') return HOW_TO_CONFIGURE_MODEL;
   if (kind === 'too_long') return CONVERSATION_FULL;
@@ -183,8 +189,10 @@ export class TurnRunner {
         for (let batch = await this.batchOf(key); batch.length; batch = await this.batchOf(key)) {
           if (this.stopping) return; // left journaled for the next start (or another instance)
           const release = await this.slots.acquire();
+          const began = performance.now();
           try {
             released = await this.runTurn(ctx, batch);
+            this.deps.telemetry?.turn(ctx.address.platform, (performance.now() - began) / 1000);
           } catch (error) {
             if (error instanceof AnsweredElsewhere) this.deps.logger.info('gateway', `turn for ${key} dropped: ${error.message} by another instance`);
             // Storing the outcome failed (database gone): the messages stay journaled for the next start.
@@ -339,6 +347,7 @@ export class TurnRunner {
       const stopped = signal.aborted;
       if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
       if (!stopped) this.outcomes.failed++;
+      if (!stopped) this.deps.telemetry?.error(error instanceof BudgetSpent ? 'budget' : 'model');
       const target = await finish();
       const partial = live?.partial.trim() ? live.partial : '';
       // A message the model's context cannot take even after compression is not kept: it would fail every later turn.

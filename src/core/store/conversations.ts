@@ -96,6 +96,14 @@ export interface DailyActivity {
   cachedTokens: number;
 }
 
+/** Model usage of finished turns, per model the sessions ran on (null: the configured global model). */
+export interface ModelUsage {
+  model: string | null;
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+}
+
 export interface MessageRepo {
   /** The replayable history: the compression summary (if any), then the kept rows, oldest first; an array of the caller's own. */
   history(sessionId: string): Promise<ChatMessage[]>;
@@ -117,6 +125,8 @@ export interface MessageRepo {
    * `floor((created_at + offsetMs) / 86 400 000)`; only days with messages are returned, oldest first.
    */
   daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]>;
+  /** Usage of the turns finished since `since` (epoch ms): one person's, or that of one platform's sessions (cron). */
+  usageSince(since: number, who: { personKey: string } | { platform: string }): Promise<ModelUsage[]>;
 }
 
 // ── memory ──────────────────────────────────────────────────────────────────────────────────

@@ -52,5 +52,7 @@ export interface Store extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Schema version applied (number of migrations). */
   schemaVersion(): Promise<number>;
+  /** The schema version this code migrates to (`/readyz` compares the two). */
+  readonly currentSchema: number;
   close(): Promise<void>;
 }

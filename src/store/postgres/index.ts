@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import { clientRunner, connectionError, createPool, inTransaction, poolRunner, type Runner } from './db.js';
-import { migrate, readVersion } from './migrations.js';
+import { migrate, MIGRATIONS, readVersion } from './migrations.js';
 import { PgSessionRepo } from './sessions.js';
 import { PgMessageRepo } from './messages.js';
 import { PgInboundRepo } from './inbound.js';
@@ -78,6 +78,7 @@ function storeOn(pool: pg.Pool): Store {
     // throw (tx-scope.ts).
     transaction: (fn) => inTransaction(pool, scope, (client) => fn(repositories(clientRunner(client)))),
     schemaVersion: () => readVersion(pool),
+    currentSchema: MIGRATIONS.length,
     close: () => (closed ??= pool.end()),
   };
 }

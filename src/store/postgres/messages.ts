@@ -1,6 +1,6 @@
 import type { Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
-import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import type { DailyActivity, ModelUsage, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
 import { toChat, type MessageRow } from '../rows.js';
 
 
@@ -176,6 +176,17 @@ export class PgMessageRepo implements MessageRepo {
               COALESCE(SUM(input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(cached_tokens), 0)::bigint AS "cachedTokens"
        FROM messages WHERE created_at >= $2 AND created_at < $3 GROUP BY 1 ORDER BY 1`,
       [offsetMs, since, until],
+    );
+  }
+
+  async usageSince(since: number, who: { personKey: string } | { platform: string }): Promise<ModelUsage[]> {
+    const byPerson = 'personKey' in who;
+    return this.run.rows<ModelUsage>(
+      `SELECT s.model AS model, COALESCE(SUM(m.input_tokens), 0)::bigint AS "inputTokens", COALESCE(SUM(m.cached_tokens), 0)::bigint AS "cachedTokens",
+              COALESCE(SUM(m.output_tokens), 0)::bigint AS "outputTokens"
+       FROM messages m JOIN sessions s ON s.id = m.session_id
+       WHERE ${byPerson ? 'm.person_key' : 's.platform'} = $1 AND m.created_at >= $2 AND m.input_tokens IS NOT NULL GROUP BY s.model`,
+      [byPerson ? who.personKey : who.platform, since],
     );
   }
 }

@@ -3,6 +3,7 @@
  * memory as files in `$SWITCHBOARD_HOME/memories/`. Owns its schema (migrations.ts).
  */
 import { join } from 'node:path';
+import { MIGRATIONS } from './migrations.js';
 import { Connection, freeRunner, openDatabase, schemaVersion, transactionRunner, type Runner } from './db.js';
 import { PromptCache, SqliteSessionRepo } from './sessions.js';
 import { HistoryCache, SqliteMessageRepo } from './messages.js';
@@ -65,6 +66,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     instances: new SqliteInstanceRepo(freeRunner(connection)),
     transaction: (fn) => connection.transaction(() => fn(bound)),
     schemaVersion: async () => schemaVersion(connection.db),
+    currentSchema: MIGRATIONS.length,
     close: async () => {
       fts.stop();
       await checkpointer?.close();

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { prepare, type Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
-import type { DailyActivity, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
+import type { DailyActivity, MessageRepo, ModelUsage, SearchHit, TranscriptLine } from '../../core/store/types.js';
 import { toChat, type MessageRow } from '../rows.js';
 import type { FtsIndexer } from './fts-index.js';
 
@@ -283,4 +283,14 @@ export class SqliteMessageRepo implements MessageRepo {
     return out;
   }
 
+  async usageSince(since: number, who: { personKey: string } | { platform: string }): Promise<ModelUsage[]> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    const byPerson = 'personKey' in who;
+    return prepare(this.db,
+      `SELECT s.model AS model, COALESCE(SUM(m.input_tokens), 0) AS inputTokens, COALESCE(SUM(m.cached_tokens), 0) AS cachedTokens,
+              COALESCE(SUM(m.output_tokens), 0) AS outputTokens
+       FROM messages m JOIN sessions s ON s.id = m.session_id
+       WHERE ${byPerson ? 'm.person_key' : 's.platform'} = ? AND m.created_at >= ? AND m.input_tokens IS NOT NULL GROUP BY s.model`,
+    ).all(byPerson ? who.personKey : who.platform, since) as ModelUsage[];
+  }
 }
