@@ -34,7 +34,6 @@ const EXTERNAL = [
   'imapflow',
   'mailparser',
   'nodemailer',
-  'email-reply-parser',
   'html-to-text',
   'hono',
   '@hono/node-server',

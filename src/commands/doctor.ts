@@ -7,6 +7,7 @@ import type { OutboxStatus } from '../core/store/types.js';
 import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import { formatTableSizes } from '../core/retention.js';
 import { instancesReport } from '../core/instances-report.js';
+import { startupProblems } from './startup-checks.js';
 
 export const usage = `usage: switchboard doctor
 
@@ -34,6 +35,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   try {
     settings = loadSettings(io.env);
     checks.push({ name: 'config', ok: true, detail: settings.configPath });
+    // Everything start would stop on before opening anything (startup-checks.ts), each on its line.
+    for (const p of startupProblems(settings, 'start')) checks.push({ name: p.name, ok: false, detail: p.line });
   } catch (error) {
     const line = oneLine(error);
     // A bad environment variable (DATABASE_URL, IMAP_URL, …) is fixed there, not in the file.

@@ -9,8 +9,7 @@ import { createCliAdapter, type CliAdapterOptions } from '../adapters/cli.js';
 import { NO_MODEL, oneLine } from '../core/errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import type { CommandIO } from './io.js';
-import { validateCronJobs } from '../core/cron/scheduler.js';
-import { checkConsoleSettings } from '../console/settings.js';
+import { assertStartable } from './startup-checks.js';
 import type { DoorStatus, RunningConsole } from '../console/index.js';
 
 export interface ServeOptions {
@@ -28,8 +27,8 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<number> {
   const { io, mode } = options;
   const settings = loadSettings(io.env);
-  validateCronJobs(settings.config.cron);
-  if (mode === 'start' && settings.console) checkConsoleSettings(settings.console);
+  // The same checks doctor reports (startup-checks.ts): what start refuses, doctor names.
+  assertStartable(settings, mode);
   ensureHome(settings.home);
   const platforms = configuredDoors(settings);
   const wantCli = mode === 'chat' || Boolean(io.stdin.isTTY) || platforms.length === 0;

@@ -38,6 +38,11 @@ export interface InboundMessage extends SessionAddress {
   receivedAt: Date;
   /** Where the answer goes. */
   replyTarget: DeliveryTarget;
+  /**
+   * Someone else's words the person passed on inside `text` (a forwarded mail): a fact from the
+   * door, so the core can read them as data and mark the turn (TurnTaint 'quoted_mail').
+   */
+  quoted?: string;
 }
 
 /**

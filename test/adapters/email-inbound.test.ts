@@ -57,7 +57,7 @@ describe('what the person wrote', () => {
 
   it('drops the "On … wrote:" line that introduces an inline (interleaved) quote', async () => {
     const body = 'On Mon, 30 Nov 2026 at 10:00, Switchboard <bot@example.com> wrote:\n> Do you want A or B?\nI want A.\n\n> And which colour?\nBlue.\n';
-    expect(await written(body)).toBe('I want A.\nBlue.');
+    expect(await written(body)).toBe('I want A.\n\nBlue.');
     expect(await written('Am 30.11.2026 um 10:00 schrieb Bob <bob@example.com>:\n> Frage?\nAntwort.')).toBe('Antwort.');
   });
 
@@ -260,7 +260,7 @@ describe('start-up footprint', () => {
     const loaded = staticSpecifiers(join(root, 'src/adapters/registry.ts'));
     expect(loaded.has('nodemailer')).toBe(false); // the e-mail adapter itself is imported dynamically
     const email = staticSpecifiers(join(root, 'src/adapters/email/index.ts'));
-    for (const heavy of ['nodemailer', 'imapflow', 'mailparser', 'html-to-text', 'email-reply-parser']) expect(email.has(heavy), heavy).toBe(false); // nodemailer: by the first mail
+    for (const heavy of ['nodemailer', 'imapflow', 'mailparser', 'html-to-text']) expect(email.has(heavy), heavy).toBe(false); // nodemailer: by the first mail
     expect(staticSpecifiers(join(root, 'src/adapters/email/intake.ts')).has('imapflow')).toBe(true);
   });
 });

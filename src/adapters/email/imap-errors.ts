@@ -2,6 +2,9 @@
 import { PlatformApiError } from '../../core/errors.js';
 import type { ImapSettings } from '../../core/settings.js';
 
+/** Each of connect and greeting may take this long (intake.ts passes it to imapflow). */
+export const IMAP_CONNECT_TIMEOUT_MS = 10_000;
+
 interface ImapFailure {
   code?: string;
   authenticationFailed?: boolean;
@@ -30,6 +33,13 @@ export function imapProblem(error: unknown, imap: ImapSettings, method: string):
     return { retryable: false, message: `the mailbox '${imap.mailbox}' does not exist on ${where}; check the path in IMAP_URL (${imap.shown})` };
   }
   const code = e.code ?? '';
+  if (code === 'GREETING_TIMEOUT') {
+    const tls = imap.secure ? '' : ' (a TLS-only port such as 993 wants imaps://)';
+    return { retryable: true, message: `the IMAP server ${where} accepted the connection but sent no greeting within ${IMAP_CONNECT_TIMEOUT_MS / 1000} s${tls}; check the host and port in IMAP_URL (${imap.shown})` };
+  }
+  if (code === 'CONNECT_TIMEOUT') {
+    return { retryable: true, message: `cannot reach the IMAP server ${where} (no connection within ${IMAP_CONNECT_TIMEOUT_MS / 1000} s); check the host and port in IMAP_URL (${imap.shown})` };
+  }
   const reason = (e.responseText ?? e.message ?? String(error)).replace(/\s+/g, ' ').trim();
   if (NETWORK_CODES.has(code) || /ECONNREFUSED|ENOTFOUND|timed? ?out|closed/i.test(reason)) {
     return { retryable: true, message: `cannot reach the IMAP server ${where} (${code || reason}); check the host and port in IMAP_URL (${imap.shown})` };

@@ -39,5 +39,7 @@ export function toInboundMessage(mail: InboundMail, fallbackId: string, received
     updateId: messageId,
     receivedAt,
     replyTarget: { platform: 'email', chatId: mail.replyTo || mail.from, userId: mail.from, extra },
+    // A forwarded message is kept in `text` (it is what the person wants read) and reported here.
+    ...(mail.quoted ? { quoted: mail.quoted } : {}),
   };
 }

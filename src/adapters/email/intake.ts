@@ -3,7 +3,9 @@
  * unseen mail (up to `email.max_age_days` old) is read at start and again whenever the server says
  * new mail arrived (IDLE, kept by imapflow) or, where it has no IDLE, every `email.poll_seconds`.
  * Each mail is parsed, screened (screen.ts), handed to the gateway, and flagged `\Seen` only once the
- * handler resolved (journaled). A dropped connection is opened again with backoff.
+ * handler resolved (journaled). The first connection must open the mailbox, or the start fails
+ * with one line naming IMAP_URL (an unreachable host, a closed port, a silent server, a refused
+ * login, a missing mailbox); a connection that drops after that is opened again with backoff.
  */
 import { ImapFlow, type FetchMessageObject } from 'imapflow';
 import type { InboundHandler, InboundVerdict } from '../../core/types.js';
@@ -13,7 +15,7 @@ import { oneLine, PlatformApiError } from '../../core/errors.js';
 import { parseMail } from './parse.js';
 import { screenMail } from './screen.js';
 import { toInboundMessage } from './inbound.js';
-import { imapProblem, toImapError } from './imap-errors.js';
+import { IMAP_CONNECT_TIMEOUT_MS, imapProblem, toImapError } from './imap-errors.js';
 
 export interface IntakeOptions {
   imap: ImapSettings;
@@ -32,7 +34,13 @@ const STOP_GRACE_MS = 3_000;
 const DAY_MS = 86_400_000;
 /** Most of a mail read from the server: its text comes first; attachments past this are not loaded. */
 export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
-const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 5 * 60_000 };
+/**
+ * How long the TCP (and TLS) connection, and then the server's greeting, may each take before the
+ * attempt fails (imapflow's defaults are 90 s and 16 s): a black-holed host or a server that accepts
+ * and never speaks is one line naming IMAP_URL after at most this long at start, well within the
+ * door's 30 s (DOOR_OPEN_TIMEOUT_MS), and a retry after a drop is not held up longer.
+ */
+const TIMEOUTS = { connectionTimeout: IMAP_CONNECT_TIMEOUT_MS, greetingTimeout: IMAP_CONNECT_TIMEOUT_MS, socketTimeout: 5 * 60_000 };
 /** IDLE starts this soon after our last command (imapflow's default 15 s would hide new mail that long). */
 const AUTO_IDLE_DELAY_MS = 1_000;
 /** IDLE is renewed this often, so a quiet connection never meets the socket timeout (or a server's IDLE limit). */
@@ -84,7 +92,9 @@ export class MailboxIntake {
 
   /**
    * Connects and reads what is waiting; resolves once the mailbox is open. Rejects (one line naming
-   * IMAP_URL) when the login or the mailbox is wrong; an unreachable server is retried in the background.
+   * IMAP_URL) when the first connection fails for any reason — a wrong host or port is a wrong
+   * setting as much as a wrong password, and the other doors fail their start the same way; only a
+   * connection that drops after this is retried in the background.
    */
   async start(): Promise<void> {
     let opened!: () => void;
@@ -101,12 +111,6 @@ export class MailboxIntake {
       },
       (error) => {
         if (settled) return false;
-        if (error.retryable) {
-          // Not fatal: the other doors run; the mailbox is tried again with backoff.
-          settled = true;
-          opened();
-          return false;
-        }
         settled = true;
         failed(error);
         return true;

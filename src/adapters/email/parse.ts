@@ -1,18 +1,30 @@
 /**
  * One raw inbound mail → what the gateway needs (ARCHITECTURE.md §11): the sender, the thread, the headers
- * that decide whether it is answered at all, and only what the person wrote — quoted replies
- * (Gmail/Apple/Thunderbird "On … wrote:", Outlook "-----Original Message-----" and "From: … Sent: …"
- * blocks, `>` lines) and signatures (after "-- ") cut by `email-reply-parser`, an HTML-only mail
- * turned into text by `html-to-text` (quote blocks dropped), attachments named with type and size.
+ * that decide whether it is answered at all, and only what the person wrote — quoted replies and
+ * signatures cut by reply-cut.ts (checked on the public corpora of github/email_reply_parser and
+ * mailgun/talon, test/fixtures/mail-replies), an HTML-only mail turned into text by `html-to-text`
+ * (the client's quoted thread dropped, the person's own blockquotes kept), a forwarded message kept
+ * and reported as `quoted`, attachments named with type and size.
  *
- * mailparser, html-to-text and email-reply-parser are loaded by the inbound door only (IMAP_URL).
+ * The work is bounded: the body is cut to MAX_PARSE_CHARS (HTML to MAX_HTML_CHARS) before any of it
+ * is parsed, saying so; the reply cut is linear in what is left; HTML is turned into text in a
+ * worker thread (html-worker.ts) — so no mail holds the event loop for long (a 766 KB one-line quote
+ * included).
+ *
+ * mailparser and html-to-text are loaded by the inbound door only (IMAP_URL).
  */
-import { createRequire } from 'node:module';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { convert } from 'html-to-text';
+import { cutReply } from './reply-cut.js';
+import { convertHtml } from './html-worker.js';
 
 /** Longest text handed to the model; the rest is cut with a note (ARCHITECTURE.md §11). */
 export const MAX_TEXT_CHARS = 100_000;
+/** Longest text body the reply cut reads: a little more than is handed on, so a quote at the end can still be cut. */
+export const MAX_PARSE_CHARS = 120_000;
+/** Longest HTML turned into text (off the event loop), once comments, styles and scripts are gone. */
+export const MAX_HTML_CHARS = 400_000;
+/** Longest HTML body scanned for those invisible parts. */
+const MAX_RAW_HTML_CHARS = 2_000_000;
 
 export interface MailAttachment {
   name: string;
@@ -36,6 +48,8 @@ export interface InboundMail {
   date?: Date;
   /** What the person wrote, with attachments listed and over-long text cut. */
   text: string;
+  /** A forwarded message the person passed on (also in `text`): someone else's words. */
+  quoted?: string;
   /** Header values for the never-answered rules (screen.ts), lower-cased names. */
   headers: MailHeaders;
 }
@@ -50,71 +64,79 @@ export interface MailHeaders {
   autoReplyMarkers: string[];
 }
 
-interface ReplyFragment {
-  isHidden(): boolean;
-  isSignature(): boolean;
-  getContent(): string;
-}
-interface ReplyParserInstance {
-  read(text: string): { getFragments(): ReplyFragment[] };
-}
-type ReplyParserClass = new () => ReplyParserInstance;
-const EmailReplyParser = createRequire(import.meta.url)('email-reply-parser') as ReplyParserClass;
-
-/** Outlook's reply header without an address (`From: Bob Smith` / `Sent: …`), which the library misses. */
-const OUTLOOK_HEADER = /^\s*\*?(From|Von|De):\*?\s.+\r?\n\s*\*?(Sent|Gesendet|Envoyé|Date):\*?\s.+$/im;
-
-const QUOTED_LINE = /^\s*>/;
-
-/** A line introducing a quote: ends with ':' and names a sender (an address, a date, or a "wrote" verb). */
-const ATTRIBUTION = /^(?=.*(@|\d|wrote|schrieb|écrit|escribió|escreveu|scritto|schreef|написал|писал|写道|書きました|작성)).{4,300}:\s*$/i;
-
-const DRAWN_LINE = /^\s*(-{3,}|_+|\+{2,}|={2,})\s*$/;
-
-/** What the person wrote, quoted replies and signatures cut. */
+/** What the person wrote, quoted replies and signatures cut (reply-cut.ts). */
 export function visibleText(text: string): string {
-  let body = text.replace(/\r\n?/g, '\n');
-  const outlook = OUTLOOK_HEADER.exec(body);
-  if (outlook) body = body.slice(0, outlook.index);
-  const fragments = new EmailReplyParser().read(body).getFragments();
-  // The library also ends the text at a drawn line (`----`, `____`, `===`): that is the person's
-  // own layout, not a signature delimiter (`-- `, or `--` where a client trimmed the space).
-  body = fragments
-    .filter((f) => !f.isHidden() || (f.isSignature() && DRAWN_LINE.test(f.getContent().split('\n')[0] ?? '')))
-    .map((f) => f.getContent())
-    .join('\n')
-    .replace(/(\n\s*(-{2,}|_{2,}|\+{2,}|={2,})\s*)+\s*$/, '');
-  // Interleaved quoting keeps '>' lines between the person's own; those were someone else's words,
-  // and so was the attribution line that introduces them ("On … wrote:", "Am … schrieb …:").
-  const lines = body.split('\n');
-  return lines
-    .filter((line, i) => !QUOTED_LINE.test(line) && !(ATTRIBUTION.test(line) && QUOTED_LINE.test(lines.slice(i + 1).find((l) => l.trim()) ?? '')))
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return cutReply(text).text;
 }
 
 /** Where Outlook's appended thread begins in an HTML reply. */
-const OUTLOOK_THREAD_MARKERS = [/<div[^>]*\bid=["']?appendonsend\b/i, /<div[^>]*\bid=["']?divRplyFwdMsg\b/i, /<hr[^>]*\bid=["']?stopSpelling\b/i];
+const OUTLOOK_THREAD_MARKERS = [/<div[^>]*\bid=["']?appendonsend\b/i, /<div[^>]*\bid=["']?divRplyFwdMsg\b/i, /<hr[^>]*\bid=["']?stopSpelling\b/i, /<div[^>]*\bid=["']?OLK_SRC_BODY_SECTION\b/i];
 
-/** HTML-only mail as text, without the quoted thread the client appended. */
-export function htmlText(html: string): string {
+/** Comments, `<head>`, `<style>` and `<script>` removed: markup that holds no words (linear, no regular expression backtracking). */
+function withoutInvisible(html: string): string {
+  const lower = html.toLowerCase();
+  let out = '';
+  let at = 0;
+  while (at < html.length) {
+    const next = [lower.indexOf('<!--', at), lower.indexOf('<style', at), lower.indexOf('<script', at), lower.indexOf('<head', at)].filter((i) => i >= 0);
+    if (!next.length) break;
+    const start = Math.min(...next);
+    out += html.slice(at, start);
+    const close = lower.startsWith('<!--', start) ? '-->' : lower.startsWith('<style', start) ? '</style>' : lower.startsWith('<script', start) ? '</script>' : '</head>';
+    // `<header>` is not `<head>`.
+    if (close === '</head>' && /[a-z]/.test(lower[start + 5] ?? '')) {
+      out += html.slice(start, start + 5);
+      at = start + 5;
+      continue;
+    }
+    const end = lower.indexOf(close, start);
+    at = end < 0 ? html.length : end + close.length;
+  }
+  return out + html.slice(at);
+}
+
+/** The words of HTML without its markup: the fallback when the worker cannot read it (a tree too deep to walk, too slow). */
+function tagsStripped(html: string): string {
+  return html
+    .replace(/<(br|\/p|\/div|\/li|\/tr|\/h\d|\/blockquote)\b[^<>]*>/gi, '\n')
+    .replace(/<[^<>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Math.min(Number(n), 0x10ffff)))
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+/g, ' ');
+}
+
+/** HTML-only mail as text, blockquote lines marked for the reply cut, Outlook's appended thread dropped; converted off the event loop (html-worker.ts). */
+export async function htmlText(html: string): Promise<string> {
   // Outlook (desktop and on the web) puts the quoted thread after these markers as siblings, not
   // inside them: everything from the first marker on is the earlier mail.
   const marker = OUTLOOK_THREAD_MARKERS.map((m) => html.search(m)).filter((i) => i >= 0);
   if (marker.length) html = html.slice(0, Math.min(...marker));
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'img', format: 'skip' },
-      { selector: 'blockquote', format: 'skip' },
-      { selector: 'div.gmail_quote', format: 'skip' },
-      { selector: 'div.moz-cite-prefix', format: 'skip' },
-      { selector: 'div#appendonsend', format: 'skip' },
-      { selector: 'div#divRplyFwdMsg', format: 'skip' },
-      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
-    ],
-  });
+  try {
+    return await convertHtml(html);
+  } catch {
+    // Too slow or unreadable: the words without the markup, rather than nothing.
+    return tagsStripped(html);
+  }
+}
+
+/**
+ * The person's words of a body (HTML when `html`), cut to the bounds first: `{ text, quoted, cutFrom }`,
+ * `cutFrom` the body's length when it was cut before parsing. HTML is bounded after its invisible
+ * parts are gone (an Outlook mail's styles alone can be tens of KB).
+ */
+export async function writtenPart(body: string, html: boolean): Promise<{ text: string; quoted?: string; cutFrom?: number }> {
+  const visible = html ? withoutInvisible(body.length > MAX_RAW_HTML_CHARS ? body.slice(0, MAX_RAW_HTML_CHARS) : body) : body;
+  const bound = html ? MAX_HTML_CHARS : MAX_PARSE_CHARS;
+  const cut = visible.length > bound || (html && body.length > MAX_RAW_HTML_CHARS);
+  const kept = visible.length > bound ? visible.slice(0, bound) : visible;
+  // The text of HTML is cut to the same bound as a text body before the reply cut reads it.
+  const text = html ? (await htmlText(kept)).slice(0, MAX_PARSE_CHARS) : kept;
+  const reply = cutReply(text);
+  return { ...reply, ...(cut ? { cutFrom: (html ? visible : body).trim().length } : {}) };
 }
 
 function attachmentsOf(mail: ParsedMail): MailAttachment[] {
@@ -129,11 +151,16 @@ function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** The body as it goes to the model: the person's words, attachments named, cut at MAX_TEXT_CHARS. */
-export function bodyOf(written: string, attachments: readonly MailAttachment[]): string {
+/**
+ * The body as it goes to the model: the person's words, attachments named, cut at MAX_TEXT_CHARS;
+ * `totalChars`: the body's length when it was cut before parsing (writtenPart).
+ */
+export function bodyOf(written: string, attachments: readonly MailAttachment[], totalChars?: number): string {
   let text = written;
-  if (text.length > MAX_TEXT_CHARS) {
-    text = `${text.slice(0, MAX_TEXT_CHARS)}\n\n[The mail was cut here: it has ${text.length.toLocaleString('en-US')} characters and only the first ${MAX_TEXT_CHARS.toLocaleString('en-US')} were kept.]`;
+  if (text.length > MAX_TEXT_CHARS || totalChars !== undefined) {
+    const total = Math.max(totalChars ?? 0, text.length);
+    const kept = Math.min(text.length, MAX_TEXT_CHARS);
+    text = `${text.slice(0, MAX_TEXT_CHARS)}\n\n[The mail was cut here: it has ${total.toLocaleString('en-US')} characters and only the first ${kept.toLocaleString('en-US')} were kept.]`;
   }
   if (attachments.length) {
     const list = attachments.map((a) => `- ${a.name} (${a.type}, ${formatBytes(a.bytes)})`).join('\n');
@@ -170,7 +197,9 @@ export async function parseMail(raw: Buffer | string, options: { cutAtBytes?: nu
   const from = firstAddress(mail.from);
   const replyTo = firstAddress(mail.replyTo) ?? from;
   const attachments = attachmentsOf(mail);
-  const source = mail.text?.trim() ? mail.text : typeof mail.html === 'string' ? htmlText(mail.html) : '';
+  const plain = Boolean(mail.text?.trim());
+  const written = plain ? await writtenPart(mail.text ?? '', false) : typeof mail.html === 'string' ? await writtenPart(mail.html, true) : { text: '' };
+  const body = bodyOf(written.text, attachments, written.cutFrom);
   const headers: MailHeaders = {
     autoSubmitted: headerText(mail, 'auto-submitted'),
     precedence: headerText(mail, 'precedence'),
@@ -187,7 +216,8 @@ export async function parseMail(raw: Buffer | string, options: { cutAtBytes?: nu
     inReplyTo: idsOf(mail.inReplyTo)[0],
     references: idsOf(mail.references),
     date: mail.date,
-    text: options.cutAtBytes ? `${bodyOf(visibleText(source), attachments)}\n\n[Only the first ${Math.round(options.cutAtBytes / 1024 / 1024)} MB of this mail were read; attachments after that are not listed.]`.trimStart() : bodyOf(visibleText(source), attachments),
+    text: options.cutAtBytes ? `${body}\n\n[Only the first ${Math.round(options.cutAtBytes / 1024 / 1024)} MB of this mail were read; attachments after that are not listed.]`.trimStart() : body,
+    ...(written.quoted ? { quoted: written.quoted } : {}),
     headers,
   };
 }
