@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../providers/provider.js';
 import type { Tool } from './types.js';
 
+/**
+ * Tools that come and go while the gateway runs (MCP servers, ARCHITECTURE.md §16). `current()` is the
+ * same array while nothing changed; a session gets the list current when it starts and keeps it
+ * (the tool list is part of the cached prefix), so a change shows from the next session or `/new`.
+ */
+export interface ToolSource {
+  current(): readonly Tool[];
+}
+
 const signatures = new WeakMap<readonly Tool[], string>();
 const specLists = new WeakMap<readonly Tool[], ToolSpec[]>();
 
