@@ -83,6 +83,8 @@ export interface LifecycleParts {
   cron: boolean;
   /** Work made on first use that is worth making once the doors are up, before a first message. */
   warmUp?: () => void;
+  /** The MCP servers (ARCHITECTURE.md §16): started with presence, before the doors; closed last. */
+  mcp?: { start(): Promise<void>; close(): Promise<void> };
 }
 
 export class Lifecycle {
@@ -111,7 +113,9 @@ export class Lifecycle {
     try {
       const registering = presence.start();
       this.registering = registering.catch(() => undefined);
-      await registering;
+      // The first sessions get the MCP tools: their servers start (each within its start timeout)
+      // while this instance registers, before the doors take messages in.
+      await Promise.all([registering, this.parts.mcp?.start()]);
       if (this.stopping) return null;
       await doorKeeper.open(adapters, gateway.handle, this.parts.doorLogs);
     } catch (error) {
@@ -208,6 +212,7 @@ export class Lifecycle {
     await delivery.idle();
     await this.registering;
     await presence.stop(); // also: this instance's remaining leases released, its row removed
+    await this.parts.mcp?.close();
     await store.close();
   }
 }

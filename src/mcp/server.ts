@@ -250,7 +250,9 @@ export class McpServerLink {
     this.stateNow = 'failed';
     const delay = (this.deps.backoffMs ?? defaultBackoff)(this.attempt);
     const tools = this.listed ? 'its tools answer "unavailable"' : 'its tools are absent';
-    this.deps.logger.warn('mcp', `server '${this.name}' ${why}; ${tools}; retrying in ${formatDelay(delay)}`);
+    // One line when it stops working; the retries of the same outage are debug lines.
+    const log = this.attempt === 1 ? this.deps.logger.warn : this.deps.logger.debug;
+    log('mcp', `server '${this.name}' ${why}; ${tools}; retrying in ${formatDelay(delay)}`);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.restarts++;
