@@ -179,7 +179,10 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
         page = await fetchPublic(url, options, signal);
       } catch (error) {
         if (error instanceof WebFetchRefused) return `Error: ${error.message}`;
-        if (signal.aborted && !ctx.signal.aborted) return `Error: ${url} did not answer within ${Math.round((options.timeoutMs ?? WEB_FETCH_TIMEOUT_MS) / 1000)} s`;
+        if (signal.aborted && !ctx.signal.aborted) {
+          const ms = options.timeoutMs ?? WEB_FETCH_TIMEOUT_MS;
+          return `Error: ${url} did not answer within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`;
+        }
         throw error;
       }
       ctx.taint?.mark('web_page', page.url.href);
