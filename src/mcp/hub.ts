@@ -30,6 +30,7 @@ export class McpHub implements ToolSource {
   /** Tool objects by server, tool name and definition: unchanged definitions keep their object. */
   private made = new Map<string, { key: string; tool: Tool }>();
   private readonly reserved: ReadonlySet<string>;
+  private startedNow = false;
 
   constructor(private readonly options: McpHubOptions) {
     this.reserved = new Set(options.reserved ?? []);
@@ -48,12 +49,18 @@ export class McpHub implements ToolSource {
       );
   }
 
+  /** Whether this process started the servers (a `console` alone never does). */
+  get started(): boolean {
+    return this.startedNow;
+  }
+
   get size(): number {
     return this.links.length;
   }
 
   /** Starts every server at once; resolves when each listed its tools or passed its start timeout. */
   async start(): Promise<void> {
+    this.startedNow = true;
     if (!this.links.length) return;
     const began = Date.now();
     await Promise.all(this.links.map((l) => l.start()));

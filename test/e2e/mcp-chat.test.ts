@@ -75,4 +75,21 @@ describe('MCP tools through `switchboard chat`', () => {
     const mcpNames = toolNames(reqs[5]).filter((n) => n.includes('__'));
     expect(mcpNames).toEqual([...mcpNames].sort());
   });
+
+  it('doctor lists each MCP server, its state and its tools; a server that cannot start is a problem with its fix', async () => {
+    const doctorHome = mkdtempSync(join(tmpdir(), 'sb-mcp-doctor-'));
+    try {
+      writeFileSync(
+        join(doctorHome, 'config.yaml'),
+        ['mcp_servers:', '  fx:', `    command: ${JSON.stringify(process.execPath)}`, `    args: [${JSON.stringify(FIXTURE)}, ok]`, '    tools: [add, grow]', '  broken:', `    command: ${JSON.stringify(process.execPath)}`, `    args: [${JSON.stringify(FIXTURE)}, exit]`, ''].join('\n'),
+      );
+      const env = cleanEnv({ SWITCHBOARD_HOME: doctorHome, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'k', MODEL: 'fake-model' });
+      const res = await runCli(['doctor'], { env, timeoutMs: 60_000 });
+      expect(res.code).toBe(1);
+      expect(res.stdout).toContain('✓ mcp fx: ready (stdio), 2 tools: fx__add, fx__grow\n');
+      expect(res.stdout).toMatch(/✗ mcp broken: (failed|restarting) \(stdio\): failed to start: .*cannot open the database.* — fix: check mcp_servers\.broken \(command, args, env, cwd\); the gateway runs without its tools\n/);
+    } finally {
+      removeDir(doctorHome);
+    }
+  });
 });
