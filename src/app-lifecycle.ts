@@ -83,8 +83,11 @@ export interface LifecycleParts {
   cron: boolean;
   /** Work made on first use that is worth making once the doors are up, before a first message. */
   warmUp?: () => void;
-  /** The MCP servers (ARCHITECTURE.md §16): started with presence, before the doors; closed last. */
-  mcp?: { start(): Promise<void>; close(): Promise<void> };
+  /**
+   * The MCP servers (ARCHITECTURE.md §16): started first, without waiting for them (the first session
+   * waits for their tools, the agent's ToolSource.settled); closed last.
+   */
+  mcp?: { begin(): void; close(): Promise<void> };
 }
 
 export class Lifecycle {
@@ -113,9 +116,8 @@ export class Lifecycle {
     try {
       const registering = presence.start();
       this.registering = registering.catch(() => undefined);
-      // The first sessions get the MCP tools: their servers start (each within its start timeout)
-      // while this instance registers, before the doors take messages in.
-      await Promise.all([registering, this.parts.mcp?.start()]);
+      this.parts.mcp?.begin();
+      await registering;
       if (this.stopping) return null;
       await doorKeeper.open(adapters, gateway.handle, this.parts.doorLogs);
     } catch (error) {

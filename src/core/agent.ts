@@ -171,6 +171,8 @@ export class Agent {
     const { session: address, personKey } = facts;
     const now = this.now();
     const unattended = facts.unattended ?? false;
+    // The MCP servers start with the gateway without holding its start up; a session waits for them.
+    await this.deps.toolSource?.settled?.();
     let session = await store.sessions.findOpen(address);
     if (session) {
       const reason = this.expiry(session, now);

@@ -30,7 +30,7 @@ export class McpHub implements ToolSource {
   /** Tool objects by server, tool name and definition: unchanged definitions keep their object. */
   private made = new Map<string, { key: string; tool: Tool }>();
   private readonly reserved: ReadonlySet<string>;
-  private startedNow = false;
+  private settling: Promise<void> | null = null;
 
   constructor(private readonly options: McpHubOptions) {
     this.reserved = new Set(options.reserved ?? []);
@@ -51,21 +51,38 @@ export class McpHub implements ToolSource {
 
   /** Whether this process started the servers (a `console` alone never does). */
   get started(): boolean {
-    return this.startedNow;
+    return this.settling !== null;
   }
 
   get size(): number {
     return this.links.length;
   }
 
-  /** Starts every server at once; resolves when each listed its tools or passed its start timeout. */
-  async start(): Promise<void> {
-    this.startedNow = true;
-    if (!this.links.length) return;
+  /**
+   * Starts every server at once and returns: the gateway's start does not wait for them. The first
+   * session waits (settled()), so it gets their tools.
+   */
+  begin(): void {
+    if (this.settling || !this.links.length) {
+      this.settling ??= Promise.resolve();
+      return;
+    }
     const began = Date.now();
-    await Promise.all(this.links.map((l) => l.start()));
-    const ready = this.links.filter((l) => l.state === 'ready');
-    this.options.logger.info('mcp', `${ready.length} of ${this.links.length} MCP server(s) ready with ${this.catalog.length} tool(s) in ${Date.now() - began} ms`);
+    this.settling = Promise.all(this.links.map((l) => l.start())).then(() => {
+      const ready = this.links.filter((l) => l.state === 'ready');
+      this.options.logger.info('mcp', `${ready.length} of ${this.links.length} MCP server(s) ready with ${this.catalog.length} tool(s) in ${Date.now() - began} ms`);
+    });
+  }
+
+  /** Resolves when each server listed its tools or passed its start timeout (at once when never begun). */
+  settled(): Promise<void> {
+    return this.settling ?? Promise.resolve();
+  }
+
+  /** begin(), then settled(). */
+  async start(): Promise<void> {
+    this.begin();
+    await this.settled();
   }
 
   current(): readonly Tool[] {

@@ -108,8 +108,13 @@ export class McpServerLink {
     const client = this.client;
     if (!client || this.stateNow !== 'ready') throw new McpUnavailableError(`the MCP server '${this.name}' is unavailable right now (${this.problem ?? this.stateNow}); try again later`);
     const timeoutMs = this.config.call_timeout_seconds * 1000;
+    // A signal of its own per call: the SDK listens on the one it is given, and a turn's signal
+    // outlives many calls.
+    const call = new AbortController();
+    const stop = () => call.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
     try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal: options.signal })) as CallToolResult;
+      return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, signal: call.signal })) as CallToolResult;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (/timed out|timeout/i.test(message)) {
@@ -118,6 +123,8 @@ export class McpServerLink {
       }
       if (this.client !== client || this.stateNow !== 'ready') throw new McpUnavailableError(`the MCP server '${this.name}' stopped during the call`);
       throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
     }
   }
 

@@ -9,6 +9,8 @@ import type { Tool } from './types.js';
  */
 export interface ToolSource {
   current(): readonly Tool[];
+  /** Resolves once the source's first tools are known (servers started or given up on): a new session waits for it. */
+  settled?(): Promise<void>;
 }
 
 const signatures = new WeakMap<readonly Tool[], string>();
