@@ -47,6 +47,7 @@ const defaultBackoff = (attempt: number) => Math.min(300_000, 1000 * 2 ** (attem
 const PING_MS = 5000;
 /** The last characters a server wrote on stderr, kept for the line that says why it stopped. */
 const STDERR_KEEP = 2000;
+const STDERR_WAIT_MS = 300;
 
 export class McpServerLink {
   private client: Client | null = null;
@@ -58,6 +59,8 @@ export class McpServerLink {
   private restarts = 0;
   private timer: NodeJS.Timeout | undefined;
   private stderrTail = '';
+  /** Resolves when the child's stderr ended: what it said before exiting is read before the line is written. */
+  private stderrEnded: Promise<void> = Promise.resolve();
   private kind: McpTransportKind;
   private closed = false;
   private readonly headers: Record<string, string>;
@@ -153,6 +156,10 @@ export class McpServerLink {
       this.attempt = 0;
       this.setTools(tools);
     } catch (error) {
+      // What a server that exits at once said on stderr may come after the close: wait a moment for it.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.stderrEnded, new Promise((resolve) => (timer = setTimeout(resolve, STDERR_WAIT_MS)))]);
+      clearTimeout(timer);
       await this.drop();
       this.failed(`failed to start: ${this.describe(error)}`);
     }
@@ -176,9 +183,11 @@ export class McpServerLink {
         stderr: 'pipe',
       });
       this.stderrTail = '';
-      transport.stderr?.on('data', (chunk: Buffer) => {
+      const stderr = transport.stderr;
+      stderr?.on('data', (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
       });
+      this.stderrEnded = stderr ? new Promise((resolve) => stderr.once('end', () => resolve())) : Promise.resolve();
       attach(transport);
       await client.connect(transport, { timeout: timeoutMs });
       return client;

@@ -74,7 +74,7 @@ describe('MCP tools through `switchboard chat`', () => {
     expect(toolNames(reqs[5])).toContain('fx__extra');
     const mcpNames = toolNames(reqs[5]).filter((n) => n.includes('__'));
     expect(mcpNames).toEqual([...mcpNames].sort());
-  });
+  }, 150_000);
 
   it('doctor lists each MCP server, its state and its tools; a server that cannot start is a problem with its fix', async () => {
     const doctorHome = mkdtempSync(join(tmpdir(), 'sb-mcp-doctor-'));
@@ -91,5 +91,5 @@ describe('MCP tools through `switchboard chat`', () => {
     } finally {
       removeDir(doctorHome);
     }
-  });
+  }, 90_000);
 });

@@ -50,7 +50,7 @@ beforeAll(async () => {
   const h = new McpHub({
     servers: mcpServersSchema.parse({
       everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], start_timeout_seconds: 90, read_only: ['echo'], approve: ['get-sum'] },
-      fx: { command: process.execPath, args: [FIXTURE, 'ok'], start_timeout_seconds: 90, max_result_chars: 1000, call_timeout_seconds: 0.4, tools: ['add', 'odd', 'big', 'wait'] },
+      fx: { command: process.execPath, args: [FIXTURE, 'ok'], start_timeout_seconds: 90, max_result_chars: 1000, call_timeout_seconds: 3, tools: ['add', 'odd', 'big', 'wait'] },
       fx2: { command: process.execPath, args: [FIXTURE, 'ok'], start_timeout_seconds: 90, tools: ['add', 'crash'] },
       broken: { command: process.execPath, args: [FIXTURE, 'exit'] },
       mute: { command: process.execPath, args: [FIXTURE, 'mute'], start_timeout_seconds: 1 },
@@ -109,7 +109,7 @@ describe('MCP servers from npm', () => {
     expect(h.current().map((t) => t.name)).toEqual(['remote__echo', 'remote__get-sum']);
     expect(h.status()[0]).toMatchObject({ state: 'ready', transport: 'http' });
     expect(await tool(h, 'remote__get-sum').run({ a: 2, b: 40 }, ctxFor())).toContain('42');
-  });
+  }, 120_000);
 
   it('an unset ${VAR} is one line naming the variable and the setting', () => {
     expect(() => hub({ crm: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${CRM_TOKEN}' } } })).toThrow(
@@ -139,8 +139,8 @@ describe('MCP servers that fail', () => {
 
   it('a call that hangs times out and the model is told', async () => {
     const t0 = Date.now();
-    await expect(tool(shared.hub, 'fx__wait').run({}, ctxFor())).rejects.toThrow("the MCP server 'fx' did not answer within 0.4 s");
-    expect(Date.now() - t0).toBeLessThan(2000);
+    await expect(tool(shared.hub, 'fx__wait').run({}, ctxFor())).rejects.toThrow("the MCP server 'fx' did not answer within 3 s");
+    expect(Date.now() - t0).toBeLessThan(8000);
   });
 
   it('one that dies mid-call answers "unavailable", says so in one line, and is back after its backoff', async () => {
@@ -152,7 +152,7 @@ describe('MCP servers that fail', () => {
     while (h.status().find((s) => s.name === 'fx2')!.state !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(await tool(h, 'fx2__add').run({ a: 1, b: 1 }, ctxFor())).toBe('sum=2');
     expect(h.status().find((s) => s.name === 'fx2')!.restarts).toBe(1);
-  });
+  }, 60_000);
 });
 
 describe('MCP tool shape', () => {
