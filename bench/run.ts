@@ -237,7 +237,10 @@ daily) with \`retention:\` at 7 days for the journal, sent replies and ended ses
 growing once the first rows pass the window (SQLite reuses the freed pages). The instances run starts
 real \`switchboard start\` processes on one PostgreSQL (embedded, fsync on) on this same machine, next to
 the fakes and the load: the scale-out ratio can exceed 1 only with spare cores, so read it with the core
-count; the failover figure uses the default 15 s lease.
+count; the failover figure uses the default 15 s lease. The MCP section calls a tool of the smallest stdio
+server (bench/mcp-server.mjs, no SDK) through the agent's Tool; its wall-clock figures (and the 20
+servers' spawn and start) move with the machine's load, printed beside them; the CPU time per call is
+what the gateway itself spends.
 `;
 
 function updateReadme(text: string): void {
