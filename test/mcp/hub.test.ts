@@ -111,6 +111,26 @@ describe('MCP servers from npm', () => {
     expect(await tool(h, 'remote__get-sum').run({ a: 2, b: 40 }, ctxFor())).toContain('42');
   }, 120_000);
 
+  it('server-everything in its older HTTP+SSE mode: the Streamable HTTP POST is refused, SSE is used', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [EVERYTHING, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    await new Promise<void>((resolve, reject) => {
+      let said = '';
+      const hear = (d: Buffer) => {
+        said += d.toString();
+        if (/listening|running/i.test(said)) resolve();
+      };
+      child.stderr?.on('data', hear);
+      child.stdout?.on('data', hear);
+      child.on('exit', () => reject(new Error(`server-everything exited: ${said}`)));
+    });
+    const { hub: h } = hub({ old: { url: `http://127.0.0.1:${port}/sse`, tools: ['echo'], start_timeout_seconds: 90 } });
+    await h.start();
+    expect(h.status()[0]).toMatchObject({ state: 'ready', transport: 'sse', tools: ['old__echo'] });
+    expect(await tool(h, 'old__echo').run({ message: 'via sse' }, ctxFor())).toBe('Echo: via sse');
+  }, 120_000);
+
   it('an unset ${VAR} is one line naming the variable and the setting', () => {
     expect(() => hub({ crm: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${CRM_TOKEN}' } } })).toThrow(
       "'mcp_servers.crm.headers.Authorization' uses ${CRM_TOKEN}, but CRM_TOKEN is not set in the environment",
