@@ -19,6 +19,7 @@ import { benchConsole, type ConsoleBench } from './console.js';
 import { benchStreaming, type StreamingBench } from './streaming.js';
 import { benchInstances, type InstancesBench } from './instances.js';
 import { benchBespoke, type BespokeBench } from './bespoke.js';
+import { benchMcp, type McpBench } from './mcp.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -50,11 +51,12 @@ interface Results {
   streaming?: StreamingBench;
   instances?: InstancesBench;
   bespoke?: BespokeBench;
+  mcp?: McpBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke'];
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke', 'mcp'];
 const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
 const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -173,6 +175,16 @@ function rows(r: Results): Row[] {
     add('Instances', `session_search over ${n(i.search.messages, 0)} messages on PostgreSQL, p95 (goal < 10)`, n(i.search.p95Ms), 'ms');
   }
   if (r.bespoke) bespokeRows(r.bespoke, add);
+  if (r.mcp) {
+    const m = r.mcp;
+    add('MCP', `stdio tool call through the gateway, round trip p95 (smallest server; ${n(m.calls, 0)} calls)`, n(m.totalP95Ms), 'ms');
+    add('MCP', `same, the gateway's own time (round trip minus the server's), p95 (goal ≤ 5; load average ${n(m.loadAverage, 1)} while it ran)`, n(m.gatewayP95Ms), 'ms');
+    add('MCP', "same: the gateway's CPU time per call", n(m.gatewayCpuPerCallMs, 3), 'ms');
+    add('MCP', `${m.servers} servers with ${m.tools} tools: time added to the gateway's start (it spawns them and goes on; goal ≤ 1 s)`, n(m.startMs, 0), 'ms');
+    add('MCP', 'same: until all listed their tools (the first session waits for it; the servers\' own start, side by side)', n(m.allReadyMs, 0), 'ms');
+    add('MCP', 'same: CPU time of the gateway until then', n(m.startCpuMs, 0), 'ms');
+    add('MCP', `same: resident memory added to the gateway, without the servers' processes (goal ≤ 30)`, n(m.addedRssMiB, 1), 'MiB');
+  }
   return out;
 }
 
@@ -225,7 +237,10 @@ daily) with \`retention:\` at 7 days for the journal, sent replies and ended ses
 growing once the first rows pass the window (SQLite reuses the freed pages). The instances run starts
 real \`switchboard start\` processes on one PostgreSQL (embedded, fsync on) on this same machine, next to
 the fakes and the load: the scale-out ratio can exceed 1 only with spare cores, so read it with the core
-count; the failover figure uses the default 15 s lease.
+count; the failover figure uses the default 15 s lease. The MCP section calls a tool of the smallest stdio
+server (bench/mcp-server.mjs, no SDK) through the agent's Tool; its wall-clock figures (and the 20
+servers' spawn and start) move with the machine's load, printed beside them; the CPU time per call is
+what the gateway itself spends.
 `;
 
 function updateReadme(text: string): void {
@@ -288,6 +303,10 @@ if (!skip.has('instances')) {
 if (!skip.has('bespoke')) {
   log('bespoke: hand-written pieces against their libraries at a realistic model pace…');
   results.bespoke = await benchBespoke(log);
+}
+if (!skip.has('mcp')) {
+  log('mcp: a stdio tool call, and 20 servers with 200 tools…');
+  results.mcp = await benchMcp(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 

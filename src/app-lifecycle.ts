@@ -87,6 +87,11 @@ export interface LifecycleParts {
   cron: boolean;
   /** Work made on first use that is worth making once the doors are up, before a first message. */
   warmUp?: () => void;
+  /**
+   * The MCP servers (ARCHITECTURE.md §16): started first, without waiting for them (the first session
+   * waits for their tools, the agent's ToolSource.settled); closed last.
+   */
+  mcp?: { begin(): void; close(): Promise<void> };
 }
 
 export class Lifecycle {
@@ -115,6 +120,7 @@ export class Lifecycle {
     try {
       const registering = presence.start();
       this.registering = registering.catch(() => undefined);
+      this.parts.mcp?.begin();
       await registering;
       if (this.stopping) return null;
       await doorKeeper.open(adapters, gateway.handle, this.parts.doorLogs);
@@ -212,6 +218,7 @@ export class Lifecycle {
     await delivery.idle();
     await this.registering;
     await presence.stop(); // also: this instance's remaining leases released, its row removed
+    await this.parts.mcp?.close();
     await store.close();
   }
 }

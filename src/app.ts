@@ -37,6 +37,8 @@ import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
 import { graphemeSplit } from './render/text.js';
+import { McpHub } from './mcp/hub.js';
+import { createWebFetchTool } from './core/tools/web-fetch.js';
 import { hostname } from 'node:os';
 import type { Telemetry } from './core/telemetry.js';
 import { createBudgetCheck } from './core/cost/budgets.js';
@@ -66,8 +68,10 @@ export interface AppOptions {
   guard?: Guard;
   /** Replaces the layered prompt builder (tests). */
   buildPrompt?: PromptFactory;
-  /** Replaces the agent's tools (tests, benchmark); default: memory, skill_view, session_search, cron. */
+  /** Replaces the agent's tools (tests, benchmark); default: memory, skill_view, session_search, cron, web_fetch. */
   tools?: readonly Tool[];
+  /** The environment `${VAR}` in `mcp_servers:` headers and env is read from; default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Replaces context compression (tests, benchmark). */
   maintainSession?: SessionMaintainer;
   /** Replaces the renderer (tests). */
@@ -101,6 +105,8 @@ export interface App {
   readonly doors: DoorKeeper;
   /** The doors this app runs, in the order they open. */
   readonly adapters: readonly Adapter[];
+  /** The MCP servers of `mcp_servers:` (ARCHITECTURE.md §16); null when none is configured. */
+  readonly mcp: McpHub | null;
   adapter(platform: PlatformId): Adapter | undefined;
   /** Where the app is in its lifecycle. */
   readonly state: AppState;
@@ -171,11 +177,29 @@ export function createApp(options: AppOptions): App {
     createSkillViewTool(guard),
     sessionSearchTool,
     createCronTool({ onChange: () => cronChanged.forEach((f) => f()) }),
+    createWebFetchTool(),
   ];
+  // An unset ${VAR} in a server's headers or env is one ConfigError line here, before anything starts.
+  const mcpServers = settings.config.mcp_servers;
+  const mcp = Object.keys(mcpServers).length
+    ? new McpHub({ servers: mcpServers, logger, env: options.env ?? process.env, reserved: tools.map((t) => t.name) })
+    : null;
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });
   const budget = createBudgetCheck({ budgets: settings.config.budgets, store, prices: pricesOf(settings.config), defaultModel: settings.model.name, now });
-  const agent = new Agent({ settings, store, provider, tools, prompts, logger, now, maintainSession, telemetry: options.telemetry, budget });
+  const agent = new Agent({
+    settings,
+    store,
+    provider,
+    tools,
+    ...(mcp ? { toolSource: mcp } : {}),
+    prompts,
+    logger,
+    now,
+    maintainSession,
+    telemetry: options.telemetry,
+    budget,
+  });
   const presence = new Presence({
     store,
     instanceId: settings.instanceId ?? `${hostname()}-${process.pid}`,
@@ -202,6 +226,7 @@ export function createApp(options: AppOptions): App {
     adapters,
     doorLogs: options.doorLogs,
     cron: options.cron ?? true,
+    ...(mcp ? { mcp } : {}),
     // What the injection defence and the renderer make on first use (the scan's keyword automaton,
     // about 90 Unicode-aware patterns and the confusables table; ICU's grapheme rules: some 50 ms in
     // all) is made once the doors are up, before a first message is likely; a scan or a render that
@@ -228,6 +253,7 @@ export function createApp(options: AppOptions): App {
     presence,
     doors: doorKeeper,
     adapters,
+    mcp,
     adapter,
     get state() {
       return lifecycle.state;

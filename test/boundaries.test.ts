@@ -26,10 +26,10 @@ function target(file: string, spec: string): string | null {
 /**
  * The layers of src, bottom first (ARCHITECTURE.md §2): each may import only those at its left and itself.
  * render ← core ← guard (the injection guard behind core's Guard interface) ← store (engines behind
- * core's storage interface) ← adapters ← app, and platform (ids, addresses, the platform table) under
+ * core's storage interface) ← mcp (the MCP client) ← adapters ← app, and platform (ids, addresses, the platform table) under
  * all of them.
  */
-const LAYERS = ['platform', 'render', 'core', 'guard', 'store', 'adapters', 'app'] as const;
+const LAYERS = ['platform', 'render', 'core', 'guard', 'store', 'mcp', 'adapters', 'app'] as const;
 type Layer = (typeof LAYERS)[number];
 
 function layerOf(rel: string): Layer | null {

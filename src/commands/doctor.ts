@@ -119,6 +119,12 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     checks.push({ name: 'email access', ok: false, detail: 'EMAIL_ALLOWED_SENDERS is empty, so no mail in the IMAP_URL mailbox is answered — fix: set it to a comma list of sender addresses, or *' });
   }
 
+  // MCP servers (ARCHITECTURE.md §16): each started once, its state and its tools.
+  if (Object.keys(settings.config.mcp_servers).length) {
+    const { mcpDoctorChecks } = await import('../mcp/doctor.js');
+    checks.push(...(await mcpDoctorChecks(settings.config.mcp_servers, io.env)));
+  }
+
   for (const c of checks) io.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}\n`);
   const bad = checks.filter((c) => !c.ok).length;
   io.stdout.write(bad ? `${bad} problem${bad === 1 ? '' : 's'} found.\n` : 'All checks passed.\n');

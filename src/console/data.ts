@@ -2,7 +2,7 @@
  * The console's figures, one function per page: the HTML pages and `/api/…` answer from the same
  * objects. Everything is read from the store on each request (several instances may share it).
  */
-import type { ConsoleDeps, DoorStatus } from './types.js';
+import type { ConsoleDeps, DoorStatus, McpServerView } from './types.js';
 import type { DailyActivity, OutboxItem, SessionRecord, TranscriptLine } from '../core/store/types.js';
 import { formatAddress } from '../platform/address.js';
 
@@ -27,6 +27,8 @@ export interface Overview {
   days: DayFigures[];
   outbox: { pending: number; parked: number; sent: number };
   sessions: number;
+  /** The MCP servers of this process (ARCHITECTURE.md §16). */
+  mcp: McpServerView[];
 }
 
 export interface Page<T> {
@@ -149,6 +151,7 @@ export async function overview(deps: ConsoleDeps, past: PastDays = new PastDays(
     days,
     outbox: { pending: counts.pending, parked: counts.failed, sent: counts.sent },
     sessions,
+    mcp: [...(deps.mcp?.() ?? [])],
   };
 }
 

@@ -10,7 +10,7 @@ import type { CronRunResult } from '../core/cron/types.js';
 import { formatAddress, type Address } from '../platform/address.js';
 import { oneLine } from '../core/errors.js';
 import { startConsole, type RunningConsole } from './server.js';
-import type { DoorStatus, RunNowResult } from './types.js';
+import type { DoorStatus, McpServerView, RunNowResult } from './types.js';
 
 export type { DoorStatus, DoorState } from './types.js';
 export type { RunningConsole } from './server.js';
@@ -30,6 +30,8 @@ export interface ConsoleHost {
     refresh(): Promise<void>;
   };
   readonly delivery: { kick(chat?: Address): void };
+  /** The MCP servers (ARCHITECTURE.md §16); shown on the overview once this process started them. */
+  readonly mcp?: { readonly started: boolean; status(): McpServerView[] } | null;
 }
 
 export interface ConsoleForAppOptions {
@@ -62,6 +64,7 @@ export async function serveConsole(app: ConsoleHost, options: ConsoleForAppOptio
       secrets: settings.secrets,
       doors: options.doors,
       model: options.model,
+      mcp: () => (app.mcp?.started ? app.mcp.status() : []),
       cron: {
         nextRuns: () => app.scheduler.nextRuns(),
         runNow,

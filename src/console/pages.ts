@@ -72,7 +72,10 @@ export function overviewPage(o: Overview, ctx: PageContext): string {
 <div class="card"><span>Outbox backlog</span><strong id="outbox-backlog">${num(o.outbox.pending)}</strong><a href="/outbox">${num(o.outbox.parked)} parked</a></div>
 <div class="card"><span>Sessions</span><strong>${num(o.sessions)}</strong></div>
 </section>
-<h2>Doors</h2>${doors}
+<h2>Doors</h2>${doors}${o.mcp.length ? html`
+<h2>MCP servers</h2><table id="mcp-servers"><thead><tr><th>Server</th><th>State</th><th>Tools</th></tr></thead><tbody>${o.mcp.map(
+      (m) => html`<tr><td>${m.name} <small>${m.transport}</small></td><td><span class="state ${m.state}">${m.state}</span>${m.problem ? html` <small>${m.problem}</small>` : ''}</td><td>${m.tools.length ? m.tools.join(', ') : 'none'}</td></tr>`,
+    )}</tbody></table>` : ''}
 <dl class="facts"><dt>Model</dt><dd>${o.model}</dd><dt>Storage</dt><dd>${o.engine} (schema ${o.schemaVersion})</dd></dl>
 <h2>Last ${o.days.length} days</h2>
 <figure>${activityChart(o.days)}<figcaption><span class="key bar"></span> messages <span class="key line"></span> prompt-cache hit rate</figcaption></figure>

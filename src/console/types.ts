@@ -16,6 +16,16 @@ export interface DoorStatus {
   detail?: string;
 }
 
+/** An MCP server as the serving process knows it (ARCHITECTURE.md §16). */
+export interface McpServerView {
+  name: string;
+  state: string;
+  transport: string;
+  tools: readonly string[];
+  /** Why it is not ready; never a secret (header values are not in it). */
+  problem?: string;
+}
+
 /** The outcome of "run now", as the page shows it. */
 export interface RunNowResult {
   ok: boolean;
@@ -32,6 +42,8 @@ export interface ConsoleDeps {
   doors: () => readonly DoorStatus[] | Promise<readonly DoorStatus[]>;
   /** The model label (`gpt-4o-mini (openai)`), or why there is none. */
   model: () => string;
+  /** The MCP servers this process runs and their state; absent or empty: none. */
+  mcp?: () => readonly McpServerView[];
   cron: {
     /** Next slot of each armed job (epoch ms); empty when no scheduler runs here. */
     nextRuns: () => ReadonlyMap<string, number | null>;

@@ -9,7 +9,8 @@ import type { Telemetry } from './telemetry.js';
 import type { BudgetCheck } from './cost/budgets.js';
 import { performance } from 'node:perf_hooks';
 import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.js';
-import { ToolRegistry } from './tools/registry.js';
+import { ToolRegistry, type ToolSource } from './tools/registry.js';
+import { LRUCache } from 'lru-cache';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError, NO_MODEL } from './errors.js';
 import type { ChatConfig } from './config.js';
@@ -76,6 +77,8 @@ export interface AgentDeps {
   store: Store;
   provider: Provider;
   tools: readonly Tool[];
+  /** Tools that come and go (MCP servers): a session gets those current when it starts, for its lifetime. */
+  toolSource?: ToolSource;
   prompts: SessionPrompts;
   logger: Logger;
   now?: () => Date;
@@ -105,12 +108,43 @@ const TOOL_BUDGET_TAIL =
  * with the outbox).
  */
 export class Agent {
-  readonly registry: ToolRegistry;
+  /** The tools a session starting now gets (the built-in ones and the tool source's current ones). */
+  private registryNow: ToolRegistry;
+  private sourced: readonly Tool[] = [];
+  /**
+   * Each session's tools, as they were when it started (ARCHITECTURE.md §16): the tool list is part of
+   * the cached prefix, so a change of the source's tools shows from the next session or `/new`. After a
+   * restart a session gets the current list (its prompt is rebuilt when the list's signature differs).
+   */
+  private readonly pinned = new LRUCache<string, ToolRegistry>({ max: 20_000 });
   private readonly now: () => Date;
 
   constructor(private readonly deps: AgentDeps) {
-    this.registry = new ToolRegistry(deps.tools);
+    this.registryNow = new ToolRegistry(deps.tools);
     this.now = deps.now ?? (() => new Date());
+  }
+
+  /** The tools a session starting now would get. */
+  get registry(): ToolRegistry {
+    const source = this.deps.toolSource;
+    if (source) {
+      const current = source.current();
+      if (current !== this.sourced) {
+        this.sourced = current;
+        this.registryNow = new ToolRegistry([...this.deps.tools, ...current]);
+      }
+    }
+    return this.registryNow;
+  }
+
+  /** A session's tools: those it started with (pinned), else those of now, pinned to it from here on. */
+  private registryOf(sessionId: string): ToolRegistry {
+    if (!this.deps.toolSource) return this.registryNow;
+    const known = this.pinned.get(sessionId);
+    if (known) return known;
+    const now = this.registry;
+    this.pinned.set(sessionId, now);
+    return now;
   }
 
   get settings(): Settings {
@@ -139,11 +173,18 @@ export class Agent {
   }
 
   /** The open session at an address, started (with its prompt built and stored) when there is none or it expired. */
-  async ensureSession(facts: SessionFacts, tools: readonly Tool[]): Promise<SessionRecord> {
+  async ensureSession(facts: SessionFacts): Promise<SessionRecord> {
+    return (await this.openSession(facts)).session;
+  }
+
+  /** ensureSession, with the session's tools for this kind of run. */
+  private async openSession(facts: SessionFacts): Promise<{ session: SessionRecord; registry: ToolRegistry; tools: Tool[] }> {
     const { store } = this.deps;
     const { session: address, personKey } = facts;
     const now = this.now();
-    const toolsSignature = ToolRegistry.signature(tools);
+    const unattended = facts.unattended ?? false;
+    // The MCP servers start with the gateway without holding its start up; a session waits for them.
+    await this.deps.toolSource?.settled?.();
     let session = await store.sessions.findOpen(address);
     if (session) {
       const reason = this.expiry(session, now);
@@ -153,10 +194,14 @@ export class Agent {
         session = undefined;
       }
     }
+    const registry = session ? this.registryOf(session.id) : this.registry;
+    const tools = registry.forRun({ unattended });
+    const toolsSignature = ToolRegistry.signature(tools);
     if (!session) {
       const id = newSessionId(now);
+      if (this.deps.toolSource) this.pinned.set(id, registry);
       const built = await this.deps.prompts.build({ address, personKey, sessionId: id, startedAt: now });
-      return store.sessions.create({
+      const created = await store.sessions.create({
         id,
         address,
         personKey,
@@ -167,12 +212,13 @@ export class Agent {
         toolsSignature,
         model: facts.chat?.model,
       });
+      return { session: created, registry, tools };
     }
     if (session.toolsSignature !== toolsSignature) {
       await this.deps.prompts.rebuild(session, toolsSignature);
-      return (await store.sessions.get(session.id)) ?? session;
+      return { session: (await store.sessions.get(session.id)) ?? session, registry, tools };
     }
-    return session;
+    return { session, registry, tools };
   }
 
   private expiry(session: SessionRecord, now: Date): string | null {
@@ -190,9 +236,10 @@ export class Agent {
 
   async turn(input: TurnInput): Promise<TurnResult> {
     const { store, provider, settings, logger } = this.deps;
-    const tools = this.registry.forRun({ unattended: input.unattended ?? false });
     await this.deps.budget?.({ personKey: input.personKey, platform: input.session.platform });
-    let session = await this.ensureSession(input, tools);
+    const opened = await this.openSession(input);
+    const { registry, tools } = opened;
+    let session = opened.session;
     let history: ChatMessage[] | undefined;
     if (this.deps.maintainSession) {
       const maintained = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress, force: input.compress === 'force' });
@@ -251,7 +298,7 @@ export class Agent {
         messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
         for (const call of response.toolCalls) {
           input.onTool?.(call.name);
-          const content = await this.runTool(call.name, call.arguments, ctx);
+          const content = await this.runTool(registry, call.name, call.arguments, ctx);
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
         }
         continue;
@@ -280,7 +327,7 @@ export class Agent {
    */
   async failedTurnSession(facts: SessionFacts): Promise<SessionRecord | null> {
     try {
-      return await this.ensureSession(facts, this.registry.forRun({ unattended: facts.unattended ?? false }));
+      return await this.ensureSession(facts);
     } catch (error) {
       this.deps.logger.error('agent', `could not keep the message of ${facts.sessionKey}: ${error instanceof Error ? error.message : String(error)}`);
       return null;
@@ -296,8 +343,8 @@ export class Agent {
     await tx.messages.append(session.id, personKey, [{ role: 'user', content: userContent }], at);
   }
 
-  private async runTool(name: string, rawArgs: string, ctx: ToolContext): Promise<string> {
-    const tool = this.registry.get(name);
+  private async runTool(registry: ToolRegistry, name: string, rawArgs: string, ctx: ToolContext): Promise<string> {
+    const tool = registry.get(name);
     if (!tool) return `Error: there is no tool named '${name}'.`;
     let args: unknown;
     try {

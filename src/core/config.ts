@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { AddressError, parseDeliverableAddress, formatAddress, type DeliverableAddress } from '../platform/address.js';
 import { DOOR_IDS, DOORS, doorOf, STREAMING_MODES, type DoorId, type DoorYaml, type StreamingMode } from '../platform/doors/index.js';
+import { mcpServersSchema } from './mcp-config.js';
 
 export { STREAMING_MODES, type StreamingMode };
 
@@ -163,6 +164,8 @@ export const configSchema = z.strictObject({
   /** ARCHITECTURE.md §10: how answers are shown while the model writes them, per door; `off` = only the finished answer. */
   streaming: streamingSchema,
   ...doorSections,
+  /** Tools from MCP servers (ARCHITECTURE.md §16), by server name; src/core/mcp-config.ts has the keys. */
+  mcp_servers: mcpServersSchema,
   /** How long finished rows are kept (src/core/retention.ts); null keeps them for good. */
   retention: z
     .strictObject({

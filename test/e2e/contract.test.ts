@@ -256,7 +256,7 @@ describe('§7 chat commands and §7b tools', () => {
     expect(lines.slice(1)).toHaveLength(1);
     expect(lines[1].length).toBeLessThan(80);
     const req = model.completions()[before];
-    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'session_search', 'skill_view']);
+    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'session_search', 'skill_view', 'web_fetch']);
     const params = Object.fromEntries(
       (req.body.tools as Array<{ function: { name: string; parameters: { properties: Record<string, { enum?: string[] }>; required?: string[] } } }>).map((t) => [t.function.name, t.function.parameters]),
     );
@@ -268,6 +268,8 @@ describe('§7 chat commands and §7b tools', () => {
     expect(Object.keys(params.skill_view.properties)).toEqual(['name']);
     expect(Object.keys(params.cron.properties).sort()).toEqual(['action', 'deliver', 'id', 'prompt', 'schedule', 'timezone']);
     expect(params.cron.properties.action.enum?.sort()).toEqual(['create', 'list', 'pause', 'remove', 'resume']);
+    expect(Object.keys(params.web_fetch.properties)).toEqual(['url']);
+    expect(params.web_fetch.required).toEqual(['url']);
   });
 
   it('memory tool: saved at once, result as a tool message after the call, shown only in the next session; a write past the limit names the limit and the room left', async () => {
@@ -312,8 +314,8 @@ describe('§7 chat commands and §7b tools', () => {
     const res = await runCli(['cron', 'run', 'weekly-digest'], { env: modelEnv(home) });
     expect(res.code, res.stderr).toBe(0);
     const req = model.completions()[before];
-    // none of the four tools waits for a human, so a cron run keeps all four (and no other)
-    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'session_search', 'skill_view']);
+    // none of the five tools waits for a human, so a cron run keeps all five (and no other)
+    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'session_search', 'skill_view', 'web_fetch']);
     const messages = req.body.messages as Array<{ role: string; content: string }>;
     expect(messages[0].role).toBe('system');
     expect(messages[0].content).not.toContain('Write the weekly digest.');

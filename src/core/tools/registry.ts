@@ -2,6 +2,17 @@ import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../providers/provider.js';
 import type { Tool } from './types.js';
 
+/**
+ * Tools that come and go while the gateway runs (MCP servers, ARCHITECTURE.md §16). `current()` is the
+ * same array while nothing changed; a session gets the list current when it starts and keeps it
+ * (the tool list is part of the cached prefix), so a change shows from the next session or `/new`.
+ */
+export interface ToolSource {
+  current(): readonly Tool[];
+  /** Resolves once the source's first tools are known (servers started or given up on): a new session waits for it. */
+  settled?(): Promise<void>;
+}
+
 const signatures = new WeakMap<readonly Tool[], string>();
 const specLists = new WeakMap<readonly Tool[], ToolSpec[]>();
 
