@@ -62,6 +62,8 @@ export interface InboundAction {
   chatId: string;
   /** The platform's id of the press (callback query id, interaction id, action ts), for the log. */
   actionId: string;
+  /** How the presser is shown ("@ann"): sender-controlled, only ever displayed. */
+  displayName?: string;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { Settings } from '../settings.js';
 import type { SessionRecord, Store } from '../store/types.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
-import type { Adapter, InboundMessage, InboundVerdict } from '../types.js';
+import type { ActionOutcome, Adapter, InboundAction, InboundHandler, InboundMessage, InboundVerdict } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { unknownCommandText } from '../commands.js';
 import { compose, type Step } from './pipeline.js';
@@ -22,6 +22,7 @@ import { isAddressed } from './addressed.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
 import { AnsweredElsewhere, sessionLease, TurnRunner, type SessionLeases } from './turns.js';
 import type { Replies } from './replies.js';
+import { ApprovalDesk } from '../approvals/desk.js';
 
 export type { Renderer } from './replies.js';
 
@@ -45,6 +46,8 @@ const SWEEP_GRACE_MS = 2_000;
 
 export class Gateway {
   private readonly turns: TurnRunner;
+  /** Approvals (ARCHITECTURE.md §16): opened by paused turns, answered through `handle.action` and the console. */
+  readonly approvals: ApprovalDesk;
   private readonly access: Access;
   private readonly now: () => Date;
   private readonly intake: (ctx: TurnContext) => Promise<InboundVerdict>;
@@ -56,13 +59,31 @@ export class Gateway {
   constructor(private readonly deps: GatewayDeps) {
     this.now = deps.now ?? (() => new Date());
     this.access = new Access(deps.settings, deps.store.pairing, this.now);
-    this.turns = new TurnRunner({ ...deps, now: this.now });
+    this.approvals = new ApprovalDesk({ settings: deps.settings, store: deps.store, logger: deps.logger, now: this.now });
+    this.turns = new TurnRunner({ ...deps, now: this.now, approvals: this.approvals });
     this.intake = compose([this.addressed, this.journal, this.authorize, this.deferWhileStopping, this.command, this.enqueue]);
     this.sweepSteps = compose([this.authorize, this.command, this.enqueue]);
   }
 
-  /** The InboundHandler given to every adapter. Resolves once the event is journaled. */
-  readonly handle = async (message: InboundMessage): Promise<InboundVerdict> => {
+  /** The InboundHandler given to every adapter: messages, and (`handle.action`) answers to approval prompts. */
+  readonly handle: InboundHandler & { action: (action: InboundAction) => Promise<ActionOutcome> } = Object.assign(
+    (message: InboundMessage) => this.take(message),
+    { action: (action: InboundAction) => this.approvals.answer(action, this.resume) },
+  );
+
+  /** The console's answer to an approval (ARCHITECTURE.md §12). */
+  answerApproval(id: string, decision: 'approved' | 'denied'): Promise<ActionOutcome> {
+    return this.approvals.answerFromConsole(id, decision, this.resume);
+  }
+
+  /** Starts (or queues) the turn that resumes an answered approval; its row is journaled already. */
+  private readonly resume = async (message: InboundMessage): Promise<void> => {
+    if (this.turns.isStopping) return; // journaled: the sweep after the next start takes it
+    await this.turns.offer(this.contextOf(message));
+  };
+
+  /** One message through intake. Resolves once the event is journaled. */
+  private readonly take = async (message: InboundMessage): Promise<InboundVerdict> => {
     const id = `${message.platform}:${message.updateId}`;
     this.inFlight.add(id);
     try {
@@ -90,6 +111,8 @@ export class Gateway {
 
   private async sweepOnce(platforms: readonly PlatformId[], graceMs: number): Promise<number> {
     const { store } = this.deps;
+    // Approvals nobody answered in time are denied; their resume rows are journaled and started here.
+    await this.approvals.expire(this.resume);
     const now = this.now().getTime();
     const pending = (await store.inbound.pending(platforms)).filter(
       (m) => !this.inFlight.has(`${m.platform}:${m.updateId}`) && m.receivedAt.getTime() <= now - graceMs,
