@@ -28,6 +28,8 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
   let resolveFinished!: () => void;
   const finished = new Promise<void>((r) => (resolveFinished = r));
   const runId = `${process.pid}-${Date.now()}`;
+  /** An approval prompt was printed (ARCHITECTURE.md §16): the next line is its y/N answer. */
+  let awaitingApproval: string | null = null;
 
   const prompt = () => {
     if (options.interactive) options.output.write('you> ');
@@ -58,6 +60,22 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
           // Lines readline had buffered before stop() are not handed over.
           if (next.done || stopped) break;
           const text = next.value.trim();
+          if (awaitingApproval) {
+            const approvalId = awaitingApproval;
+            awaitingApproval = null;
+            const replied = new Promise<void>((r) => (pendingReply = r));
+            const decision = /^y(es)?$/i.test(text) ? 'approve' : 'deny';
+            const outcome = handler.action
+              ? await handler.action({ platform: 'cli', approvalId, decision, userId: CLI_USER_ID, chatId: CLI_CHAT_ID, actionId: `${runId}-y${seq}` })
+              : { status: 'unknown' as const, text: 'Approvals are not answered here.' };
+            options.output.write(`${outcome.text}\n`);
+            // A decided approval resumes the turn: its answer comes next.
+            if (outcome.resolved) await replied;
+            else pendingReply = null;
+            if (stopped) break;
+            prompt();
+            continue;
+          }
           if (!text) {
             prompt();
             continue;
@@ -79,7 +97,7 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
           });
           await replied;
           if (stopped) break;
-          prompt();
+          if (!awaitingApproval) prompt();
         }
         resolveFinished();
         options.onEnd?.();
@@ -95,6 +113,10 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
       for (let i = delivery.firstChunk; i < chunks.length; i++) {
         options.output.write(chunks[i].replace(/\n*$/, '\n'));
         delivery.onChunkSent(i);
+      }
+      if (delivery.target.approvalId) {
+        awaitingApproval = delivery.target.approvalId;
+        options.output.write('Approve? [y/N] ');
       }
       const r = pendingReply;
       pendingReply = null;
