@@ -84,6 +84,28 @@ export class Gateway {
 
   /** One message through intake. Resolves once the event is journaled. */
   private readonly take = async (message: InboundMessage): Promise<InboundVerdict> => {
+    // An e-mail reply `approve CODE` / `deny CODE` answers an approval (ARCHITECTURE.md §16), never the model.
+    const coded = message.platform === 'email' ? approvalByMail(message.text) : null;
+    if (coded) return this.answerByMail(message, coded);
+    return this.intake1(message);
+  };
+
+  /** The e-mail answer: the code stands for the approval; only an approver's counts. No backscatter: refusals are only logged. */
+  private async answerByMail(message: InboundMessage, coded: { code: string; decision: 'approve' | 'deny' }): Promise<InboundVerdict> {
+    const record = await this.approvals.byCode(coded.code);
+    if (!record) {
+      this.deps.logger.info('approvals', `e-mail from ${message.userId}: no approval with code ${coded.code}`);
+      return 'ignored';
+    }
+    const outcome = await this.approvals.answer(
+      { platform: 'email', approvalId: record.id, decision: coded.decision, userId: message.userId, chatId: message.chatId, actionId: message.updateId },
+      this.resume,
+    );
+    if (outcome.status === 'refused') return 'refused';
+    return outcome.resolved ? 'accepted' : 'duplicate';
+  }
+
+  private readonly intake1 = async (message: InboundMessage): Promise<InboundVerdict> => {
     const id = `${message.platform}:${message.updateId}`;
     this.inFlight.add(id);
     try {
@@ -221,4 +243,11 @@ export class Gateway {
     await this.turns.offer(ctx);
     return 'accepted';
   };
+}
+
+/** `approve CODE` / `deny CODE` as the first non-empty line of a mail (the rest is the quoted prompt). */
+export function approvalByMail(text: string): { code: string; decision: 'approve' | 'deny' } | null {
+  const first = text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  const m = /^(approve|deny)\s+([A-Z0-9]{6})\b/i.exec(first);
+  return m ? { code: m[2].toUpperCase(), decision: m[1].toLowerCase() === 'approve' ? 'approve' : 'deny' } : null;
 }
