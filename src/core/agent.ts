@@ -228,7 +228,7 @@ export class Agent {
   }
 
   async turn(input: TurnInput): Promise<TurnResult> {
-    const { store, provider, settings, logger } = this.deps;
+    const { store } = this.deps;
     const tools = this.registry.forRun({ unattended: input.unattended ?? false });
     let session = await this.ensureSession(input, tools);
     let history: ChatMessage[] | undefined;
