@@ -23,7 +23,7 @@ const env = () => cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.open
 
 describe('approvals in the terminal', () => {
   it('asks "Approve? [y/N]"; a piped "y" runs the call; an empty line (N) denies it', async () => {
-    const run = await runCli(['chat'], { env: env(), input: 'the code word is zebra\n/new\nSAVE zebra\ny\nSAVE yak\n\n' });
+    const run = await runCli(['chat'], { env: env(), input: 'the code word is zebra\n/new\nSAVE zebra\ny\nSAVE yak\n\n', timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Approval needed');
     expect(run.stdout).toContain('Answer y or N');

@@ -51,7 +51,7 @@ describe('approvals on Discord', () => {
     const dm = async (content: string) => {
       const n = discord.messages.length;
       discord.sendDM({ userId: ALICE, content });
-      return (await discord.waitForMessages(n + 1, 10_000))[n];
+      return (await discord.waitForMessages(n + 1, 20_000))[n];
     };
     await dm('the code word is zebra');
     await dm('/new');
@@ -61,7 +61,7 @@ describe('approvals on Discord', () => {
     expect(row.components.map((b) => b.label)).toEqual(['Approve', 'Deny']);
 
     const stranger = discord.pressButton({ userId: MALLORY, messageId: prompt.id, customId: row.components[0].custom_id });
-    await until(() => discord.interactionCallbacks.some((c) => c.interactionId === stranger.interactionId), 10_000, 'the refusal', gw);
+    await until(() => discord.interactionCallbacks.some((c) => c.interactionId === stranger.interactionId), 20_000, 'the refusal', gw);
     const refusal = discord.interactionCallbacks.find((c) => c.interactionId === stranger.interactionId)!;
     expect(refusal.type).toBe(4);
     expect(refusal.data).toMatchObject({ flags: 64 });
@@ -69,7 +69,7 @@ describe('approvals on Discord', () => {
 
     const n = discord.messages.length;
     const press = discord.pressButton({ userId: ALICE, messageId: prompt.id, customId: row.components[0].custom_id, username: 'alice' });
-    const answer = (await discord.waitForMessages(n + 1, 10_000))[n];
+    const answer = (await discord.waitForMessages(n + 1, 20_000))[n];
     expect(answer.content).toMatch(/^Memory tool said: /);
     const ack = discord.interactionCallbacks.find((c) => c.interactionId === press.interactionId)!;
     expect(ack.type).toBe(7);
@@ -79,7 +79,7 @@ describe('approvals on Discord', () => {
 
     // a second press (from a client that still shows the buttons): an ephemeral line, nothing runs
     const again = discord.pressButton({ userId: ALICE, messageId: prompt.id, customId: row.components[1].custom_id });
-    await until(() => discord.interactionCallbacks.some((c) => c.interactionId === again.interactionId), 10_000, 'the second press answered', gw);
+    await until(() => discord.interactionCallbacks.some((c) => c.interactionId === again.interactionId), 20_000, 'the second press answered', gw);
     expect(String(discord.interactionCallbacks.find((c) => c.interactionId === again.interactionId)!.data?.content)).toMatch(/already approved/);
     await sleep(300);
     expect(discord.messages.length).toBe(n + 1);

@@ -82,7 +82,7 @@ describe.skipIf(Boolean(postgres.skip))(`approvals on two instances on one Postg
     await until(() => slack.messages.length > n, 15_000, 'the answer', instances[1].gw);
     expect(slack.messages[n].text).toMatch(/^Memory tool said: Saved/);
     expect((await press(0, slack.responseUrl('on-a'))).status).toBe(200);
-    await until(() => slack.responsePosts.some((p) => p.id === 'on-a'), 10_000, 'the second press answered', instances[0].gw);
+    await until(() => slack.responsePosts.some((p) => p.id === 'on-a'), 20_000, 'the second press answered', instances[0].gw);
     expect(String(slack.responsePosts.find((p) => p.id === 'on-a')!.body.text)).toMatch(/already approved/);
     await sleep(1000);
     expect(slack.messages.length).toBe(n + 1);

@@ -65,7 +65,7 @@ describe('approvals on Slack', () => {
     const dm = async (text: string) => {
       const n = slack.messages.length;
       await postSigned(events, SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text, ts: nextTs() }));
-      await until(() => slack.messages.length > n, 10_000, `an answer to ${text}`, gw);
+      await until(() => slack.messages.length > n, 20_000, `an answer to ${text}`, gw);
       return slack.messages[n];
     };
     await dm('the code word is zebra');
@@ -84,7 +84,7 @@ describe('approvals on Slack', () => {
 
     const strangerUrl = slack.responseUrl('stranger');
     expect((await press('U2002', approve, strangerUrl)).status).toBe(200);
-    await until(() => slack.responsePosts.some((p) => p.id === 'stranger'), 10_000, 'the refusal', gw);
+    await until(() => slack.responsePosts.some((p) => p.id === 'stranger'), 20_000, 'the refusal', gw);
     const refusal = slack.responsePosts.find((p) => p.id === 'stranger')!;
     expect(refusal.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(String(refusal.body.text)).toMatch(/^Only the person who asked/);
@@ -93,9 +93,9 @@ describe('approvals on Slack', () => {
     const n = slack.messages.length;
     const url = slack.responseUrl('approver');
     expect((await press('U1001', approve, url)).status).toBe(200);
-    await until(() => slack.messages.length > n, 10_000, 'the answer', gw);
+    await until(() => slack.messages.length > n, 20_000, 'the answer', gw);
     expect(slack.messages[n].text).toMatch(/^Memory tool said: /);
-    await until(() => slack.responsePosts.some((p) => p.id === 'approver'), 10_000, 'the prompt replaced', gw);
+    await until(() => slack.responsePosts.some((p) => p.id === 'approver'), 20_000, 'the prompt replaced', gw);
     const replaced = slack.responsePosts.find((p) => p.id === 'approver')!;
     expect(replaced.body.replace_original).toBe(true);
     expect(String(replaced.body.text)).toContain('Approved by @u1001');
@@ -103,7 +103,7 @@ describe('approvals on Slack', () => {
     // a replayed press: one line, nothing runs again
     const replay = slack.responseUrl('replay');
     await press('U1001', deny, replay);
-    await until(() => slack.responsePosts.some((p) => p.id === 'replay'), 10_000, 'the replay answered', gw);
+    await until(() => slack.responsePosts.some((p) => p.id === 'replay'), 20_000, 'the replay answered', gw);
     expect(String(slack.responsePosts.find((p) => p.id === 'replay')!.body.text)).toMatch(/already approved/);
     await sleep(300);
     expect(memory().match(/zebra/g)).toHaveLength(1);
@@ -117,15 +117,15 @@ describe('approvals on Slack', () => {
     await slack.socketConnected();
     const n0 = slack.messages.length;
     await slack.sendSocketEnvelope('events_api', JSON.parse(eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text: 'SAVE yak', ts: nextTs() })) as Record<string, unknown>);
-    await until(() => slack.messages.length > n0, 10_000, 'the prompt', gw);
+    await until(() => slack.messages.length > n0, 20_000, 'the prompt', gw);
     const prompt = slack.messages[n0];
     const [approve] = buttonsOf(prompt);
     const url = slack.responseUrl('socket');
     const ack = await slack.sendSocketEnvelope('interactive', blockActionsPayload({ userId: 'U1001', channel: 'D0DM', messageTs: prompt.ts, messageText: prompt.text, actionId: approve.action_id, value: approve.value, responseUrl: url }));
     expect(ack.envelope_id).toBeTruthy();
-    await until(() => slack.messages.length > n0 + 1, 10_000, 'the answer', gw);
+    await until(() => slack.messages.length > n0 + 1, 20_000, 'the answer', gw);
     expect(slack.messages[n0 + 1].text).toMatch(/^Memory tool said: /);
     expect(memory()).toContain('yak');
-    await until(() => slack.responsePosts.some((p) => p.id === 'socket'), 10_000, 'the prompt replaced', gw);
+    await until(() => slack.responsePosts.some((p) => p.id === 'socket'), 20_000, 'the prompt replaced', gw);
   });
 });

@@ -39,7 +39,7 @@ const memoryText = () => (existsSync(memoryFile()) ? readFileSync(memoryFile(), 
 async function say(text: string) {
   const n = tg.sent.length;
   tg.pushText({ text, userId: 1001 });
-  const sent = await tg.waitForMessages(n + 1);
+  const sent = await tg.waitForMessages(n + 1, 20_000);
   return sent[n];
 }
 
@@ -65,7 +65,7 @@ describe('approvals through switchboard start with Telegram', () => {
     // someone else presses: refused in one line, nothing runs
     const requestsBefore = model.completions().length;
     const strangerQuery = tg.pushCallback({ userId: 2002, chatId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
-    await until(() => tg.callbackAnswers.some((a) => a.queryId === strangerQuery), 10_000, 'the refusal', gw);
+    await until(() => tg.callbackAnswers.some((a) => a.queryId === strangerQuery), 20_000, 'the refusal', gw);
     const refusal = tg.callbackAnswers.find((a) => a.queryId === strangerQuery)!;
     expect(refusal.text).toMatch(/^Only the person who asked/);
     expect(refusal.showAlert).toBe(true);
@@ -76,7 +76,7 @@ describe('approvals through switchboard start with Telegram', () => {
     // the person approves: the call runs, the model goes on, the answer arrives; the keyboard is removed
     const n = tg.sent.length;
     const query = tg.pushCallback({ userId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
-    const answer = (await tg.waitForMessages(n + 1))[n];
+    const answer = (await tg.waitForMessages(n + 1, 20_000))[n];
     expect(answer.plain).toMatch(/^Memory tool said: /);
     expect(tg.callbackAnswers.find((a) => a.queryId === query)?.text).toBe('Approved.');
     await until(() => tg.callsOf('editMessageReplyMarkup').some((c) => c.status === 200), 5000, 'the keyboard removed', gw);
@@ -90,7 +90,7 @@ describe('approvals through switchboard start with Telegram', () => {
     const requestsAfter = model.completions().length;
     const again = tg.pushCallback({ userId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
     const deny = tg.pushCallback({ userId: 1001, data: keyboard[0][1].callback_data, messageId: prompt.messageId });
-    await until(() => [again, deny].every((q) => tg.callbackAnswers.some((a) => a.queryId === q)), 10_000, 'both presses answered', gw);
+    await until(() => [again, deny].every((q) => tg.callbackAnswers.some((a) => a.queryId === q)), 20_000, 'both presses answered', gw);
     expect(tg.callbackAnswers.find((a) => a.queryId === again)?.text).toMatch(/already approved/);
     expect(tg.callbackAnswers.find((a) => a.queryId === deny)?.text).toMatch(/already approved/);
     await sleep(300);
@@ -104,7 +104,7 @@ describe('approvals through switchboard start with Telegram', () => {
     const keyboard = (prompt.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard;
     const n = tg.sent.length;
     tg.pushCallback({ userId: 1001, data: keyboard[0][1].callback_data, messageId: prompt.messageId });
-    const answer = (await tg.waitForMessages(n + 1))[n];
+    const answer = (await tg.waitForMessages(n + 1, 20_000))[n];
     expect(answer.plain).toContain('denied by the user');
     expect(memoryText()).not.toContain('yak');
   });
@@ -118,7 +118,7 @@ describe('approvals through switchboard start with Telegram', () => {
     await gw.waitFor(/ready \(telegram/);
     const n = tg.sent.length;
     tg.pushCallback({ userId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
-    const answer = (await tg.waitForMessages(n + 1))[n];
+    const answer = (await tg.waitForMessages(n + 1, 20_000))[n];
     expect(answer.plain).toMatch(/^Memory tool said: /);
     expect(memoryText().match(/koala/g)).toHaveLength(1);
     await sleep(500);
@@ -133,13 +133,13 @@ describe('approvals through switchboard start with Telegram', () => {
     const prompt = await say('SAVE lemur');
     expect(prompt.plain).toContain('within 1 seconds');
     const n = tg.sent.length;
-    const answer = (await tg.waitForMessages(n + 1, 10_000))[n];
+    const answer = (await tg.waitForMessages(n + 1, 20_000))[n];
     expect(answer.plain).toContain('no answer in time');
     expect(memoryText()).not.toContain('lemur');
     // a late press: refused as expired
     const keyboard = (prompt.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard;
     const late = tg.pushCallback({ userId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
-    await until(() => tg.callbackAnswers.some((a) => a.queryId === late), 10_000, 'the late press answered', gw);
+    await until(() => tg.callbackAnswers.some((a) => a.queryId === late), 20_000, 'the late press answered', gw);
     expect(tg.callbackAnswers.find((a) => a.queryId === late)?.text).toMatch(/expired/);
     expect(memoryText()).not.toContain('lemur');
   });
