@@ -16,6 +16,7 @@ import { benchPrompt, type PromptBench } from './prompt.js';
 import { benchSearch, type SearchBenchResult } from './search.js';
 import { benchDbSize, type DbSizeBench } from './dbsize.js';
 import { benchConsole, type ConsoleBench } from './console.js';
+import { benchApprovals, type ApprovalsBench } from './approvals.js';
 import { benchStreaming, type StreamingBench } from './streaming.js';
 import { benchInstances, type InstancesBench } from './instances.js';
 import { benchBespoke, type BespokeBench } from './bespoke.js';
@@ -52,11 +53,12 @@ interface Results {
   instances?: InstancesBench;
   bespoke?: BespokeBench;
   mcp?: McpBench;
+  approvals?: ApprovalsBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke', 'mcp'];
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke', 'mcp', 'approvals'];
 const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
 const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -146,6 +148,10 @@ function rows(r: Results): Row[] {
       if (c) add('Database', `state.db + WAL after ${n(k, 0)} messages (day ${n(c.day, 0)} of ${d.simulatedDays}; ${n(c.messagesRows, 0)} message rows, ${n(c.inboundRows, 0)} journal rows)`, n(c.mb, 1), 'MB');
     }
     add('Database', `spread of the size once retention (${d.retentionDays} days) applies, from day ${d.retentionDays + 1} on (flat: ≈ 0)`, n(d.flatSpreadMb, 1), 'MB');
+  }
+  if (r.approvals) {
+    const a = r.approvals;
+    add('Approvals', `button press (Telegram callback_query) to the tool call, p50 / p95 over ${a.rounds} presses (goal p95 ≤ 500)`, `${n(a.p50Ms)} / ${n(a.p95Ms)}`, 'ms');
   }
   if (r.console) {
     const c = r.console;
@@ -307,6 +313,10 @@ if (!skip.has('bespoke')) {
 if (!skip.has('mcp')) {
   log('mcp: a stdio tool call, and 20 servers with 200 tools…');
   results.mcp = await benchMcp(log);
+}
+if (!skip.has('approvals')) {
+  log('approvals: button press to tool call through the Telegram fake…');
+  results.approvals = await benchApprovals(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 

@@ -47,6 +47,8 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
   /** A status line (`thinking…`, `stopping…`) is on screen, to be cleared before the answer. */
   let status = false;
   let restoreTerminal = () => undefined as void;
+  /** An approval prompt was printed (ARCHITECTURE.md §16): the next line is its y/N answer. */
+  let awaitingApproval: string | null = null;
 
   const clearIndicator = () => {
     if (indicator) clearInterval(indicator);
@@ -90,6 +92,20 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
     });
   };
 
+  /** The line after an approval prompt: `y`/`yes` approves, anything else denies; a decided approval's turn answers next. */
+  const answerApproval = async (handler: InboundHandler, text: string): Promise<void> => {
+    const approvalId = awaitingApproval!;
+    awaitingApproval = null;
+    const replied = new Promise<void>((r) => (pendingReply = r));
+    const decision = /^y(es)?$/i.test(text.trim()) ? 'approve' : 'deny';
+    const outcome = handler.action
+      ? await handler.action({ platform: 'cli', approvalId, decision, userId: CLI_USER_ID, chatId: CLI_CHAT_ID, actionId: `${runId}-y${seq}` })
+      : { status: 'unknown' as const, text: 'Approvals are not answered here.', resolved: false };
+    out.write(`${outcome.text}\n`);
+    if (outcome.resolved) await replied;
+    else pendingReply = null;
+  };
+
   const end = () => {
     restoreTerminal();
     resolveFinished();
@@ -106,6 +122,11 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
         continue;
       }
       const text = line.text.trim();
+      if (awaitingApproval) {
+        await answerApproval(handler, text);
+        if (stopped) break;
+        continue;
+      }
       if (!text) continue;
       await send(handler, text);
       if (stopped) break;
@@ -157,10 +178,18 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
         await send(handler, text);
         busy = false;
       }
-      if (!stopped) terminal.prompt(true);
+      if (!stopped && !awaitingApproval) terminal.prompt(true);
     };
 
     terminal.on('line', (line) => {
+      if (awaitingApproval && !busy) {
+        busy = true;
+        void answerApproval(handler, line).then(() => {
+          busy = false;
+          void next();
+        });
+        return;
+      }
       const text = [pasted, line.trim()].filter(Boolean).join('\n');
       pasted = '';
       if (!text.trim()) return void (busy || terminal.prompt());
@@ -231,6 +260,10 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
       for (let i = delivery.firstChunk; i < chunks.length; i++) {
         out.write(chunks[i].replace(/\n*$/, '\n'));
         delivery.onChunkSent(i);
+      }
+      if (delivery.target.approvalId) {
+        awaitingApproval = delivery.target.approvalId;
+        out.write('Approve? [y/N] ');
       }
       const r = pendingReply;
       pendingReply = null;

@@ -11,6 +11,7 @@ import * as pages from './pages.js';
 import { createRedactor } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
 import type { PageContext } from './pages.js';
+import { approvalRows, approvalsPage } from './approvals.js';
 
 type Env = { Variables: { nonce: string | null } };
 
@@ -143,6 +144,19 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<Env> {
       notice = (await deps.store.pairing.deny(code)) ? { ok: true, text: `Denied code ${code}.` } : { ok: false, text: `No pending code ${code}.` };
     }
     return page(c, pages.pairingPage(await data.pairing(deps), ctx(c, notice)), notice.ok ? 200 : 400);
+  });
+
+  app.get('/approvals', async (c) => page(c, approvalsPage(await approvalRows(deps), ctx(c), deps.answerApproval !== undefined)));
+  app.get('/api/approvals', async (c) => json(c, await approvalRows(deps)));
+  app.post('/approvals/:id{[0-9a-f]{6,40}}/:action{approve|deny}', async (c) => {
+    const answer = deps.answerApproval;
+    let notice: PageContext['notice'];
+    if (!answer) notice = { ok: false, text: 'Approvals are answered where the gateway runs (switchboard start).' };
+    else {
+      const outcome = await answer(c.req.param('id'), c.req.param('action') === 'approve' ? 'approved' : 'denied');
+      notice = { ok: outcome.status === 'approved' || outcome.status === 'denied', text: outcome.text };
+    }
+    return page(c, approvalsPage(await approvalRows(deps), ctx(c, notice), answer !== undefined), notice.ok ? 200 : 400);
   });
 
   app.notFound((c) => (c.req.path.startsWith('/api/') ? json(c, { error: 'not found' }, 404) : page(c, pages.errorPage(404, 'No such page.'), 404)));

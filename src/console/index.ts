@@ -11,6 +11,7 @@ import { formatAddress, type Address } from '../platform/address.js';
 import { oneLine } from '../core/errors.js';
 import { startConsole, type RunningConsole } from './server.js';
 import type { DoorStatus, McpServerView, RunNowResult } from './types.js';
+import type { ActionOutcome } from '../core/types.js';
 
 export type { DoorStatus, DoorState } from './types.js';
 export type { RunningConsole } from './server.js';
@@ -32,6 +33,8 @@ export interface ConsoleHost {
   readonly delivery: { kick(chat?: Address): void };
   /** The MCP servers (ARCHITECTURE.md §16); shown on the overview once this process started them. */
   readonly mcp?: { readonly started: boolean; status(): McpServerView[] } | null;
+  /** The gateway, where one runs: the console answers approvals through it (ARCHITECTURE.md §16). */
+  readonly gateway?: { answerApproval(id: string, decision: 'approved' | 'denied'): Promise<ActionOutcome> };
 }
 
 export interface ConsoleForAppOptions {
@@ -54,6 +57,7 @@ export async function serveConsole(app: ConsoleHost, options: ConsoleForAppOptio
     const job = await app.store.cron.get(id);
     return { ok: true, detail: `ran (${result.detail}); the report is on its way to ${job ? formatAddress(job.deliver) : 'its target'}` };
   };
+  const gateway = app.gateway;
   return startConsole({
     settings: settings.console,
     home: settings.home,
@@ -70,6 +74,7 @@ export async function serveConsole(app: ConsoleHost, options: ConsoleForAppOptio
         runNow,
         changed: () => void app.scheduler.refresh().catch((error: unknown) => app.logger.warn('console', `cron refresh: ${oneLine(error)}`)),
       },
+      ...(gateway ? { answerApproval: (id: string, decision: 'approved' | 'denied') => gateway.answerApproval(id, decision) } : {}),
       kickDelivery: (chat) => {
         options.beforeSend?.();
         app.delivery.kick(chat);

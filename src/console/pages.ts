@@ -16,6 +16,7 @@ const NAV: Array<[string, string]> = [
   ['/cron', 'Cron'],
   ['/outbox', 'Outbox'],
   ['/pairing', 'Pairing'],
+  ['/approvals', 'Approvals'],
 ];
 
 export function layout(title: string, current: string, body: Markup, ctx?: PageContext): string {

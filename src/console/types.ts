@@ -5,6 +5,7 @@
  */
 import type { Store } from '../core/store/types.js';
 import type { Address } from '../platform/address.js';
+import type { ActionOutcome } from '../core/types.js';
 
 /** How a door is doing, as the serving process knows it. `standby`: another instance holds its lease. */
 export type DoorState = 'running' | 'starting' | 'standby' | 'stopped' | 'failed';
@@ -52,6 +53,11 @@ export interface ConsoleDeps {
     /** A job was paused or resumed: the scheduler re-reads the jobs. */
     changed: () => void;
   };
+  /**
+   * Answers an approval from the console (ARCHITECTURE.md §16): counted once, its turn resumed. Absent where
+   * no gateway runs: the page then only lists them.
+   */
+  answerApproval?: (id: string, decision: 'approved' | 'denied') => Promise<ActionOutcome>;
   /** Wakes delivery for a chat (after a retry). */
   kickDelivery: (chat?: Address) => void;
   now?: () => Date;

@@ -8,12 +8,14 @@ import type { SessionPrompts } from './session-prompts.js';
 import type { Telemetry } from './telemetry.js';
 import type { BudgetCheck } from './cost/budgets.js';
 import { performance } from 'node:perf_hooks';
-import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.js';
+import { addUsage, ZERO_USAGE, type ChatMessage, type ToolCall, type Usage } from './messages.js';
 import { ToolRegistry, type ToolSource } from './tools/registry.js';
 import { LRUCache } from 'lru-cache';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError, NO_MODEL } from './errors.js';
 import type { ChatConfig } from './config.js';
+import { TurnTaint, type TaintMark } from './taint.js';
+import { approvalReason, UNATTENDED_DENIAL } from './approvals/policy.js';
 
 export type { PromptFactory } from './session-prompts.js';
 
@@ -61,6 +63,34 @@ export interface TurnInput extends SessionFacts {
    * compressed before this turn whatever its estimated size (issue 38).
    */
   compress?: 'force';
+  /** The turn's taint (§17), already marked by what the message carries (quoted mail); default clean. */
+  taint?: TurnTaint;
+}
+
+/**
+ * A turn paused for a person's yes (ARCHITECTURE.md §16), as it is stored with the approval: everything
+ * needed to go on where it stopped, on any instance, after any restart.
+ */
+export interface PausedTurn {
+  /** This turn's messages so far, from the user's message on (the last is the assistant's tool calls). */
+  messages: ChatMessage[];
+  /** That message's calls not yet answered; the first is the one waiting for the yes. */
+  calls: ToolCall[];
+  /** The next model request's number in this turn (the tool-call budget goes on counting). */
+  iteration: number;
+  usage: Usage;
+  requests: number;
+  taint: TaintMark[];
+  tail?: string;
+  /** Calls denied because nobody could be asked (cron): the report says so. */
+  unattendedDenials: string[];
+}
+
+/** The call a paused turn waits on: its tool, why it is asked, and the turn to store. */
+export interface ApprovalRequest {
+  call: ToolCall;
+  reason: string;
+  paused: PausedTurn;
 }
 
 export interface TurnResult {
@@ -70,6 +100,29 @@ export interface TurnResult {
   newMessages: ChatMessage[];
   usage: Usage;
   requests: number;
+  /** Set when the turn paused for an approval: `answer` is empty and nothing of it is stored yet but the pause. */
+  pause?: ApprovalRequest;
+}
+
+/** How the call a paused turn waited on ends: run it now (approved) or this text is its result. */
+export type ApprovalVerdict = { run: (call: () => Promise<string>) => Promise<string> } | { result: string };
+
+/** A turn's running state between model requests (turn and resume share the loop). */
+interface LoopState {
+  session: SessionRecord;
+  messages: ChatMessage[];
+  /** Index in `messages` of this turn's first message (the user's). */
+  stored: number;
+  ctx: ToolContext;
+  /** The session's tools (pinned when it started, ARCHITECTURE.md §16) and the list offered this run. */
+  registry: ToolRegistry;
+  tools: readonly Tool[];
+  taint: TurnTaint;
+  calls: ToolCall[];
+  iteration: number;
+  usage: Usage;
+  requests: number;
+  unattendedDenials: string[];
 }
 
 export interface AgentDeps {
@@ -235,11 +288,10 @@ export class Agent {
   }
 
   async turn(input: TurnInput): Promise<TurnResult> {
-    const { store, provider, settings, logger } = this.deps;
+    const { store } = this.deps;
     await this.deps.budget?.({ personKey: input.personKey, platform: input.session.platform });
-    const opened = await this.openSession(input);
-    const { registry, tools } = opened;
-    let session = opened.session;
+    const { registry, tools, session: opened } = await this.openSession(input);
+    let session = opened;
     let history: ChatMessage[] | undefined;
     if (this.deps.maintainSession) {
       const maintained = await this.deps.maintainSession(session, { signal: input.signal, replyAddress: input.replyAddress, force: input.compress === 'force' });
@@ -251,8 +303,58 @@ export class Agent {
     const messages: ChatMessage[] = history ?? (await store.messages.history(session.id));
     const stored = messages.length;
     messages.push({ role: 'user', content: input.userContent });
-    const specs = ToolRegistry.specs(tools);
-    const ctx: ToolContext = {
+    const taint = input.taint ?? new TurnTaint();
+    return this.loop(input, {
+      session,
+      messages,
+      stored,
+      ctx: this.toolContext(input, session, taint),
+      registry,
+      tools,
+      taint,
+      calls: [],
+      iteration: 0,
+      usage: ZERO_USAGE,
+      requests: 0,
+      unattendedDenials: [],
+    });
+  }
+
+  /**
+   * Goes on with a turn paused for an approval (ARCHITECTURE.md §16): its stored messages follow the
+   * session's history, the call it waited on ends as `verdict` says, the other calls of the same model
+   * message run, and the model loop continues. It may pause again on a later call.
+   */
+  async resume(input: TurnInput, paused: PausedTurn, verdict: ApprovalVerdict): Promise<TurnResult> {
+    const { registry, tools, session } = await this.openSession(input);
+    const messages: ChatMessage[] = await this.deps.store.messages.history(session.id);
+    const stored = messages.length;
+    messages.push(...paused.messages);
+    const taint = new TurnTaint();
+    for (const m of paused.taint) taint.mark(m.kind, m.source);
+    const ctx = this.toolContext(input, session, taint);
+    const [call, ...rest] = paused.calls;
+    const content = 'result' in verdict ? verdict.result : await verdict.run(() => this.runTool(registry, call.name, call.arguments, ctx, false).then((r) => ('content' in r ? r.content : r.reason)));
+    messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+    return this.loop({ ...input, tail: paused.tail }, {
+      session,
+      messages,
+      stored,
+      ctx,
+      registry,
+      tools,
+      taint,
+      calls: rest,
+      iteration: paused.iteration,
+      usage: paused.usage,
+      requests: paused.requests,
+      unattendedDenials: paused.unattendedDenials,
+    });
+  }
+
+  private toolContext(input: TurnInput, session: SessionRecord, taint: TurnTaint): ToolContext {
+    const { store, provider, settings, logger } = this.deps;
+    return {
       settings,
       store,
       logger,
@@ -265,16 +367,52 @@ export class Agent {
       replyAddress: input.replyAddress,
       signal: input.signal,
       now: this.now,
+      taint,
     };
-    let usage = ZERO_USAGE;
-    let requests = 0;
+  }
+
+  /** The model loop: answers the calls left, asks the model, runs its calls, until it answers or pauses. */
+  private async loop(input: TurnInput, st: LoopState): Promise<TurnResult> {
+    const { provider, settings, logger } = this.deps;
+    const { session, messages, ctx } = st;
+    const specs = ToolRegistry.specs(st.tools);
+    const unattended = input.unattended ?? false;
     const maxIterations = settings.config.model.max_tool_iterations;
     let answer: string | null = null;
     // The model the session started with (ARCHITECTURE.md §13), the same for every call of the turn.
     const model = session.model ?? settings.model.name;
-    for (let i = 0; i <= maxIterations && answer === null; i++) {
+    for (;;) {
+      while (st.calls.length) {
+        const call = st.calls[0];
+        input.onTool?.(call.name);
+        const outcome = await this.runTool(st.registry, call.name, call.arguments, ctx, true);
+        if ('reason' in outcome) {
+          if (!unattended) {
+            const paused: PausedTurn = {
+              messages: messages.slice(st.stored),
+              calls: [...st.calls],
+              iteration: st.iteration,
+              usage: st.usage,
+              requests: st.requests,
+              taint: [...st.taint.list()],
+              ...(input.tail === undefined ? {} : { tail: input.tail }),
+              unattendedDenials: st.unattendedDenials,
+            };
+            logger.info('approvals', `session ${session.id}: ${call.name} waits for approval (${outcome.reason})`);
+            return { answer: '', session, newMessages: [], usage: st.usage, requests: st.requests, pause: { call, reason: outcome.reason, paused } };
+          }
+          logger.info('approvals', `session ${session.id}: ${call.name} denied (a scheduled run cannot ask for approval)`);
+          st.unattendedDenials.push(call.name);
+          messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: UNATTENDED_DENIAL });
+        } else {
+          messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content });
+        }
+        st.calls.shift();
+      }
+      if (answer !== null || st.iteration > maxIterations) break;
       if (input.signal.aborted) throw new ModelError('the turn was stopped');
-      const lastChance = i === maxIterations;
+      const lastChance = st.iteration === maxIterations;
+      st.iteration++;
       const tail = lastChance ? [input.tail, TOOL_BUDGET_TAIL].filter(Boolean).join('\n\n') : input.tail;
       let soFar = '';
       const onText = input.onText;
@@ -289,26 +427,29 @@ export class Agent {
         signal: input.signal,
         ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
       });
-      requests++;
+      st.requests++;
       this.deps.telemetry?.model(model, (performance.now() - asked) / 1000, response.usage);
-      usage = addUsage(usage, response.usage);
+      st.usage = addUsage(st.usage, response.usage);
       // A stream cut by /stop may end quietly with the text so far: that is no answer.
       if (input.signal.aborted) throw new ModelError('the turn was stopped');
       if (response.toolCalls.length && !lastChance) {
         messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
-        for (const call of response.toolCalls) {
-          input.onTool?.(call.name);
-          const content = await this.runTool(registry, call.name, call.arguments, ctx);
-          messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
-        }
+        st.calls = [...response.toolCalls];
         continue;
       }
       answer = response.text.trim() ? response.text : response.toolCalls.length ? 'I ran out of tool calls for this turn.' : '';
       messages.push({ role: 'assistant', content: answer });
     }
     if (answer === null) answer = '';
-    logger.debug('agent', `session ${session.id}: ${requests} request(s), ${usage.inputTokens} in / ${usage.cachedTokens} cached / ${usage.outputTokens} out`);
-    return { answer, session, newMessages: messages.slice(stored), usage, requests };
+    if (st.unattendedDenials.length) {
+      // The report says what was not done, whatever the model wrote (§17: a cron run refuses them).
+      const names = [...new Set(st.unattendedDenials)].map((n) => `\`${n}\``).join(', ');
+      answer = `${answer}\n\n_Not done: ${names} needs a person's approval, and a scheduled run cannot ask for one._`.trim();
+      const last = messages[messages.length - 1];
+      if (last.role === 'assistant') last.content = answer;
+    }
+    logger.debug('agent', `session ${session.id}: ${st.requests} request(s), ${st.usage.inputTokens} in / ${st.usage.cachedTokens} cached / ${st.usage.outputTokens} out`);
+    return { answer, session, newMessages: messages.slice(st.stored), usage: st.usage, requests: st.requests };
   }
 
   /**
@@ -343,21 +484,32 @@ export class Agent {
     await tx.messages.append(session.id, personKey, [{ role: 'user', content: userContent }], at);
   }
 
-  private async runTool(registry: ToolRegistry, name: string, rawArgs: string, ctx: ToolContext): Promise<string> {
+  /**
+   * Runs one call, or — `checked` and the call needs a person's yes (approvals/policy.ts) — returns why
+   * instead of running it. A tool whose result is untrusted text marks the turn's taint after it returns.
+   */
+  private async runTool(registry: ToolRegistry, name: string, rawArgs: string, ctx: ToolContext, checked: boolean): Promise<{ content: string } | { reason: string }> {
     const tool = registry.get(name);
-    if (!tool) return `Error: there is no tool named '${name}'.`;
+    if (!tool) return { content: `Error: there is no tool named '${name}'.` };
     let args: unknown;
     try {
       args = JSON.parse(rawArgs || '{}');
     } catch {
-      return `Error: the arguments for ${name} are not valid JSON.`;
+      return { content: `Error: the arguments for ${name} are not valid JSON.` };
+    }
+    if (checked) {
+      const reason = approvalReason(tool, args, ctx);
+      if (reason) return { reason };
     }
     try {
-      return await tool.run(args, ctx);
+      const content = await tool.run(args, ctx);
+      if (tool.untrustedResult) ctx.taint?.mark('tool_result', name);
+      return { content };
     } catch (error) {
+      if (tool.untrustedResult) ctx.taint?.mark('tool_result', name);
       const message = error instanceof Error ? error.message : String(error);
       this.deps.logger.warn('tools', `${name} failed: ${message}`);
-      return `Error: ${message}`;
+      return { content: `Error: ${message}` };
     }
   }
 }

@@ -199,6 +199,15 @@ export const configSchema = z.strictObject({
       cron: budgetSchema.optional(),
     })
     .prefault({}),
+  /** Approvals (ARCHITECTURE.md §16): a person's yes before a tool call that needs one. */
+  approvals: z
+    .strictObject({
+      /** An unanswered approval is denied after this long. */
+      timeout_minutes: z.number().positive().default(10),
+      /** Who may answer: person names from `people:` or `platform:user id`; empty = the person whose turn it is. */
+      approvers: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
   gateway: z
     .strictObject({
       /**

@@ -39,11 +39,48 @@ export interface InboundMessage extends SessionAddress {
   /** Where the answer goes. */
   replyTarget: DeliveryTarget;
   /**
-   * Someone else's words the person passed on inside `text` (a forwarded mail): a fact from the
-   * door, so the core can read them as data and mark the turn (TurnTaint 'quoted_mail').
+   * Set by the core, never by a door: this journal row resumes the turn paused for approval `id`
+   * (ARCHITECTURE.md §16) once it was answered or expired.
+   */
+  resumesApproval?: string;
+  /**
+   * Someone else's words the person passed on inside `text` (a forwarded or quoted mail): a fact from the
+   * door, so the core can read them as data and mark the turn (TurnTaint 'quoted_mail', §17).
    */
   quoted?: string;
 }
+
+/**
+ * A person's answer to an approval prompt, as a door saw it (ARCHITECTURE.md §16): a button press
+ * (Telegram callback query, Slack block action, Discord component interaction), a `y`/`n` in the
+ * terminal, an e-mail `approve CODE`. A fact: whether it counts is the core's decision.
+ */
+export interface InboundAction {
+  platform: PlatformId;
+  approvalId: string;
+  decision: 'approve' | 'deny';
+  /** Who answered, on this platform. */
+  userId: string;
+  /** Where they pressed (the prompt's chat). */
+  chatId: string;
+  /** The platform's id of the press (callback query id, interaction id, action ts), for the log. */
+  actionId: string;
+  /** How the presser is shown ("@ann"): sender-controlled, only ever displayed. */
+  displayName?: string;
+}
+
+/**
+ * What became of an action, for the person who pressed: `text` is the one line they are shown (a toast,
+ * an ephemeral message); `resolved`, when the press decided the approval, is what the prompt now says
+ * instead of its buttons ("Approved by @ann").
+ */
+export interface ActionOutcome {
+  status: 'approved' | 'denied' | 'refused' | 'answered' | 'unknown';
+  text: string;
+  resolved?: string;
+}
+
+export type ActionHandler = (action: InboundAction) => Promise<ActionOutcome>;
 
 /**
  * A command as the platform marked it: a Telegram `bot_command` entity at the start of the text
@@ -79,6 +116,8 @@ export interface DeliveryTarget extends Address {
    * instead of sending a new one; chunks past the list are sent as new messages.
    */
   streamedMessageIds?: string[];
+  /** This reply is the prompt of approval `id` (ARCHITECTURE.md §16): the door adds Approve / Deny buttons to its last chunk. */
+  approvalId?: string;
 }
 
 /**
@@ -113,7 +152,11 @@ export type InboundVerdict = 'accepted' | 'refused' | 'ignored' | 'duplicate' | 
  * What an adapter calls for each inbound event. Resolves once the event is journaled (safe to confirm),
  * with what became of it (an adapter may use that, e.g. to keep an acknowledgement quiet for a refusal).
  */
-export type InboundHandler = (message: InboundMessage) => Promise<InboundVerdict | void>;
+export interface InboundHandler {
+  (message: InboundMessage): Promise<InboundVerdict | void>;
+  /** Answers to approval prompts (ARCHITECTURE.md §16); absent where nothing can be approved (tests driving a door alone). */
+  action?: ActionHandler;
+}
 
 /**
  * How a door shows an answer while it is written, for one target: a draft preview, a message edited

@@ -68,6 +68,11 @@ export interface DiscordFake {
   sendGuildMessage(input: SenderOptions & { channelId?: string; mentionsBot?: boolean; replyTo?: string }): string;
   /** `/ask prompt:…` typed in the guild channel (or a DM with `dm: true`); returns the interaction id and token. */
   sendSlashCommand(input: { userId: string; prompt: string; dm?: boolean; username?: string }): { interactionId: string; token: string };
+  /**
+   * `userId` presses the button `customId` under the bot's message `messageId` (a MESSAGE_COMPONENT
+   * interaction, type 3, over the gateway); returns the interaction id and token.
+   */
+  pressButton(input: { userId: string; messageId: string; customId: string; username?: string }): { interactionId: string; token: string };
   /** Sends any dispatch as is (malformed payload tests). */
   dispatchRaw(t: string, d: unknown): number;
   close(): Promise<void>;
@@ -229,6 +234,39 @@ export async function startDiscordFake(options: DiscordFakeOptions = {}): Promis
         entitlements: [],
         authorizing_integration_owners: { '0': world.guildId },
         attachment_size_limit: 10485760,
+      });
+      return { interactionId, token };
+    },
+    pressButton(input) {
+      const posted = world.messages.find((m) => m.id === input.messageId);
+      if (!posted) throw new Error(`discord fake: no message ${input.messageId} to press a button on`);
+      const interactionId = snowflake();
+      const token = `aW50ZXJhY3Rpb24.${interactionId}.fake-token`;
+      const author = sender({ userId: input.userId, content: '', username: input.username });
+      const channelId = posted.channelId;
+      const dm = !world.channels.has(channelId) || world.channels.get(channelId)?.type === 'dm';
+      interactions.set(token, { interactionId, token, channelId, acknowledged: false, messageId: posted.id });
+      gateway.dispatch('INTERACTION_CREATE', {
+        id: interactionId,
+        application_id: world.applicationId,
+        type: 3,
+        data: { custom_id: input.customId, component_type: 2 },
+        message: { id: posted.id, channel_id: channelId, content: posted.content, components: posted.components ?? [], author: world.bot, type: 0, flags: 0 },
+        ...(dm
+          ? { user: author, channel: { id: channelId, type: ChannelType.DM, recipients: [author] }, context: 1 }
+          : {
+              guild_id: world.guildId,
+              member: { user: author, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0, permissions: '1071698660929' },
+              channel: { id: channelId, type: ChannelType.GuildText, guild_id: world.guildId, name: 'general' },
+              context: 0,
+            }),
+        channel_id: channelId,
+        token,
+        version: 1,
+        app_permissions: '1071698660929',
+        locale: 'en-US',
+        entitlements: [],
+        authorizing_integration_owners: { '0': world.guildId },
       });
       return { interactionId, token };
     },

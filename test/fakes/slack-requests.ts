@@ -97,3 +97,35 @@ export function commandBody(fields: CommandFields): string {
 export function urlVerificationBody(challenge: string): string {
   return JSON.stringify({ token: 'legacy-verification-token', challenge, type: 'url_verification' });
 }
+
+let actionCounter = 0;
+
+/**
+ * A `block_actions` interaction as Slack sends it when `userId` presses the button `actionId` (with
+ * `value`) under the message `messageTs` in `channel`: the JSON payload, ready for Socket Mode.
+ */
+export function blockActionsPayload(o: { userId: string; username?: string; channel: string; messageTs: string; messageText?: string; actionId: string; value: string; responseUrl: string; teamId?: string }): Record<string, unknown> {
+  actionCounter += 1;
+  const teamId = o.teamId ?? 'T0001';
+  return {
+    type: 'block_actions',
+    user: { id: o.userId, username: o.username ?? o.userId.toLowerCase(), name: o.username ?? o.userId.toLowerCase(), team_id: teamId },
+    api_app_id: 'A0001',
+    token: 'legacy-verification-token',
+    container: { type: 'message', message_ts: o.messageTs, channel_id: o.channel, is_ephemeral: false },
+    trigger_id: `${actionCounter}.${teamId}.trigger`,
+    team: { id: teamId, domain: 'example' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: o.channel, name: 'directmessage' },
+    message: { type: 'message', user: 'UBOT', bot_id: 'BBOT', text: o.messageText ?? '', ts: o.messageTs },
+    state: { values: {} },
+    response_url: o.responseUrl,
+    actions: [{ action_id: o.actionId, block_id: 'sb_approval', text: { type: 'plain_text', text: 'Approve', emoji: true }, value: o.value, type: 'button', action_ts: `${Math.floor(Date.now() / 1000)}.${String(actionCounter).padStart(6, '0')}` }],
+  };
+}
+
+/** The same interaction form-urlencoded (`payload=<json>`), as Slack POSTs it over HTTP (sign it with postSigned). */
+export function blockActionsBody(o: Parameters<typeof blockActionsPayload>[0]): string {
+  return new URLSearchParams({ payload: JSON.stringify(blockActionsPayload(o)) }).toString();
+}

@@ -177,6 +177,19 @@ function checkBlocks(blocks: unknown[]): string | undefined {
       if (text !== undefined && (text.length === 0 || text.length > SLACK_LIMITS.sectionText)) return 'invalid_blocks';
     }
     if (type === 'header' && (textOf((block as { text?: unknown }).text)?.length ?? 0) > SLACK_LIMITS.headerText) return 'invalid_blocks';
+    if (type === 'actions') {
+      // Block Kit: 1–25 elements; a button has plain_text of 1–75 characters, an action_id ≤ 255 unique in the message, a value ≤ 2000.
+      const elements = (block as { elements?: unknown }).elements;
+      if (!Array.isArray(elements) || elements.length === 0 || elements.length > 25) return 'invalid_blocks';
+      const ids = new Set<string>();
+      for (const e of elements as Array<{ type?: unknown; text?: { type?: unknown; text?: unknown }; action_id?: unknown; value?: unknown }>) {
+        if (e.type !== 'button') continue;
+        if (e.text?.type !== 'plain_text' || typeof e.text.text !== 'string' || !e.text.text || e.text.text.length > 75) return 'invalid_blocks';
+        if (typeof e.action_id !== 'string' || e.action_id.length > 255 || ids.has(e.action_id)) return 'invalid_blocks';
+        ids.add(e.action_id);
+        if (e.value !== undefined && (typeof e.value !== 'string' || e.value.length > 2000)) return 'invalid_blocks';
+      }
+    }
     if (type === 'markdown') {
       const text = (block as { text?: unknown }).text;
       if (typeof text !== 'string' || text.length > SLACK_LIMITS.markdownBlock) return 'invalid_blocks';

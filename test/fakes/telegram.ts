@@ -116,6 +116,13 @@ export interface TelegramFake {
   pushText(options: PushTextOptions): number;
   /** Builds the message object pushText would send, for custom updates (photos, etc.). */
   makeMessage(options: Omit<PushTextOptions, 'text'> & { text?: string }): Record<string, unknown>;
+  /**
+   * Queues a `callback_query` update: `userId` pressed the inline button carrying `data` under the bot's
+   * message `messageId` in `chatId` (default: the user's private chat). Returns the query's id.
+   */
+  pushCallback(options: { userId: number; data: string; messageId: number; chatId?: number; username?: string; queryId?: string }): string;
+  /** answerCallbackQuery calls accepted, in order (Telegram refuses a second answer to one query). */
+  readonly callbackAnswers: Array<{ queryId: string; text?: string; showAlert: boolean }>;
   /** The next `times` calls of `method` fail as described. */
   failNext(method: string, failure: Failure, times?: number): void;
   waitForMessages(count: number, timeoutMs?: number): Promise<SentMessage[]>;
@@ -177,6 +184,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
   const sent: SentMessage[] = [];
   const visible: VisibleUpdate[] = [];
   const knownMessages = new Set<string>();
+  /** Callback queries handed out and not yet answered. */
+  const openQueries = new Set<string>();
+  const callbackAnswers: Array<{ queryId: string; text?: string; showAlert: boolean }> = [];
+  let nextQueryId = 1;
+  /** The last allowed_updates a getUpdates asked for: Telegram delivers only those kinds. */
+  let allowedUpdates: string[] | undefined;
   const failures = new Map<string, Failure[]>();
   const listeners = new Set<() => void>();
   let poller: Poller | undefined;
@@ -285,6 +298,8 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     const parsed = parseText(params);
     if (!parsed.ok) return apiError(res, 400, parsed.error);
     const { raw, plain, entities, parseMode } = parsed;
+    const keyboard = badKeyboard(params);
+    if (keyboard) return apiError(res, 400, keyboard);
     const reply = params.reply_parameters as { message_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
     const replyTo = num(reply?.message_id) ?? num(params.reply_to_message_id);
     const allowWithout = reply?.allow_sending_without_reply === true || reply?.allow_sending_without_reply === 'true';
@@ -309,10 +324,63 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     });
   }
 
+  /** Updates of kinds the bot did not ask for are dropped, as Telegram does with allowed_updates. */
+  function dropUnwanted(): void {
+    if (!allowedUpdates) return;
+    const wanted = allowedUpdates;
+    for (let i = queue.length - 1; i >= 0; i--) {
+      const kinds = Object.keys(queue[i]).filter((k) => k !== 'update_id');
+      if (!kinds.some((k) => wanted.includes(k))) queue.splice(i, 1);
+    }
+  }
+
+  function answerCallbackQuery(res: ServerResponse, params: Record<string, unknown>): number {
+    const id = typeof params.callback_query_id === 'string' ? params.callback_query_id : '';
+    if (!openQueries.has(id)) return apiError(res, 400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
+    openQueries.delete(id);
+    const text = typeof params.text === 'string' ? params.text : undefined;
+    if (text !== undefined && text.length > 200) return apiError(res, 400, 'Bad Request: MESSAGE_TOO_LONG');
+    callbackAnswers.push({ queryId: id, ...(text === undefined ? {} : { text }), showAlert: params.show_alert === true || params.show_alert === 'true' });
+    notify();
+    return ok(res, true);
+  }
+
+  function editMessageReplyMarkup(res: ServerResponse, params: Record<string, unknown>): number {
+    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
+    const messageId = num(params.message_id);
+    const message = sent.find((m) => m.chatId === chatId && m.messageId === messageId);
+    if (!message) return apiError(res, 400, 'Bad Request: message to edit not found');
+    const markup = typeof params.reply_markup === 'string' ? (JSON.parse(params.reply_markup) as unknown) : params.reply_markup;
+    if (JSON.stringify(markup ?? null) === JSON.stringify(message.params.reply_markup ?? null)) {
+      return apiError(res, 400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+    }
+    message.params = { ...message.params, reply_markup: markup };
+    notify();
+    return ok(res, true);
+  }
+
+  /** Inline keyboard buttons as Telegram checks them: callback_data of 1–64 bytes. */
+  function badKeyboard(params: Record<string, unknown>): string | null {
+    const markup = (typeof params.reply_markup === 'string' ? JSON.parse(params.reply_markup) : params.reply_markup) as { inline_keyboard?: unknown } | undefined;
+    if (!markup?.inline_keyboard) return null;
+    if (!Array.isArray(markup.inline_keyboard)) return 'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays';
+    for (const row of markup.inline_keyboard as unknown[]) {
+      if (!Array.isArray(row)) return 'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays';
+      for (const b of row as Array<{ text?: unknown; callback_data?: unknown }>) {
+        if (typeof b.text !== 'string' || !b.text) return 'Bad Request: text buttons are unallowed in the inline keyboard';
+        if (typeof b.callback_data === 'string' && (Buffer.byteLength(b.callback_data) > 64 || !b.callback_data)) return 'Bad Request: BUTTON_DATA_INVALID';
+      }
+    }
+    return null;
+  }
+
   function getUpdates(res: ServerResponse, params: Record<string, unknown>): number {
     if (webhook) return apiError(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
     const offset = num(params.offset);
     if (offset !== undefined && offset > 0) confirm(offset);
+    const allowed = typeof params.allowed_updates === 'string' ? (JSON.parse(params.allowed_updates) as unknown) : params.allowed_updates;
+    if (Array.isArray(allowed) && allowed.length) allowedUpdates = allowed.map(String);
+    dropUnwanted();
     const limit = Math.min(Math.max(num(params.limit) ?? 100, 1), 100);
     const timeout = Math.max(num(params.timeout) ?? 0, 0);
     if (queue.length > 0 || timeout === 0) return ok(res, queue.slice(0, limit));
@@ -341,6 +409,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
       },
     };
     const onPush = () => {
+      dropUnwanted();
       if (queue.length) self.respond(queue.slice(0, limit));
     };
     const onClose = () => finish();
@@ -402,6 +471,10 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
             return sendMessage(res, params);
           case 'editmessagetext':
             return editMessageText(res, params);
+          case 'answercallbackquery':
+            return answerCallbackQuery(res, params);
+          case 'editmessagereplymarkup':
+            return editMessageReplyMarkup(res, params);
           case 'sendmessagedraft':
             return sendMessageDraft(res, params);
           case 'sendchataction':
@@ -514,6 +587,31 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
       return fake.pushUpdate(o.edited ? { edited_message: message } : { message });
     },
     makeMessage,
+    callbackAnswers,
+    pushCallback(o) {
+      const queryId = o.queryId ?? `${botId}${String(nextQueryId++).padStart(6, '0')}`;
+      openQueries.add(queryId);
+      const chatId = o.chatId ?? o.userId;
+      const from: Record<string, unknown> = { id: o.userId, is_bot: false, first_name: 'Alice', ...(o.username ? { username: o.username } : {}) };
+      const message = sent.find((m) => m.chatId === String(chatId) && m.messageId === o.messageId);
+      fake.pushUpdate({
+        callback_query: {
+          id: queryId,
+          from,
+          chat_instance: `ci${chatId}`,
+          data: o.data,
+          message: {
+            message_id: o.messageId,
+            from: bot,
+            chat: { id: chatId, type: chatId < 0 ? 'supergroup' : 'private' },
+            date: Math.floor(Date.now() / 1000),
+            text: message?.plain ?? '',
+            ...(message?.params.reply_markup ? { reply_markup: message.params.reply_markup } : {}),
+          },
+        },
+      });
+      return queryId;
+    },
     failNext(method, failure, times = 1) {
       const key = method.toLowerCase();
       const list = failures.get(key) ?? [];

@@ -19,6 +19,7 @@ import { toInbound } from './inbound.js';
 import { createStreamingRest, discordStreaming } from './stream.js';
 import { createRest, deliverChunks, DEFAULT_API_URL, sendTyping } from './send.js';
 import { completeInteraction, deferInteraction, interactionToInbound, isChatInputCommand, registerAskCommand } from './slash.js';
+import { answerPress, isComponentInteraction, toInboundAction } from './actions.js';
 
 const SCOPE = 'discord';
 /** GET /gateway/bot → socket → HELLO → IDENTIFY → READY, bounded so a dead gateway cannot hang start(). */
@@ -84,6 +85,19 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     }
   };
 
+  /** A button press (ARCHITECTURE.md §16): the core decides, the door acknowledges with the interaction callback. */
+  const onComponent = async (interaction: RawInteraction): Promise<void> => {
+    const h = handler;
+    const decoded = toInboundAction(interaction);
+    if (!h?.action || !decoded) return;
+    try {
+      const outcome = await h.action(decoded.action);
+      await answerPress(rest, interaction, outcome, decoded.content);
+    } catch (error) {
+      logger.warn(SCOPE, `approval press not acknowledged: ${toPlatformError(error, 'interaction').message}`);
+    }
+  };
+
   /** One gateway dispatch: checked at the edge, then routed. */
   const onDispatch = (t: string, d: unknown): void => {
     const checked = parseDispatch(t, d);
@@ -98,7 +112,8 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
         return;
       }
       case 'INTERACTION_CREATE':
-        if (deps.config.discord.slash_command) void onInteraction(event.d);
+        if (isComponentInteraction(event.d)) void onComponent(event.d);
+        else if (deps.config.discord.slash_command) void onInteraction(event.d);
         return;
       case 'GUILD_CREATE':
         return channels.guildCreate(event.d);

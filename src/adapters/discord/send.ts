@@ -12,6 +12,7 @@
 import { DiscordAPIError, REST, type RateLimitData } from './rest.js';
 import { Routes } from 'discord-api-types/v10';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
+import { approvalComponents } from './actions.js';
 import { toPlatformError } from './errors.js';
 
 export const DEFAULT_API_URL = 'https://discord.com/api';
@@ -57,9 +58,11 @@ export function messageBody(content: string, replyTo: string | undefined) {
   };
 }
 
-async function postChannel(rest: REST, channelId: string, content: string, replyTo: string | undefined): Promise<void> {
+/** `approvalId`: the chunk is an approval prompt's last, with its Approve / Deny buttons (ARCHITECTURE.md §16). */
+async function postChannel(rest: REST, channelId: string, content: string, replyTo: string | undefined, approvalId?: string): Promise<void> {
   try {
-    await rest.post(Routes.channelMessages(channelId), { body: messageBody(content, replyTo) });
+    const body = { ...messageBody(content, replyTo), ...(approvalId ? { components: approvalComponents(approvalId) } : {}) };
+    await rest.post(Routes.channelMessages(channelId), { body });
   } catch (error) {
     throw toPlatformError(error, 'createMessage');
   }
@@ -70,16 +73,16 @@ function interactionExpired(error: unknown): boolean {
   return error instanceof DiscordAPIError && (error.status === 401 || error.status === 404) && [50027, 10015, 10008].includes(Number(error.code));
 }
 
-async function postInteraction(rest: REST, target: DeliveryTarget, index: number, content: string): Promise<void> {
+async function postInteraction(rest: REST, target: DeliveryTarget, index: number, content: string, approvalId?: string): Promise<void> {
   const extra = target.extra ?? {};
   const appId = extra.applicationId as string;
   const token = extra.interactionToken as string;
-  const body = { content, allowed_mentions: { parse: [] as string[] } };
+  const body = { content, allowed_mentions: { parse: [] as string[] }, ...(approvalId ? { components: approvalComponents(approvalId) } : {}) };
   try {
     if (index === 0) await rest.patch(Routes.webhookMessage(appId, token, '@original'), { body, auth: false });
     else await rest.post(Routes.webhook(appId, token), { body, auth: false });
   } catch (error) {
-    if (interactionExpired(error) && extra.channelId) return postChannel(rest, extra.channelId, content, undefined);
+    if (interactionExpired(error) && extra.channelId) return postChannel(rest, extra.channelId, content, undefined, approvalId);
     throw toPlatformError(error, index === 0 ? 'editInteractionReply' : 'createFollowup');
   }
 }
@@ -112,8 +115,9 @@ export async function deliverChunks(rest: REST, delivery: Delivery): Promise<voi
       continue;
     }
     if (chunk.trim() !== '') {
-      if (viaInteraction) await postInteraction(rest, target, i, chunk);
-      else await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined);
+      const approvalId = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
+      if (viaInteraction) await postInteraction(rest, target, i, chunk, approvalId);
+      else await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined, approvalId);
     }
     delivery.onChunkSent(i);
   }

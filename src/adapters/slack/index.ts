@@ -19,6 +19,7 @@ import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, start
 import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
 import { createSender } from './send.js';
 import { createDisplayNames } from './users.js';
+import { APPROVAL_ACTION_IDS, decodeBlockAction } from './actions.js';
 
 /** Bolt's default endpoint for events, commands and interactions. */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -178,6 +179,28 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     instance.event('app_mention', async ({ body, context }) => {
       if (context.retryNum) logger.debug('slack', `redelivery ${context.retryNum} of ${String((body as { event_id?: unknown }).event_id)}`);
       await dispatch(decodeMentionEvent(body, ctx()), handler, true);
+    });
+    // Approval buttons (ARCHITECTURE.md §16): acknowledged at once; the core decides; the presser sees one
+    // ephemeral line, and a press that decided the approval replaces the prompt (buttons gone) through
+    // the interaction's response_url.
+    instance.action({ type: 'block_actions', action_id: APPROVAL_ACTION_IDS }, async ({ ack, body, respond }) => {
+      await ack();
+      const decoded = decodeBlockAction(body);
+      if (!decoded.ok) {
+        logger.warn('slack', `ignored: ${decoded.reason}`);
+        return;
+      }
+      const outcome = handler.action ? await handler.action(decoded.action) : { status: 'unknown' as const, text: 'Approvals are not answered here.' };
+      try {
+        if (outcome.resolved) {
+          const text = `${decoded.messageText ?? 'Approval'}\n\n*${outcome.resolved}*`;
+          await respond({ replace_original: true, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } }] });
+        } else {
+          await respond({ response_type: 'ephemeral', replace_original: false, text: outcome.text });
+        }
+      } catch (error) {
+        logger.warn('slack', `could not update the approval prompt: ${oneLine(error)}`);
+      }
     });
     // Listener errors are logged; they never take the process down or leak to Slack.
     instance.error(async (error) => {

@@ -9,6 +9,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { toPlatformError } from './errors.js';
 import { RESPONSE_URL_TTL_MS } from './inbound.js';
+import { approvalBlocks } from './actions.js';
 
 /** Posts Slack accepts on one response_url. */
 export const RESPONSE_URL_MAX_POSTS = 5;
@@ -99,10 +100,12 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
     }
   }
 
-  async function sendChunk(target: DeliveryTarget, text: string): Promise<void> {
+  /** `approvalId`: this chunk carries an approval prompt's buttons (ARCHITECTURE.md §16), posted through the Web API. */
+  async function sendChunk(target: DeliveryTarget, text: string, approvalId?: string): Promise<void> {
     const responseType: ResponseType = target.ephemeral ? 'ephemeral' : target.extra?.response_type === 'ephemeral' ? 'ephemeral' : 'in_channel';
-    const url = usableResponseUrl(target);
+    const url = approvalId ? undefined : usableResponseUrl(target);
     if (url && (await postToResponseUrl(target, url, text, responseType))) return;
+    const blocks = approvalId ? { blocks: approvalBlocks(text, approvalId) } : {};
 
     // Past the response_url, an answer meant for one person stays ephemeral.
     if (responseType === 'ephemeral') {
@@ -111,12 +114,12 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       }
       const user = target.userId;
       await callWithRateLimit('chat.postEphemeral', () =>
-        deps.client.chat.postEphemeral({ channel: target.chatId, user, text, thread_ts: target.threadId }),
+        deps.client.chat.postEphemeral({ channel: target.chatId, user, text, thread_ts: target.threadId, ...blocks }),
       );
       return;
     }
     await callWithRateLimit('chat.postMessage', () =>
-      deps.client.chat.postMessage({ channel: target.chatId, text, thread_ts: target.threadId, mrkdwn: true, unfurl_links: false }),
+      deps.client.chat.postMessage({ channel: target.chatId, text, thread_ts: target.threadId, mrkdwn: true, unfurl_links: false, ...blocks }),
     );
   }
 
@@ -140,7 +143,8 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       const chunk = message.chunks[i];
       // Slack refuses an empty text (no_text); an empty chunk has nothing to show anyway.
       const streamed = target.streamedMessageIds?.[i];
-      if (chunk.trim() !== '' && !(streamed !== undefined && (await finishStreamed(target, streamed, chunk)))) await sendChunk(target, chunk);
+      const approvalId = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
+      if (chunk.trim() !== '' && !(streamed !== undefined && (await finishStreamed(target, streamed, chunk)))) await sendChunk(target, chunk, approvalId);
       delivery.onChunkSent(i);
     }
   };

@@ -17,6 +17,7 @@ import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import { CHAT_COMMANDS } from '../../core/commands.js';
 import { getMeFailure, toPlatformError } from './errors.js';
 import { toInboundMessage, type BotIdentity } from './inbound.js';
+import { isCallbackQuery, toInboundAction } from './actions.js';
 import { telegramHtmlToPlain } from '../../render/index.js';
 import { Poller, type AllowedUpdate } from './polling.js';
 import { deliverChunks, sendTyping, type SendContext } from './send.js';
@@ -28,7 +29,7 @@ export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
 /** The command menu: the commands the door's definition offers, with the core's texts (the gateway implements them). */
 export const TELEGRAM_COMMANDS = telegramDoor.commands.map((command) => ({ command, description: CHAT_COMMANDS[command] }));
 
-const ALLOWED_UPDATES: readonly AllowedUpdate[] = ['message', 'edited_message'];
+const ALLOWED_UPDATES: readonly AllowedUpdate[] = ['message', 'edited_message', 'callback_query'];
 
 export interface TelegramAdapterDeps extends AdapterDeps {
   /** Known bot identity: skips getMe at start (tests, or a caller that already checked the token). */
@@ -84,6 +85,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
       // Not handed over: throwing keeps the update unconfirmed (polling offset / webhook 5xx).
       throw new Error('adapter is not accepting updates');
     }
+    if (isCallbackQuery(update)) return onCallback(update, handler);
     const result = toInboundMessage(update, identity, { handleEdited: config.telegram.handle_edited, now });
     if (result.kind === 'invalid') {
       logger.warn('telegram', `skipping malformed update ${String(update.update_id)}: ${result.reason}`);
@@ -96,6 +98,27 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     await handler(result.message);
   }
   bot.use((ctx) => onUpdate(ctx.update));
+
+  /**
+   * A button press (ARCHITECTURE.md §16): the core decides; the presser sees its one line as the query's
+   * answer, and a press that decided the approval removes the keyboard. Failing to answer the query or
+   * edit the prompt is logged only: the decision is stored already.
+   */
+  async function onCallback(update: Update, to: InboundHandler): Promise<void> {
+    const result = toInboundAction(update);
+    if (result.kind === 'other') {
+      logger.debug('telegram', `callback query in update ${update.update_id}: ${result.reason}`);
+      if (result.queryId) await bot.api.answerCallbackQuery(result.queryId).catch(() => undefined);
+      return;
+    }
+    const outcome = to.action ? await to.action(result.action) : { status: 'unknown' as const, text: 'Approvals are not answered here.' };
+    try {
+      await bot.api.answerCallbackQuery(result.queryId, { text: outcome.text, show_alert: outcome.status === 'refused' });
+      if (outcome.resolved && result.message) await bot.api.editMessageReplyMarkup(result.message.chatId, result.message.messageId, { reply_markup: { inline_keyboard: [] } });
+    } catch (error) {
+      logger.warn('telegram', `could not acknowledge the approval press: ${toPlatformError('answerCallbackQuery', error, settings.token).message}`);
+    }
+  }
 
   async function identify(): Promise<UserFromGetMe> {
     if (deps.botInfo) return deps.botInfo;

@@ -12,6 +12,19 @@ import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { PlatformApiError } from '../../core/errors.js';
 import { GrammyError } from 'grammy/web';
 import { isParseEntitiesError, migratedChatId, redactToken, retryAfterSeconds, toPlatformError } from './errors.js';
+import { approvalButtonData, APPROVE_LABEL, DENY_LABEL } from '../../core/approvals/buttons.js';
+
+/** The Approve / Deny inline keyboard of an approval prompt (ARCHITECTURE.md §16). */
+export function approvalKeyboard(approvalId: string): { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> } {
+  return {
+    inline_keyboard: [
+      [
+        { text: APPROVE_LABEL, callback_data: approvalButtonData(approvalId, 'approve') },
+        { text: DENY_LABEL, callback_data: approvalButtonData(approvalId, 'deny') },
+      ],
+    ],
+  };
+}
 
 export interface SendContext {
   api: Api;
@@ -35,7 +48,13 @@ export function optionalNumber(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-async function sendChunk(ctx: SendContext, target: { chatId: number | string; threadId?: number }, html: string, replyTo: number | undefined): Promise<void> {
+async function sendChunk(
+  ctx: SendContext,
+  target: { chatId: number | string; threadId?: number },
+  html: string,
+  replyTo: number | undefined,
+  approvalId?: string,
+): Promise<void> {
   let plain = false;
   let migrated = false;
   let waits = 0;
@@ -47,6 +66,7 @@ async function sendChunk(ctx: SendContext, target: { chatId: number | string; th
         message_thread_id: target.threadId,
         reply_parameters: replyTo !== undefined ? { message_id: replyTo, allow_sending_without_reply: true } : undefined,
         link_preview_options: { is_disabled: true },
+        ...(approvalId ? { reply_markup: approvalKeyboard(approvalId) } : {}),
       });
       return;
     } catch (error) {
@@ -141,7 +161,9 @@ export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promi
       delivery.onChunkSent(i);
       continue;
     }
-    await sendChunk(ctx, chat, chunk, i === 0 ? replyTo : undefined);
+    // An approval prompt's buttons go under its last chunk.
+    const buttons = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
+    await sendChunk(ctx, chat, chunk, i === 0 ? replyTo : undefined, buttons);
     delivery.onChunkSent(i);
   }
 }

@@ -12,7 +12,7 @@ import type { Settings } from '../settings.js';
 import type { SessionRecord, Store } from '../store/types.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
-import type { Adapter, InboundMessage, InboundVerdict } from '../types.js';
+import type { ActionOutcome, Adapter, InboundAction, InboundHandler, InboundMessage, InboundVerdict } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { unknownCommandText } from '../commands.js';
 import { compose, type Step } from './pipeline.js';
@@ -22,6 +22,7 @@ import { isAddressed } from './addressed.js';
 import { COMMAND_HANDLERS } from './command-handlers.js';
 import { AnsweredElsewhere, sessionLease, TurnRunner, type SessionLeases } from './turns.js';
 import type { Replies } from './replies.js';
+import { ApprovalDesk } from '../approvals/desk.js';
 
 import type { Telemetry } from '../telemetry.js';
 
@@ -49,6 +50,8 @@ const SWEEP_GRACE_MS = 2_000;
 
 export class Gateway {
   private readonly turns: TurnRunner;
+  /** Approvals (ARCHITECTURE.md §16): opened by paused turns, answered through `handle.action` and the console. */
+  readonly approvals: ApprovalDesk;
   private readonly access: Access;
   private readonly now: () => Date;
   private readonly intake: (ctx: TurnContext) => Promise<InboundVerdict>;
@@ -60,14 +63,54 @@ export class Gateway {
   constructor(private readonly deps: GatewayDeps) {
     this.now = deps.now ?? (() => new Date());
     this.access = new Access(deps.settings, deps.store.pairing, this.now);
-    this.turns = new TurnRunner({ ...deps, now: this.now });
+    this.approvals = new ApprovalDesk({ settings: deps.settings, store: deps.store, logger: deps.logger, now: this.now });
+    this.turns = new TurnRunner({ ...deps, now: this.now, approvals: this.approvals });
     this.intake = compose([this.addressed, this.journal, this.authorize, this.deferWhileStopping, this.command, this.enqueue]);
     this.sweepSteps = compose([this.authorize, this.command, this.enqueue]);
   }
 
-  /** The InboundHandler given to every adapter. Resolves once the event is journaled. */
-  readonly handle = async (message: InboundMessage): Promise<InboundVerdict> => {
+  /** The InboundHandler given to every adapter: messages, and (`handle.action`) answers to approval prompts. */
+  readonly handle: InboundHandler & { action: (action: InboundAction) => Promise<ActionOutcome> } = Object.assign(
+    (message: InboundMessage) => this.take(message),
+    { action: (action: InboundAction) => this.approvals.answer(action, this.resume) },
+  );
+
+  /** The console's answer to an approval (ARCHITECTURE.md §12). */
+  answerApproval(id: string, decision: 'approved' | 'denied'): Promise<ActionOutcome> {
+    return this.approvals.answerFromConsole(id, decision, this.resume);
+  }
+
+  /** Starts (or queues) the turn that resumes an answered approval; its row is journaled already. */
+  private readonly resume = async (message: InboundMessage): Promise<void> => {
+    if (this.turns.isStopping) return; // journaled: the sweep after the next start takes it
+    await this.turns.offer(this.contextOf(message));
+  };
+
+  /** One message through intake. Resolves once the event is journaled. */
+  private readonly take = async (message: InboundMessage): Promise<InboundVerdict> => {
     this.deps.telemetry?.received(message.platform);
+    // An e-mail reply `approve CODE` / `deny CODE` answers an approval (ARCHITECTURE.md §16), never the model.
+    const coded = message.platform === 'email' ? approvalByMail(message.text) : null;
+    if (coded) return this.answerByMail(message, coded);
+    return this.intake1(message);
+  };
+
+  /** The e-mail answer: the code stands for the approval; only an approver's counts. No backscatter: refusals are only logged. */
+  private async answerByMail(message: InboundMessage, coded: { code: string; decision: 'approve' | 'deny' }): Promise<InboundVerdict> {
+    const record = await this.approvals.byCode(coded.code);
+    if (!record) {
+      this.deps.logger.info('approvals', `e-mail from ${message.userId}: no approval with code ${coded.code}`);
+      return 'ignored';
+    }
+    const outcome = await this.approvals.answer(
+      { platform: 'email', approvalId: record.id, decision: coded.decision, userId: message.userId, chatId: message.chatId, actionId: message.updateId },
+      this.resume,
+    );
+    if (outcome.status === 'refused') return 'refused';
+    return outcome.resolved ? 'accepted' : 'duplicate';
+  }
+
+  private readonly intake1 = async (message: InboundMessage): Promise<InboundVerdict> => {
     const id = `${message.platform}:${message.updateId}`;
     this.inFlight.add(id);
     try {
@@ -95,6 +138,8 @@ export class Gateway {
 
   private async sweepOnce(platforms: readonly PlatformId[], graceMs: number): Promise<number> {
     const { store } = this.deps;
+    // Approvals nobody answered in time are denied; their resume rows are journaled and started here.
+    await this.approvals.expire(this.resume);
     const now = this.now().getTime();
     const pending = (await store.inbound.pending(platforms)).filter(
       (m) => !this.inFlight.has(`${m.platform}:${m.updateId}`) && m.receivedAt.getTime() <= now - graceMs,
@@ -208,4 +253,11 @@ export class Gateway {
     await this.turns.offer(ctx);
     return 'accepted';
   };
+}
+
+/** `approve CODE` / `deny CODE` as the first non-empty line of a mail (the rest is the quoted prompt). */
+export function approvalByMail(text: string): { code: string; decision: 'approve' | 'deny' } | null {
+  const first = text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  const m = /^(approve|deny)\s+([A-Z0-9]{6})\b/i.exec(first);
+  return m ? { code: m[2].toUpperCase(), decision: m[1].toLowerCase() === 'approve' ? 'approve' : 'deny' } : null;
 }

@@ -32,6 +32,10 @@ import { performance } from 'node:perf_hooks';
 import { LiveReply } from '../streaming/live-reply.js';
 import { configuredMode } from '../streaming/mode.js';
 import { cutOversized, maxMessageChars } from './oversized.js';
+import { TurnTaint } from '../taint.js';
+import type { ApprovalVerdict } from '../agent.js';
+import type { ApprovalDesk, StoredTurn } from '../approvals/desk.js';
+import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER } from '../approvals/policy.js';
 
 export interface TurnRunnerDeps {
   settings: Settings;
@@ -45,6 +49,8 @@ export interface TurnRunnerDeps {
   leases: SessionLeases;
   /** Turn durations and failures for the metrics (ARCHITECTURE.md §18). */
   telemetry?: Telemetry;
+  /** Opens the approval of a turn that paused (ARCHITECTURE.md §16). */
+  approvals: ApprovalDesk;
 }
 
 /** The leases a session runs under (the instance's Presence). */
@@ -186,7 +192,7 @@ export class TurnRunner {
       if (!(await this.deps.leases.acquire(lease))) return;
       let released = false;
       try {
-        for (let batch = await this.batchOf(key); batch.length; batch = await this.batchOf(key)) {
+        for (let batch = firstTurnOf(await this.batchOf(key)); batch.length; batch = firstTurnOf(await this.batchOf(key))) {
           if (this.stopping) return; // left journaled for the next start (or another instance)
           const release = await this.slots.acquire();
           const began = performance.now();
@@ -326,16 +332,38 @@ export class TurnRunner {
     };
     // A 429 met while streaming: the finished reply waits as long as the platform asked.
     const quiet = () => (live?.quietUntil ? { notBefore: live.quietUntil } : {});
+    const resuming = batch[0].resumesApproval;
+    let userContent = input.userContent;
     try {
-      const result = await this.answer(input);
+      let result: TurnResult;
+      if (resuming) {
+        const resumed = await this.resume(resuming, input);
+        if (!resumed) return await this.commitTurn(ctx.sessionKey, batch, false, async () => undefined);
+        userContent = resumed.userContent;
+        result = resumed.result;
+      } else {
+        result = await this.answer({ ...input, taint: taintOf(batch) });
+      }
       if (signal.aborted && this.stopping) return false;
+      const at = this.deps.now().getTime();
+      if (result.pause) {
+        // Paused for a person's yes: the approval (with the turn so far) and its prompt, in one commit.
+        await finish();
+        const opened = this.deps.approvals.open(ctx, result.pause, batch[batch.length - 1], replyTarget);
+        const prompt = replies.prepare(opened.target, opened.markdown);
+        return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
+          await tx.approvals.create(opened.approval);
+          if (resuming) await tx.approvals.finish(resuming);
+          await put(prompt);
+        });
+      }
       const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
       // Rendered before the transaction, which then only writes.
       const reply = replies.prepare(await finish(), noticed(answer), quiet());
       this.outcomes.answered++;
-      const at = this.deps.now().getTime();
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
         await agent.commit(tx, result, ctx.person, at);
+        if (resuming) await tx.approvals.finish(resuming);
         await put(reply);
       });
     } catch (error) {
@@ -362,11 +390,62 @@ export class TurnRunner {
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-        if (session) await agent.keepFailedTurn(tx, session, ctx.person, input.userContent, at);
+        if (session && userContent) await agent.keepFailedTurn(tx, session, ctx.person, userContent, at);
+        if (resuming) await tx.approvals.finish(resuming);
         await put(reply);
       });
     } finally {
       typing.stop();
     }
   }
+
+  /**
+   * Goes on with a turn that paused for approval `id` (ARCHITECTURE.md §16), once answered or expired. An
+   * approved call starts only if this moves the approval from answered to running (one statement), and
+   * its result is stored before the model sees it: a crash, a replay or a second instance never runs
+   * it twice. Null when there is nothing to resume (done already, or unknown).
+   */
+  private async resume(id: string, input: Parameters<Agent['turn']>[0]): Promise<{ result: TurnResult; userContent: string } | null> {
+    const { store, agent, logger } = this.deps;
+    const record = await store.approvals.get(id);
+    if (!record || record.state === 'pending' || record.state === 'done') return null;
+    const { paused } = JSON.parse(record.turn) as StoredTurn;
+    const first = paused.messages[0];
+    const userContent = first?.role === 'user' ? first.content : '';
+    let verdict: ApprovalVerdict;
+    if (record.decision === 'denied') verdict = { result: DENIED_BY_USER };
+    else if (record.decision === 'expired') verdict = { result: NO_ANSWER };
+    else if (record.state === 'ran') verdict = { result: record.result ?? '' };
+    else if (record.state === 'running') verdict = { result: INTERRUPTED };
+    else
+      verdict = {
+        run: async (call) => {
+          if (!(await store.approvals.startCall(id))) return INTERRUPTED;
+          logger.info('approvals', `approval ${id}: running ${record.tool}`);
+          const result = await call();
+          await store.approvals.recordResult(id, result);
+          return result;
+        },
+      };
+    const result = await agent.resume({ ...input, userContent }, paused, verdict);
+    return { result, userContent };
+  }
+}
+
+/**
+ * The messages one turn answers: a journaled approval answer alone (it resumes its own paused turn),
+ * else the pending messages up to the next such answer.
+ */
+export function firstTurnOf(batch: InboundMessage[]): InboundMessage[] {
+  if (!batch.length) return batch;
+  if (batch[0].resumesApproval) return batch.slice(0, 1);
+  const cut = batch.findIndex((m) => m.resumesApproval);
+  return cut < 0 ? batch : batch.slice(0, cut);
+}
+
+/** A new turn's taint from what its messages carry (§17): quoted or forwarded mail marks it. */
+function taintOf(batch: InboundMessage[]): TurnTaint {
+  const taint = new TurnTaint();
+  for (const m of batch) if (m.quoted?.trim()) taint.mark('quoted_mail', m.displayName ?? m.userId);
+  return taint;
 }

@@ -8,11 +8,13 @@ import type { SessionRepo, MessageRepo, MemoryRepo } from './conversations.js';
 import type { InboundRepo, OutboxRepo, LiveStreamRepo } from './traffic.js';
 import type { CronRepo } from './scheduling.js';
 import type { PairingRepo, LeaseRepo, InstanceRepo, RetentionRepo } from './operations.js';
+import type { ApprovalRepo } from './approvals.js';
 
 export type * from './conversations.js';
 export type * from './traffic.js';
 export type * from './scheduling.js';
 export type * from './operations.js';
+export type * from './approvals.js';
 
 // ── the store ───────────────────────────────────────────────────────────────────────────────
 
@@ -30,6 +32,8 @@ export interface Repositories {
    * them: it gives its session's lease up together with what it answered (ARCHITECTURE.md §9).
    */
   readonly leases: LeaseRepo;
+  /** Paused tool calls waiting for a person's yes (ARCHITECTURE.md §16). */
+  readonly approvals: ApprovalRepo;
 }
 
 export interface Store extends Repositories {

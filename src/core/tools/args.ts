@@ -12,7 +12,7 @@ export function parseToolArgs<T extends z.ZodType>(schema: T, raw: unknown, hint
   return { ok: false, error: `Error: ${issue.path.join('.') || 'arguments'}: ${issue.message}.${hint ? ` ${hint}` : ''}` };
 }
 
-export interface ToolDefinition<T extends z.ZodType> {
+export interface ToolDefinition<T extends z.ZodType> extends Pick<Tool, 'actsOutside' | 'untrustedResult' | 'needsApproval'> {
   name: string;
   description: string;
   /** The JSON schema sent to the model. */

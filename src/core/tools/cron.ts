@@ -214,6 +214,8 @@ export function createCronTool(options: CronToolOptions = {}): Tool {
     parameters: PARAMETERS,
     schema: argsSchema,
     hint: 'Use action create|list|pause|resume|remove.',
+    // Creating or changing a job acts outside the conversation (§17); listing does not.
+    actsOutside: (raw) => !(typeof raw === 'object' && raw !== null && (raw as { action?: unknown }).action === 'list'),
     async run(args, ctx: ToolContext): Promise<string> {
       const repo = ctx.store.cron;
       switch (args.action) {

@@ -47,6 +47,8 @@ export const createMemoryTool = (guard: Guard): Tool =>
       "Edit this person's long-term memory: your notes (target memory) or their profile (target user). Saved at once; shows in the next conversation. Each file has a size limit; a write past it is refused with the room left.",
     parameters: PARAMETERS,
     schema: argsSchema,
+    // Every action writes what the next session's prompt will hold (§17: needs a yes in a tainted turn).
+    actsOutside: true,
     async run(args, ctx: ToolContext): Promise<string> {
       const a = args;
       const result = await applyMemoryEdit(

@@ -84,6 +84,8 @@ export function createSessionSearchTool(options: SessionSearchToolOptions = {}):
           ? `No earlier session mentions ${result.terms.map((t) => `"${t}"`).join(' or ')}.`
           : 'There are no earlier sessions with this person yet.';
       }
+      // Hits come from other sessions: text this turn's person did not write here taints the turn (§17).
+      if (result.hits.length) ctx.taint?.mark('other_session', 'session_search');
       // Hits quote what people wrote earlier: framed as data, so a quoted instruction carries no authority.
       const list = result.recent.length
         ? ['Most recent earlier sessions:', ...result.recent.map((s, i) => `${i + 1}. ${when(s.startedAt)} · session ${s.sessionId} (${s.platform})`)].join('\n')

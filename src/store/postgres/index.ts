@@ -17,6 +17,7 @@ import { PgInstanceRepo, PgLeaseRepo } from './leases.js';
 import { SwitchboardError } from '../../core/errors.js';
 import { TransactionScope } from '../tx-scope.js';
 import { PgLiveStreamRepo } from './streams.js';
+import { PgApprovalRepo } from './approvals.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner): Repositories {
@@ -30,6 +31,7 @@ function repositories(run: Runner): Repositories {
     memory: new PgMemoryRepo(run),
     streams: new PgLiveStreamRepo(run),
     leases: new PgLeaseRepo(run),
+    approvals: new PgApprovalRepo(run),
   };
 }
 

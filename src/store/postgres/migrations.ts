@@ -183,6 +183,32 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_created ON messages(created_at) INCLUDE (role, input_tokens, cached_tokens);
   ALTER TABLE cron_jobs ADD COLUMN held BOOLEAN NOT NULL DEFAULT FALSE;
   `,
+  // 7: approvals (ARCHITECTURE.md §16): a paused tool call, the turn so far, and who answered
+  `
+  CREATE TABLE approvals (
+    id TEXT PRIMARY KEY,
+    code TEXT NOT NULL UNIQUE,
+    session_key TEXT NOT NULL,
+    person_key TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    chat_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    server TEXT,
+    args TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    turn TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    decision TEXT,
+    answered_by TEXT,
+    answered_at BIGINT,
+    result TEXT
+  );
+  CREATE INDEX approvals_pending ON approvals(expires_at) WHERE state = 'pending';
+  CREATE INDEX approvals_created ON approvals(created_at);
+  `,
 ];
 
 /** Any fixed number: the key of the advisory lock that keeps two starting instances from migrating at once. */

@@ -17,6 +17,7 @@ import { SqliteLiveStreamRepo } from './streams.js';
 import { SqliteInstanceRepo, SqliteLeaseRepo } from './leases.js';
 import { FtsIndexer } from './fts-index.js';
 import { WalCheckpointer } from './checkpointer.js';
+import { SqliteApprovalRepo } from './approvals.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 import type { Logger } from '../../core/logger.js';
 
@@ -31,6 +32,7 @@ function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache,
     memory,
     streams: new SqliteLiveStreamRepo(run),
     leases: new SqliteLeaseRepo(run),
+    approvals: new SqliteApprovalRepo(run),
   };
 }
 

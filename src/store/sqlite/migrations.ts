@@ -213,6 +213,32 @@ export const MIGRATIONS: readonly Migration[] = [
       WHERE last_id > (SELECT COALESCE(max(id), 0) FROM messages);
   END;
   `,
+  // 10: approvals (ARCHITECTURE.md §16): a paused tool call, the turn so far, and who answered
+  `
+  CREATE TABLE approvals (
+    id TEXT PRIMARY KEY,
+    code TEXT NOT NULL UNIQUE,
+    session_key TEXT NOT NULL,
+    person_key TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    chat_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    server TEXT,
+    args TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    turn TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    decision TEXT,
+    answered_by TEXT,
+    answered_at INTEGER,
+    result TEXT
+  );
+  CREATE INDEX approvals_pending ON approvals(expires_at) WHERE state = 'pending';
+  CREATE INDEX approvals_created ON approvals(created_at);
+  `,
 ];
 
 /**

@@ -210,7 +210,7 @@ describe('SQLite upgrade to schema 9 (batched search index)', () => {
   it('a database at schema 8 keeps every old message searchable, and indexes the new ones', async () => {
     home = mkdtempSync(join(tmpdir(), 'sb-v8-'));
     const path = sqlitePath(home);
-    expect(MIGRATIONS.length).toBe(9);
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(9);
     const old = new Database(path);
     old.pragma('journal_mode = WAL');
     for (const step of MIGRATIONS.slice(0, 8)) {
@@ -230,7 +230,7 @@ describe('SQLite upgrade to schema 9 (batched search index)', () => {
 
     const store = openSqliteStore({ path, home });
     try {
-      expect(await store.schemaVersion()).toBe(9);
+      expect(await store.schemaVersion()).toBe(MIGRATIONS.length);
       expect(watermark(path)).toEqual({ last: 3, top: 3 });
       expect(inspect(path, (db) => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").pluck().all())).toEqual(['messages_ad']);
       expect((await store.messages.search('alice', 'shed')).map((h) => h.role).sort()).toEqual(['assistant', 'user']);

@@ -15,6 +15,27 @@ export interface InteractionRecord {
   token: string;
   channelId: string;
   acknowledged: boolean;
+  /** A component interaction: the message whose button was pressed (UPDATE_MESSAGE edits it). */
+  messageId?: string;
+}
+
+/** Discord's checks on message components: action rows (type 1) of at most 5 buttons; custom_id 1–100, label ≤ 80, unique. */
+function badComponents(components: unknown): string | null {
+  if (components === undefined) return null;
+  if (!Array.isArray(components) || components.length > 5) return 'components: must be an array of at most 5 action rows';
+  const ids = new Set<string>();
+  for (const row of components as Array<{ type?: unknown; components?: unknown }>) {
+    if (row.type !== 1 || !Array.isArray(row.components) || row.components.length === 0 || row.components.length > 5) return 'components: an action row holds 1–5 components';
+    for (const b of row.components as Array<{ type?: unknown; style?: unknown; label?: unknown; custom_id?: unknown; url?: unknown }>) {
+      if (b.type !== 2) continue;
+      if (typeof b.label === 'string' && b.label.length > 80) return 'components: label must be 80 or fewer in length';
+      if (b.style === 5) continue;
+      if (typeof b.custom_id !== 'string' || b.custom_id.length < 1 || b.custom_id.length > 100) return 'components: custom_id must be 1–100 characters';
+      if (ids.has(b.custom_id)) return 'components: custom_id must be unique';
+      ids.add(b.custom_id);
+    }
+  }
+  return null;
 }
 
 export interface RestHooks {
@@ -133,8 +154,20 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
       const interaction = hooks.interactions.get(decodeURIComponent(m[2]));
       if (!interaction || interaction.interactionId !== m[1]) return { status: 404, body: { message: 'Unknown interaction', code: 10062 } };
       if (interaction.acknowledged) return { status: 400, body: { message: 'Interaction has already been acknowledged.', code: 40060 } };
+      const data = (obj.data && typeof obj.data === 'object' ? obj.data : undefined) as Record<string, unknown> | undefined;
+      // UPDATE_MESSAGE (7) answers a component interaction only; it edits the message the button is on.
+      if (Number(obj.type) === 7) {
+        if (!interaction.messageId) return { status: 400, body: { code: 50035, message: 'Invalid Form Body', errors: { type: { _errors: [{ code: 'INTERACTION_RESPONSE_TYPE_INVALID', message: 'Invalid interaction response type' }] } } } };
+        const bad = badComponents(data?.components);
+        if (bad) return { status: 400, body: { code: 50035, message: `Invalid Form Body (${bad})` } };
+        const message = world.messages.find((p) => p.id === interaction.messageId);
+        if (message) {
+          if (typeof data?.content === 'string') world.recordEdit(message, data.content);
+          if (data && 'components' in data) message.components = data.components;
+        }
+      }
       interaction.acknowledged = true;
-      world.interactionCallbacks.push({ interactionId: m[1], token: m[2], type: Number(obj.type), at: Date.now() });
+      world.interactionCallbacks.push({ interactionId: m[1], token: m[2], type: Number(obj.type), ...(data ? { data } : {}), at: Date.now() });
       return { status: 204 };
     }
 
@@ -164,6 +197,8 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
       if (!world.channels.has(channelId)) return { status: 404, body: { message: 'Unknown Channel', code: 10003 } };
       const checked = validateContent(obj);
       if ('status' in checked) return checked;
+      const badRows = badComponents(obj.components);
+      if (badRows) return { status: 400, body: { code: 50035, message: `Invalid Form Body (${badRows})` } };
       let replyTo: string | undefined;
       const ref = obj.message_reference as { message_id?: unknown; fail_if_not_exists?: unknown } | undefined;
       if (ref && typeof ref === 'object' && typeof ref.message_id === 'string') {
@@ -186,6 +221,7 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
         replyTo,
         pingsEveryone: pings,
         extraKeys: Object.keys(obj).filter((k) => !['content', 'allowed_mentions', 'message_reference'].includes(k)),
+        ...(obj.components === undefined ? {} : { components: obj.components }),
       });
       hooks.onPosted(created);
       return { status: 200, body: created };

@@ -18,6 +18,8 @@ export interface PostedMessage {
   pingsEveryone: boolean;
   /** Any keys besides content/allowed_mentions/message_reference (embeds, files, …). */
   extraKeys: string[];
+  /** Message components (action rows of buttons) as sent; an UPDATE_MESSAGE interaction callback replaces them. */
+  components?: unknown;
 }
 
 /** What the user saw change, in order: a message posted or edited. */
@@ -80,7 +82,7 @@ export class FakeWorld {
   readonly editTimes = new Map<string, number[]>();
   readonly requests: RestRequest[] = [];
   readonly typing: string[] = [];
-  readonly interactionCallbacks: { interactionId: string; token: string; type: number; at: number }[] = [];
+  readonly interactionCallbacks: { interactionId: string; token: string; type: number; data?: Record<string, unknown>; at: number }[] = [];
   readonly commandRegistrations: unknown[] = [];
   readonly failures: FailureSpec[] = [];
   private listeners: (() => void)[] = [];

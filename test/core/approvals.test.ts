@@ -1,0 +1,106 @@
+/**
+ * Approvals in the core (ARCHITECTURE.md §16, §17) with a real gateway, store and model fake: a tool the
+ * operator asked to approve (registered through the test seam, never config), answered by an e-mail
+ * reply `approve CODE`; a scheduled run that cannot ask is denied and its report says so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
+import { makeCore, recordingAdapter, until, type CoreHarness } from '../helpers/core.js';
+import { lastMessage, toolResults } from '../helpers/approvals.js';
+import { parseAllowList } from '../../src/core/settings.js';
+import type { Tool } from '../../src/core/tools/types.js';
+import type { InboundMessage } from '../../src/core/types.js';
+
+let model: ModelFake;
+const runs: unknown[] = [];
+const probe: Tool = {
+  name: 'crm__update_contact',
+  description: 'Changes a contact.',
+  parameters: { type: 'object', properties: { email: { type: 'string' } } },
+  needsApproval: true,
+  async run(args) {
+    runs.push(args);
+    return 'contact updated';
+  },
+};
+
+beforeAll(async () => {
+  model = await startModelFake({
+    script: (req) => {
+      const last = lastMessage(req);
+      if (last.role === 'tool') return { text: `The tool said: ${last.content}` };
+      if (/UPDATE/.test(lastUserText(req))) return { toolCalls: [{ name: 'crm__update_contact', arguments: { email: 'new@example.com' } }] };
+      return { text: 'ok' };
+    },
+  });
+});
+afterAll(() => model?.close());
+
+let seq = 0;
+function mail(from: string, text: string): InboundMessage {
+  seq++;
+  return {
+    platform: 'email',
+    chatId: from,
+    userId: from,
+    text,
+    isDirect: true,
+    mentionsBot: false,
+    isReplyToBot: false,
+    messageId: `<m${seq}@example.com>`,
+    updateId: `<m${seq}@example.com>`,
+    receivedAt: new Date(),
+    replyTarget: { platform: 'email', chatId: from },
+  };
+}
+
+describe('approvals in the core', () => {
+  let core: CoreHarness;
+  beforeAll(() => {
+    core = makeCore({ modelUrl: model.openaiUrl, tools: [probe], door: recordingAdapter('email') });
+    (core.app.settings as { email: { allowed: ReturnType<typeof parseAllowList> } }).email.allowed = parseAllowList('ann@example.com');
+  });
+  afterAll(() => core?.close());
+
+  it('e-mail: the prompt names the server and the code; a reply "approve CODE" from the person runs the call once, from anyone else nothing', async () => {
+    await core.gateway.handle(mail('ann@example.com', 'please UPDATE the contact'));
+    await until(() => core.door.sent.length >= 1, 10_000, 'the prompt');
+    const prompt = core.door.sent[0].text;
+    expect(prompt).toContain('`crm__update_contact` of the MCP server `crm`');
+    expect(prompt).toContain('the operator asks before crm__update_contact');
+    const code = /approve ([A-Z0-9]{6})/.exec(prompt)?.[1];
+    expect(code).toBeTruthy();
+    expect(runs).toHaveLength(0);
+
+    expect(await core.gateway.handle(mail('eve@example.com', `approve ${code}\n\n> quoted prompt`))).toBe('refused');
+    expect(runs).toHaveLength(0);
+
+    expect(await core.gateway.handle(mail('ann@example.com', `Approve ${code}\n\nOn Monday the bot wrote:\n> …`))).toBe('accepted');
+    await until(() => core.door.sent.length >= 2, 10_000, 'the answer');
+    expect(core.door.sent[1].text).toBe('The tool said: contact updated');
+    expect(runs).toHaveLength(1);
+    expect(await core.gateway.handle(mail('ann@example.com', `approve ${code}`))).toBe('duplicate');
+    await core.gateway.idle();
+    expect(runs).toHaveLength(1);
+    expect(core.door.sent).toHaveLength(2);
+  });
+
+  it('a scheduled run cannot ask: the call is denied, the model is told, and the report says so', async () => {
+    const before = model.completions().length;
+    const result = await core.agent.turn({
+      session: { platform: 'cron', chatId: 'nightly', userId: 'nightly' },
+      sessionKey: 'cron:nightly',
+      personKey: 'ann',
+      chat: undefined,
+      unattended: true,
+      userContent: 'UPDATE the contact every night',
+      replyAddress: { platform: 'email', chatId: 'ann@example.com' },
+      signal: new AbortController().signal,
+    });
+    expect(result.pause).toBeUndefined();
+    expect(runs).toHaveLength(1);
+    const last = model.completions().slice(before).at(-1)!;
+    expect(toolResults(last, 'crm__update_contact')).toEqual(['denied: a scheduled run cannot ask for approval']);
+    expect(result.answer).toContain("Not done: `crm__update_contact` needs a person's approval, and a scheduled run cannot ask for one.");
+  });
+});
