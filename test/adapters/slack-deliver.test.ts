@@ -144,8 +144,8 @@ describe('Slack deliver', () => {
     await adapter.deliver(d);
     const posts = slack.responsePosts.filter((p) => p.id === 'resp-1');
     expect(posts.map((p) => p.body)).toEqual([
-      { text: '*answer* part 1', response_type: 'in_channel', replace_original: false },
-      { text: 'part 2', response_type: 'in_channel', replace_original: false },
+      { text: '*answer* part 1', response_type: 'in_channel', replace_original: false, unfurl_links: false, unfurl_media: false },
+      { text: 'part 2', response_type: 'in_channel', replace_original: false, unfurl_links: false, unfurl_media: false },
     ]);
     expect(slack.messages.length).toBe(before);
     expect(d.sent).toEqual([0, 1]);
