@@ -18,12 +18,17 @@ export const RENDER_BOUNDS = {
   /** Longer answers are not parsed: even linear parsing of more would take too long. */
   maxChars: 32_000,
   /** Containers (block quotes, list items, indentation in steps of two spaces) deeper than this on one line. */
-  maxDepth: 24,
+  maxDepth: 16,
+  /**
+   * Containers the parser carries over all lines: each line costs its depth (a blank line the depth
+   * of the line before, as its containers stay open). Many shallow nestings cost as much as one deep.
+   */
+  maxContainerWork: 8_000,
   /** Delimiter characters (* _ ~ ` [ ] <) outside code in one paragraph. */
-  maxDelimiters: 640,
+  maxDelimiters: 480,
 } as const;
 
-export type BoundReason = 'size' | 'depth' | 'delimiters';
+export type BoundReason = 'size' | 'depth' | 'containers' | 'delimiters';
 
 /** Why a document is past the bounds, with what was measured; null when it is within them. */
 export interface BoundExcess {
@@ -55,6 +60,8 @@ export function exceedsBounds(markdown: string, bounds: typeof RENDER_BOUNDS = R
   if (markdown.length > bounds.maxChars) return { reason: 'size', value: markdown.length };
   let fence: OpenFence | null = null;
   let paragraph = 0;
+  let work = 0;
+  let lastDepth = 0;
   let start = 0;
   while (start <= markdown.length) {
     let end = markdown.indexOf('\n', start);
@@ -76,11 +83,16 @@ export function exceedsBounds(markdown: string, bounds: typeof RENDER_BOUNDS = R
 
     if (/^[ \t]*$/.test(rest)) {
       paragraph = 0;
+      work += Math.max(lastDepth, quotes);
+      if (work > bounds.maxContainerWork) return { reason: 'containers', value: work };
       continue;
     }
     const markers = LIST_MARKERS.exec(rest)?.[0] ?? '';
     const depth = quotes + countListMarkers(markers) + Math.floor(indentWidth(rest.slice(markers.length)) / 2);
     if (depth > bounds.maxDepth) return { reason: 'depth', value: depth };
+    lastDepth = depth;
+    work += depth;
+    if (work > bounds.maxContainerWork) return { reason: 'containers', value: work };
 
     const body = rest.slice(markers.length);
     const opened = FENCE.exec(body);
