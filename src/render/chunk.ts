@@ -13,8 +13,12 @@ import type { AtomToken, OpenToken, Token, WordToken } from './tokens.js';
 
 /** What the chunker needs to know about a format besides its tokens. */
 export interface ChunkFormat {
-  /** Splits an escaped text raw into indivisible units (entities, escapes, graphemes). */
-  units(raw: string): string[];
+  /**
+   * The indivisible units of an escaped text raw (entities, escapes, graphemes), in order. Lazy: a
+   * cut reads only as many units as fit a message, so an unbreakable run (a base64 blob, a minified
+   * line) costs time linear in its length, and no array of all its graphemes is ever built.
+   */
+  units(raw: string): Iterable<string>;
   /** Cost of a text raw, as in the serializer's Measure. */
   cost(raw: string): number;
 }
@@ -142,29 +146,57 @@ function atomFallback(tk: AtomToken): Token[] {
  * Splits an over-long word into a head that fits `room` and the rest. Prefers a cut after
  * punctuation in the second half (CJK text has no spaces but has 。，、), else the last unit that
  * fits; a single unit bigger than the room (a grapheme with thousands of combining marks) is cut
- * between code points. Returns null when not even one code point fits.
+ * between code points. Returns null when not even one code point fits. Reads units only up to the
+ * first that does not fit and slices the rest off the raw, so each cut costs what its head costs.
  */
 function splitWord(tk: WordToken, room: number, format: ChunkFormat): WordToken[] | null {
-  let units = format.units(tk.raw);
-  if (units.length > 0 && format.cost(units[0]) > room) units = [...Array.from(units[0]), ...units.slice(1)];
   let used = 0;
-  let end = 0;
+  let headEnd = 0; // code units of raw in the head so far
   let punctEnd = 0;
   let punctUsed = 0;
-  for (; end < units.length; end++) {
-    const c = format.cost(units[end]);
-    if (used + c > room) break;
+  let first = true;
+  for (const unit of format.units(tk.raw)) {
+    const c = format.cost(unit);
+    if (used + c > room) {
+      // One unit bigger than the whole room: cut it between code points.
+      if (first) headEnd = codePointsFitting(unit, room, format);
+      break;
+    }
+    first = false;
     used += c;
-    if (/[\p{P}\p{Zs}]$/u.test(units[end])) {
-      punctEnd = end + 1;
+    headEnd += unit.length;
+    if (PUNCT_END.test(unit)) {
+      punctEnd = headEnd;
       punctUsed = used;
     }
   }
-  if (end === 0) return null;
-  if (end >= units.length) return [tk];
-  if (punctEnd > 0 && punctUsed >= room / 2) end = punctEnd;
-  const word = (raw: string): WordToken => ({ t: 'word', raw, cost: format.cost(raw), content: /\S/.test(raw) });
-  return [word(units.slice(0, end).join('')), word(units.slice(end).join(''))];
+  if (headEnd === 0) return null;
+  if (headEnd >= tk.raw.length) return [tk];
+  if (punctEnd > 0 && punctUsed >= room / 2) headEnd = punctEnd;
+  // Costs add up over units (a cut never falls inside an entity, an escape or a code point), so the
+  // rest's cost is the word's less the head's: no second pass over the rest at every cut.
+  const head = tk.raw.slice(0, headEnd);
+  const rest = tk.raw.slice(headEnd);
+  const headCost = format.cost(head);
+  return [
+    { t: 'word', raw: head, cost: headCost, content: /\S/.test(head) },
+    { t: 'word', raw: rest, cost: tk.cost - headCost, content: tk.content && /\S/.test(rest) },
+  ];
+}
+
+const PUNCT_END = /[\p{P}\p{Zs}]$/u;
+
+/** Code units of the longest run of whole code points at the start of `unit` whose cost fits `room`. */
+function codePointsFitting(unit: string, room: number, format: ChunkFormat): number {
+  let used = 0;
+  let end = 0;
+  for (const cp of unit) {
+    const c = format.cost(cp);
+    if (used + c > room) break;
+    used += c;
+    end += cp.length;
+  }
+  return end;
 }
 
 /**

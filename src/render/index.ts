@@ -13,11 +13,11 @@ import { discordMeasure, discordTokens } from './discord-markdown.js';
 import { emailHtml } from './email-html.js';
 import { emailTextTokens } from './email-text.js';
 import { RenderError } from './errors.js';
-import { parseMarkdown } from './parse.js';
+import { walkBounded } from './parse.js';
 import { slackMeasure, slackTokens } from './slack-mrkdwn.js';
 import { telegramMeasure, telegramTokens } from './telegram-html.js';
 import { terminalTokens } from './terminal.js';
-import { codePointLength, graphemeSplit } from './text.js';
+import { codePointLength, graphemes } from './text.js';
 import type { Root } from 'mdast';
 import type { Token } from './tokens.js';
 
@@ -43,18 +43,16 @@ export interface RenderOptions {
   color?: boolean;
 }
 
-/** Splits escaped text into units a cut may fall between: whole entities, whole escapes, graphemes. */
-function unitSplitter(atom: RegExp): (raw: string) => string[] {
-  return (raw) => {
-    const out: string[] = [];
+/** Splits escaped text into units a cut may fall between: whole entities, whole escapes, graphemes (lazily). */
+function unitSplitter(atom: RegExp): (raw: string) => Iterable<string> {
+  return function* units(raw) {
     let last = 0;
     for (const m of raw.matchAll(atom)) {
-      if (m.index > last) out.push(...graphemeSplit(raw.slice(last, m.index)));
-      out.push(m[0]);
+      if (m.index > last) yield* graphemes(raw.slice(last, m.index));
+      yield m[0];
       last = m.index + m[0].length;
     }
-    if (last < raw.length) out.push(...graphemeSplit(raw.slice(last)));
-    return out;
+    if (last < raw.length) yield* graphemes(raw.slice(last));
   };
 }
 
@@ -65,8 +63,8 @@ const FORMATS: Record<ChunkedFormat, { tokens: (root: Root, options: RenderOptio
   'telegram-html': { tokens: telegramTokens, chunk: { units: ENTITY_UNITS, cost: telegramMeasure.text } },
   'slack-mrkdwn': { tokens: slackTokens, chunk: { units: ENTITY_UNITS, cost: slackMeasure.text } },
   'discord-markdown': { tokens: discordTokens, chunk: { units: ESCAPE_UNITS, cost: discordMeasure.text } },
-  'email-text': { tokens: emailTextTokens, chunk: { units: graphemeSplit, cost: codePointLength } },
-  terminal: { tokens: (root, o) => terminalTokens(root, o.color ?? false), chunk: { units: graphemeSplit, cost: codePointLength } },
+  'email-text': { tokens: emailTextTokens, chunk: { units: graphemes, cost: codePointLength } },
+  terminal: { tokens: (root, o) => terminalTokens(root, o.color ?? false), chunk: { units: graphemes, cost: codePointLength } },
 };
 
 /** The message limit the platform table gives for a format (the first platform that writes it). */
@@ -87,7 +85,7 @@ function chunksOf(root: Root, format: ChunkedFormat, options: RenderOptions): st
  * parsed text; Slack: UTF-16; Discord: code points). A document with nothing visible gives [].
  */
 export function renderChunks(markdown: string, format: ChunkedFormat, options: RenderOptions = {}): string[] {
-  return chunksOf(parseMarkdown(markdown), format, options);
+  return walkBounded(markdown, (root) => chunksOf(root, format, options));
 }
 
 /** Max subject length before it is cut at a word and given an ellipsis. */
@@ -98,9 +96,10 @@ export const SUBJECT_MAX = 120;
  * else the first non-empty line; null when there is nothing).
  */
 export function renderEmail(markdown: string): { text: string; html: string; subject: string | null } {
-  const root = parseMarkdown(markdown);
-  const text = chunksOf(root, 'email-text', { limit: null })[0] ?? '';
-  return { text, html: emailHtml(root), subject: subjectOf(root, text) };
+  return walkBounded(markdown, (root) => {
+    const text = chunksOf(root, 'email-text', { limit: null })[0] ?? '';
+    return { text, html: emailHtml(root), subject: subjectOf(root, text) };
+  });
 }
 
 function subjectOf(root: Root, text: string): string | null {
@@ -186,7 +185,8 @@ export function telegramHtmlToPlain(chunk: string): string {
 }
 
 export { RenderError, type RenderErrorCode } from './errors.js';
-export { parseMarkdown } from './parse.js';
+export { parseBounded, parseMarkdown } from './parse.js';
+export { exceedsBounds, RENDER_BOUNDS, type BoundExcess, type BoundReason } from './bound.js';
 export { TELEGRAM_MESSAGE_LIMIT } from './telegram-html.js';
 export { SLACK_MESSAGE_LIMIT, SLACK_SECTION_LIMIT } from './slack-mrkdwn.js';
 export { DISCORD_MESSAGE_LIMIT } from './discord-markdown.js';

@@ -6,14 +6,51 @@ import type { Definition, Nodes, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { exceedsBounds, type BoundExcess } from './bound.js';
+import { sourceDocument } from './fallback.js';
 import { wellFormed } from './text.js';
 
 const processor = unified().use(remarkParse).use(remarkGfm).freeze();
 
 /** Parses Markdown into an mdast Root. Lone surrogates become U+FFFD first (no platform accepts them). */
 export function parseMarkdown(markdown: string): Root {
+  return parseBounded(markdown).root;
+}
+
+/** A parsed answer, and why it was shown as written instead of parsed (null when it was parsed). */
+export interface BoundedParse {
+  root: Root;
+  excess: BoundExcess | 'stack' | null;
+}
+
+/**
+ * Parses Markdown within RENDER_BOUNDS (bound.ts): an answer past them, or one the parser cannot
+ * finish for the depth of its nesting (a RangeError from the call stack), becomes the flat source
+ * document of fallback.ts — its text as written, never lost, never a stalled event loop.
+ */
+export function parseBounded(markdown: string): BoundedParse {
   const text = wellFormed(markdown);
-  return plainParagraph(text) ?? processor.parse(text);
+  const plain = plainParagraph(text);
+  if (plain) return { root: plain, excess: null };
+  const excess = exceedsBounds(text);
+  if (excess) return { root: sourceDocument(text), excess };
+  try {
+    return { root: processor.parse(text), excess: null };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { root: sourceDocument(text), excess: 'stack' };
+  }
+}
+
+/** Runs `walk` on the parsed answer; a tree too deep for the call stack is walked again as the source document. */
+export function walkBounded<T>(markdown: string, walk: (root: Root) => T): T {
+  const parsed = parseBounded(markdown);
+  try {
+    return walk(parsed.root);
+  } catch (error) {
+    if (!(error instanceof RangeError) || parsed.excess !== null || !/call stack/i.test(error.message)) throw error;
+    return walk(sourceDocument(wellFormed(markdown)));
+  }
 }
 
 /**

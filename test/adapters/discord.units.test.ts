@@ -31,9 +31,10 @@ describe('delivery targets and bodies', () => {
     expect(messageBody('hi @everyone', '42')).toEqual({
       content: 'hi @everyone',
       allowed_mentions: { parse: [] },
+      flags: 4,
       message_reference: { message_id: '42', fail_if_not_exists: false },
     });
-    expect(messageBody('next', undefined)).toEqual({ content: 'next', allowed_mentions: { parse: [] } });
+    expect(messageBody('next', undefined)).toEqual({ content: 'next', allowed_mentions: { parse: [] }, flags: 4 });
   });
 });
 

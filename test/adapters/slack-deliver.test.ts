@@ -144,8 +144,8 @@ describe('Slack deliver', () => {
     await adapter.deliver(d);
     const posts = slack.responsePosts.filter((p) => p.id === 'resp-1');
     expect(posts.map((p) => p.body)).toEqual([
-      { text: '*answer* part 1', response_type: 'in_channel', replace_original: false },
-      { text: 'part 2', response_type: 'in_channel', replace_original: false },
+      { text: '*answer* part 1', response_type: 'in_channel', replace_original: false, unfurl_links: false, unfurl_media: false },
+      { text: 'part 2', response_type: 'in_channel', replace_original: false, unfurl_links: false, unfurl_media: false },
     ]);
     expect(slack.messages.length).toBe(before);
     expect(d.sent).toEqual([0, 1]);
@@ -186,7 +186,7 @@ describe('Slack deliver', () => {
 
   it('keeps an ephemeral command answer ephemeral, also past the response_url', async () => {
     await adapter.deliver(delivery(commandTarget('resp-eph', 'ephemeral'), ['only you']));
-    expect(slack.responsePosts.find((p) => p.id === 'resp-eph')?.body).toEqual({ text: 'only you', response_type: 'ephemeral', replace_original: false });
+    expect(slack.responsePosts.find((p) => p.id === 'resp-eph')?.body).toEqual({ text: 'only you', response_type: 'ephemeral', replace_original: false, unfurl_links: false, unfurl_media: false });
     slack.expireResponseUrl('resp-eph2');
     await adapter.deliver(delivery(commandTarget('resp-eph2', 'ephemeral'), ['still only you']));
     expect(slack.messages.at(-1)).toMatchObject({ method: 'chat.postEphemeral', channel: 'C0CMD', user: 'U1001', text: 'still only you' });

@@ -61,8 +61,14 @@ export async function answerPress(rest: REST, i: RawInteraction, outcome: Action
   const body = outcome.resolved
     ? {
         type: InteractionResponseType.UpdateMessage,
-        data: { content: `${content ?? ''}\n\n**${outcome.resolved}**`.trim().slice(0, 2000), components: [], allowed_mentions: { parse: [] as string[] } },
+        // The prompt shows the model's arguments: no embed is fetched for a URL among them (§17).
+        data: {
+          content: `${content ?? ''}\n\n**${outcome.resolved}**`.trim().slice(0, 2000),
+          components: [],
+          allowed_mentions: { parse: [] as string[] },
+          flags: MessageFlags.SuppressEmbeds,
+        },
       }
-    : { type: InteractionResponseType.ChannelMessageWithSource, data: { content: outcome.text, flags: MessageFlags.Ephemeral, allowed_mentions: { parse: [] as string[] } } };
+    : { type: InteractionResponseType.ChannelMessageWithSource, data: { content: outcome.text, flags: MessageFlags.Ephemeral | MessageFlags.SuppressEmbeds, allowed_mentions: { parse: [] as string[] } } };
   await rest.post(Routes.interactionCallback(i.id, i.token), { body, auth: false });
 }

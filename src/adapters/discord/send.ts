@@ -49,11 +49,23 @@ export function channelFor(target: DeliveryTarget): string {
   return target.extra?.channelId ?? target.threadId ?? target.chatId;
 }
 
-/** Body of one message: text only, never embeds or files, never a ping. */
+/**
+ * Message flag SUPPRESS_EMBEDS (1 << 2): Discord builds no link preview, so a URL in an answer is
+ * never fetched by Discord's crawler when it is posted (ARCHITECTURE.md §17: no zero-click egress).
+ * Set on every create and every edit — an edit without it would not unset it, but a message created
+ * elsewhere without it would get previews on edit.
+ */
+export const SUPPRESS_EMBEDS = 1 << 2;
+
+/** Body of an edit (channel message or interaction reply): text, no ping, no link preview. */
+export function editBody(content: string) {
+  return { content, allowed_mentions: { parse: [] as string[] }, flags: SUPPRESS_EMBEDS };
+}
+
+/** Body of one message: text only, never embeds or files, never a ping, never a link preview. */
 export function messageBody(content: string, replyTo: string | undefined) {
   return {
-    content,
-    allowed_mentions: { parse: [] as string[] },
+    ...editBody(content),
     ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
   };
 }
@@ -77,7 +89,7 @@ async function postInteraction(rest: REST, target: DeliveryTarget, index: number
   const extra = target.extra ?? {};
   const appId = extra.applicationId as string;
   const token = extra.interactionToken as string;
-  const body = { content, allowed_mentions: { parse: [] as string[] }, ...(approvalId ? { components: approvalComponents(approvalId) } : {}) };
+  const body = { ...editBody(content), ...(approvalId ? { components: approvalComponents(approvalId) } : {}) };
   try {
     if (index === 0) await rest.patch(Routes.webhookMessage(appId, token, '@original'), { body, auth: false });
     else await rest.post(Routes.webhook(appId, token), { body, auth: false });
@@ -93,7 +105,7 @@ async function postInteraction(rest: REST, target: DeliveryTarget, index: number
  */
 async function finishStreamed(rest: REST, target: DeliveryTarget, messageId: string, content: string): Promise<boolean> {
   try {
-    await rest.patch(Routes.channelMessage(channelFor(target), messageId), { body: { content, allowed_mentions: { parse: [] as string[] } } });
+    await rest.patch(Routes.channelMessage(channelFor(target), messageId), { body: editBody(content) });
     return true;
   } catch (error) {
     if (error instanceof DiscordAPIError && error.status === 404) return false;

@@ -18,6 +18,7 @@ import type { InboundMessage } from '../../core/types.js';
 import { isThreadType, type ChannelFacts } from './channels.js';
 import type { RawInteraction } from './guard.js';
 import { displayName } from './inbound.js';
+import { SUPPRESS_EMBEDS } from './send.js';
 
 export const ASK_COMMAND = 'ask';
 /** Longest prompt Discord lets a string option carry. */
@@ -49,7 +50,7 @@ export async function deferInteraction(rest: REST, i: RawInteraction): Promise<v
 
 /** Completes a deferred interaction with a short text of the adapter's own (not an answer of the agent). */
 export async function completeInteraction(rest: REST, i: RawInteraction, content: string): Promise<void> {
-  await rest.patch(Routes.webhookMessage(i.application_id, i.token, '@original'), { body: { content, allowed_mentions: NO_PINGS }, auth: false });
+  await rest.patch(Routes.webhookMessage(i.application_id, i.token, '@original'), { body: { content, allowed_mentions: NO_PINGS, flags: SUPPRESS_EMBEDS }, auth: false });
 }
 
 /** Translates `/ask`; null for any other command. The interaction must already be deferred. */

@@ -7,17 +7,17 @@
 import { REST } from './rest.js';
 import { Routes } from 'discord-api-types/v10';
 import type { DeliveryTarget, StreamingCapability } from '../../core/types.js';
-import { channelFor, messageBody, restOptions } from './send.js';
+import { channelFor, editBody, messageBody, restOptions } from './send.js';
 import { toPlatformError } from './errors.js';
 
 export function createStreamingRest(token: string, apiUrl: string | undefined): REST {
   return new REST({ ...restOptions(apiUrl), rejectOnRateLimit: () => true, retries: 0 }).setToken(token);
 }
 
-/** Edits a message to `content`; mentions stay off, as in every message. */
+/** Edits a message to `content`; mentions and link previews stay off, as in every message. */
 export async function editMessage(rest: REST, target: DeliveryTarget, messageId: string, content: string): Promise<void> {
   try {
-    await rest.patch(Routes.channelMessage(channelFor(target), messageId), { body: { content, allowed_mentions: { parse: [] as string[] } } });
+    await rest.patch(Routes.channelMessage(channelFor(target), messageId), { body: editBody(content) });
   } catch (error) {
     throw toPlatformError(error, 'editMessage');
   }

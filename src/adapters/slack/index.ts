@@ -194,7 +194,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       try {
         if (outcome.resolved) {
           const text = `${decoded.messageText ?? 'Approval'}\n\n*${outcome.resolved}*`;
-          await respond({ replace_original: true, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } }] });
+          // The prompt shows the model's arguments: no unfurl of a URL among them (§17).
+          await respond({ replace_original: true, text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } }], unfurl_links: false, unfurl_media: false });
         } else {
           await respond({ response_type: 'ephemeral', replace_original: false, text: outcome.text });
         }

@@ -11,6 +11,13 @@ import { toPlatformError } from './errors.js';
 import { RESPONSE_URL_TTL_MS } from './inbound.js';
 import { approvalBlocks } from './actions.js';
 
+/**
+ * On every chat.postMessage and response_url answer: Slack fetches no link or media preview, so a
+ * URL in an answer is never requested by Slack when it is posted (ARCHITECTURE.md §17). chat.update
+ * takes neither (the posted message's setting stands); ephemeral messages do not unfurl.
+ */
+export const NO_UNFURL = { unfurl_links: false, unfurl_media: false } as const;
+
 /** Posts Slack accepts on one response_url. */
 export const RESPONSE_URL_MAX_POSTS = 5;
 /** Longest Retry-After we wait out inline; longer ones go back to the outbox with their delay. */
@@ -66,7 +73,7 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ text, response_type: responseType, replace_original: false }),
+        body: JSON.stringify({ text, response_type: responseType, replace_original: false, ...NO_UNFURL }),
         signal: AbortSignal.timeout(RESPONSE_URL_TIMEOUT_MS),
       });
       const body = await res.text();
@@ -119,7 +126,7 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       return;
     }
     await callWithRateLimit('chat.postMessage', () =>
-      deps.client.chat.postMessage({ channel: target.chatId, text, thread_ts: target.threadId, mrkdwn: true, unfurl_links: false, ...blocks }),
+      deps.client.chat.postMessage({ channel: target.chatId, text, thread_ts: target.threadId, mrkdwn: true, ...NO_UNFURL, ...blocks }),
     );
   }
 

@@ -14,6 +14,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DeliveryTarget, LiveMode, StreamingCapability } from '../../core/types.js';
 import type { StreamingMode } from '../../core/config.js';
 import { toPlatformError } from './errors.js';
+import { NO_UNFURL } from './send.js';
 
 function streamable(target: DeliveryTarget): boolean {
   return !target.ephemeral && !target.extra?.response_url && target.extra?.response_type !== 'ephemeral';
@@ -43,7 +44,7 @@ export function slackStreaming(client: WebClient, teamId: () => string | undefin
     resolve: (target, mode) => resolveSlackMode(target, mode, teamId()),
     async post(target, chunk) {
       const res = await call('chat.postMessage', () =>
-        client.chat.postMessage({ channel: target.chatId, text: chunk, thread_ts: target.threadId, mrkdwn: true, unfurl_links: false }),
+        client.chat.postMessage({ channel: target.chatId, text: chunk, thread_ts: target.threadId, mrkdwn: true, ...NO_UNFURL }),
       );
       if (!res.ts) throw toPlatformError('chat.postMessage', new Error('chat.postMessage returned no ts'));
       return res.ts;

@@ -146,7 +146,8 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
         allowedMentions: obj.allowed_mentions,
         messageReference: obj.message_reference,
         pingsEveryone: pingsEveryone(checked.content, obj.allowed_mentions),
-        extraKeys: Object.keys(obj).filter((k) => !['content', 'allowed_mentions', 'message_reference'].includes(k)),
+        flags: obj.flags,
+        extraKeys: Object.keys(obj).filter((k) => !['content', 'allowed_mentions', 'message_reference', 'flags'].includes(k)),
       });
       return { status: 200, body: createdMessage({ id, channelId: interaction.channelId, author: world.bot, content: checked.content, pingsEveryone: false }) };
     }
@@ -220,7 +221,8 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
         messageReference: obj.message_reference,
         replyTo,
         pingsEveryone: pings,
-        extraKeys: Object.keys(obj).filter((k) => !['content', 'allowed_mentions', 'message_reference'].includes(k)),
+        flags: obj.flags,
+        extraKeys: Object.keys(obj).filter((k) => !['content', 'allowed_mentions', 'message_reference', 'flags'].includes(k)),
         ...(obj.components === undefined ? {} : { components: obj.components }),
       });
       hooks.onPosted(created);

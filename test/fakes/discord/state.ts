@@ -16,7 +16,9 @@ export interface PostedMessage {
   replyTo?: string;
   /** Would Discord have pinged @everyone/@here with this message? */
   pingsEveryone: boolean;
-  /** Any keys besides content/allowed_mentions/message_reference (embeds, files, …). */
+  /** `flags` exactly as sent (SUPPRESS_EMBEDS is 1 << 2). */
+  flags: unknown;
+  /** Any keys besides content/allowed_mentions/message_reference/flags (embeds, files, …). */
   extraKeys: string[];
   /** Message components (action rows of buttons) as sent; an UPDATE_MESSAGE interaction callback replaces them. */
   components?: unknown;
