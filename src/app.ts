@@ -31,6 +31,8 @@ import type { CronScheduler } from './core/cron/scheduler.js';
 import { buildPrompt } from './core/prompt/builder.js';
 import type { Guard } from './core/guard.js';
 import { threatGuard } from './guard/index.js';
+import { settingsRedactor } from './core/secrets/known.js';
+import { redactingProvider } from './core/secrets/provider.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
 import { leaseTiming, Presence } from './core/presence.js';
@@ -121,7 +123,9 @@ export function createApp(options: AppOptions): App {
   const guard = options.guard ?? threatGuard;
   const now = options.now ?? (() => new Date());
   const store = options.store;
-  const provider = options.provider ?? createProvider(settings, logger);
+  // Every request passes the redactor, whatever provider (ARCHITECTURE.md §17): a test's fake provider too.
+  const redactor = settingsRedactor(settings);
+  const provider = redactingProvider(options.provider ?? createProvider(settings, logger), redactor, logger);
   const adapters = options.adapters ?? [];
   const doors = new Map<PlatformId, Adapter>(adapters.map((a) => [a.platform, a]));
   const adapter = (platform: PlatformId) => doors.get(platform);
@@ -141,6 +145,7 @@ export function createApp(options: AppOptions): App {
         logger,
         memory: store.memory,
         guard,
+        redactor,
       }));
   const prompts = new SessionPrompts(store, build, logger);
   const render: Renderer =

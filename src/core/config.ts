@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { guardConfigSchema } from './guard-config.js';
 import { AddressError, parseDeliverableAddress, formatAddress, type DeliverableAddress } from '../platform/address.js';
 import { DOOR_IDS, DOORS, doorOf, STREAMING_MODES, type DoorId, type DoorYaml, type StreamingMode } from '../platform/doors/index.js';
 
@@ -175,6 +176,8 @@ export const configSchema = z.strictObject({
       host: z.string().min(1).default('127.0.0.1'),
     })
     .prefault({}),
+  /** The injection guard's optional second opinion (ARCHITECTURE.md §17). */
+  guard: guardConfigSchema,
   gateway: z
     .strictObject({
       /** Seconds given to running turns on SIGTERM/SIGINT. */

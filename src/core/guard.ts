@@ -66,9 +66,9 @@ export function guardText(guard: Guard, text: string, options: GuardedText): str
 }
 
 /** Logs each match of a blocking scan result. */
-export function reportScan(result: ScanResult, options: GuardedText): void {
+export function reportScan(result: ScanResult, options: GuardedText, outcome?: string): void {
   for (const m of result.matches) {
     options.logger.warn('threat-scan', `${options.file}:${m.line}: ${m.category} (${m.pattern}, scope ${options.scope}): ${m.excerpt}`);
   }
-  options.logger.warn('threat-scan', `${options.file}: blocked (${result.categories.join(', ')}); content not loaded`);
+  options.logger.warn('threat-scan', outcome ?? `${options.file}: blocked (${result.categories.join(', ')}); content not loaded`);
 }
