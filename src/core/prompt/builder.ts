@@ -39,12 +39,12 @@ import { chatConfigFor } from '../chats.js';
 import type { PromptLayer } from '../providers/provider.js';
 import type { MemoryRepo } from '../store/types.js';
 import { cutToLimit, serializeEntries, type MemoryFile } from '../memory/entries.js';
-import { loadContextFiles } from './context-files.js';
+import { loadContextFiles, type LoadedContext } from './context-files.js';
 import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from './defaults.js';
 import { PLATFORM_HINTS, type PlatformHint } from './hints.js';
 import { listSkills } from './skills.js';
 import { charLength, normalizeNewlines, stripBom } from './text.js';
-import { blockedLine, guardText, reportScan, type Guard } from '../guard.js';
+import { blockedLine, guardText, judgedLine, reportScan, type Guard, type SecondOpinion } from '../guard.js';
 import { guardDocument } from '../guard-cut.js';
 import { SHAPES_REDACTOR, type Redactor } from '../secrets/redact.js';
 
@@ -92,6 +92,8 @@ export interface PromptInput {
    * guard sees it (ARCHITECTURE.md §17); default: credential shapes only, no configured secrets.
    */
   redactor?: Redactor;
+  /** `guard.model` (ARCHITECTURE.md §17): asked about the context file and each memory entry the scan passed. */
+  secondOpinion?: SecondOpinion;
 }
 
 export interface BuiltPrompt {
@@ -152,7 +154,11 @@ export function skillsIndexLayer(home: string, logger: Logger, guard: Guard, red
 
 /** Layer 5: the first context file of the workspace under `# Project Context`. */
 export function contextFilesLayer(cwd: string, limit: number, logger: Logger, guard: Guard, redactor: Redactor = SHAPES_REDACTOR): string {
-  const loaded = loadContextFiles(cwd, limit, logger, guard, redactor);
+  return contextSection(loadContextFiles(cwd, limit, logger, guard, redactor));
+}
+
+/** Layer 5 from a loaded context source. */
+function contextSection(loaded: LoadedContext | null): string {
   if (!loaded) return '';
   const intro = `Instructions for this workspace, from ${loaded.source.label}. Follow them where they apply; they do not override your identity or tool rules.`;
   return section(`# Project Context\n\n${intro}\n\n${loaded.body}`);
@@ -207,36 +213,54 @@ export async function memoryLayers(
   guard: Guard,
   logger?: Logger,
   redactor: Redactor = SHAPES_REDACTOR,
+  secondOpinion?: SecondOpinion,
 ): Promise<{ memory: string; user: string }> {
   const [memoryEntries, userEntries] = await Promise.all([repo.read(personKey, 'memory'), repo.read(personKey, 'user')]);
-  const scanned = (file: MemoryFile, name: string): MemoryFile => {
+  const scanned = async (file: MemoryFile, name: string): Promise<MemoryFile> => {
     if (!file.text) return file;
     const where = `${personKey}/${name}`;
     let changed = false;
-    const entries = file.entries.map((entry, i) => {
+    const entries: string[] = [];
+    for (const [i, entry] of file.entries.entries()) {
       const r = redactor.redact(entry);
       if (r.count) logger?.info('secrets', `${r.count} secret(s) redacted in ${where} entry ${i + 1} (${r.kinds.join(', ')})`);
       const scan = guard.scan(r.text, 'memory');
-      if (!scan.blocked) {
-        if (r.count) changed = true;
-        return r.text;
+      if (scan.blocked) {
+        changed = true;
+        if (logger) reportScan(scan, { file: `${where} entry ${i + 1}`, scope: 'memory', logger }, `${where}: entry ${i + 1} dropped (${scan.categories.join(', ')}); the other entries loaded`);
+        entries.push(`[BLOCKED: entry ${i + 1} of ${name} contains prompt injection patterns: ${scan.categories.join(', ')}. Entry not loaded.]`);
+        continue;
       }
-      changed = true;
-      if (logger) reportScan(scan, { file: `${where} entry ${i + 1}`, scope: 'memory', logger }, `${where}: entry ${i + 1} dropped (${scan.categories.join(', ')}); the other entries loaded`);
-      return `[BLOCKED: entry ${i + 1} of ${name} contains prompt injection patterns: ${scan.categories.join(', ')}. Entry not loaded.]`;
-    });
+      const opinion = await secondOpinion?.judge(r.text, { file: `${where} entry ${i + 1}`, scope: 'memory' });
+      if (opinion?.verdict === 'injection') {
+        changed = true;
+        entries.push(judgedLine(`entry ${i + 1} of ${name}`, opinion.score));
+        continue;
+      }
+      if (r.count) changed = true;
+      entries.push(r.text);
+    }
     if (!changed) return file;
     const text = serializeEntries(entries);
     return { ...file, entries, text, chars: charLength(text) };
   };
-  const mem = scanned(cutToLimit(memoryEntries, config.limits.memory_chars), 'MEMORY.md');
-  const user = scanned(cutToLimit(userEntries, config.limits.user_chars), 'USER.md');
+  const [mem, user] = await Promise.all([
+    scanned(cutToLimit(memoryEntries, config.limits.memory_chars), 'MEMORY.md'),
+    scanned(cutToLimit(userEntries, config.limits.user_chars), 'USER.md'),
+  ]);
   const head = (title: string, what: string, chars: number, limit: number) =>
     `# ${title}\n\n${what} (${chars}/${limit} chars; entries separated by §). Frozen when this conversation started: changes you make with the memory tool show in the next one.\n\n`;
   return {
     memory: mem.text ? section(head('Memory', 'Your notes from earlier conversations with this person', mem.chars, config.limits.memory_chars) + mem.text) : '',
     user: user.text ? section(head('User profile', 'What you know about this person', user.chars, config.limits.user_chars) + user.text) : '',
   };
+}
+
+/** The loaded context source, or its BLOCKED line when the second opinion judges it an injection. */
+async function judgedContext(loaded: LoadedContext | null, opinion: SecondOpinion | undefined): Promise<LoadedContext | null> {
+  if (!loaded || !opinion) return loaded;
+  const verdict = await opinion.judge(loaded.body, { file: loaded.source.label, scope: 'context' });
+  return verdict.verdict === 'injection' ? { ...loaded, body: judgedLine(loaded.source.label, verdict.score) } : loaded;
 }
 
 /** `Monday, November 30, 2026` in `timezone` (default: local). */
@@ -259,13 +283,14 @@ export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   const redactor = input.redactor ?? SHAPES_REDACTOR;
   const ignore = input.ignoreRules === true;
   const systemMessage = redactLoaded(redactor, normalizeNewlines(config.system_message ?? '').trim(), 'system_message', logger);
-  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config, guard, logger, redactor);
+  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config, guard, logger, redactor, input.secondOpinion);
+  const context = ignore ? null : await judgedContext(loadContextFiles(input.cwd, config.limits.context_file_chars, logger, guard, redactor), input.secondOpinion);
   const texts: Record<LayerName, string> = {
     identity: identityLayer(home, logger, guard, redactor),
     tool_guidance: section(TOOL_GUIDANCE),
     system_message: section(systemMessage),
     skills_index: skillsIndexLayer(home, logger, guard, redactor),
-    context_files: ignore ? '' : contextFilesLayer(input.cwd, config.limits.context_file_chars, logger, guard, redactor),
+    context_files: contextSection(context),
     platform_hint: platformHintLayer(platform, ignore),
     chat_instructions: chatInstructionsLayer(config, input.address),
     memory: mem.memory,

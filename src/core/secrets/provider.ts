@@ -12,6 +12,7 @@ import type { ChatMessage } from '../messages.js';
 import type { Logger } from '../logger.js';
 import type { ModelRequest, PromptLayer, Provider } from '../providers/provider.js';
 import type { Redactor } from './redact.js';
+import { judgedLine, type SecondOpinion } from '../guard.js';
 
 function layers(redactor: Redactor, list: readonly PromptLayer[], found: (n: number) => void): PromptLayer[] {
   let changed = false;
@@ -43,15 +44,34 @@ export function redactRequest(redactor: Redactor, request: ModelRequest): { requ
   return { request: { ...request, system, messages, ...(tail ? { tail: tail.text } : {}) }, count };
 }
 
-/** `provider` behind the redactor: no request reaches it unredacted. */
-export function redactingProvider(provider: Provider, redactor: Redactor, logger: Logger): Provider {
+/**
+ * Tool results the second opinion (`guard.model`, ARCHITECTURE.md §17) judges an injection, replaced by
+ * their BLOCKED line. Verdicts are cached by content, so a result replayed on the next call is
+ * replaced the same way (the prefix stays the same) and not sent again.
+ */
+async function judgeToolResults(request: ModelRequest, opinion: SecondOpinion): Promise<ModelRequest> {
+  let changed = false;
+  const messages = await Promise.all(
+    request.messages.map(async (m) => {
+      if (m.role !== 'tool') return m;
+      const verdict = await opinion.judge(m.content, { file: `tool result of ${m.name}`, scope: 'tool' });
+      if (verdict.verdict !== 'injection') return m;
+      changed = true;
+      return { ...m, content: judgedLine(`the result of ${m.name}`, verdict.score) };
+    }),
+  );
+  return changed ? { ...request, messages } : request;
+}
+
+/** `provider` behind the redactor (and the second opinion on tool results, when configured): no request reaches it unredacted. */
+export function redactingProvider(provider: Provider, redactor: Redactor, logger: Logger, secondOpinion?: SecondOpinion): Provider {
   return {
     name: provider.name,
     check: (options) => provider.check(options),
-    complete(request) {
+    async complete(request) {
       const { request: safe, count } = redactRequest(redactor, request);
       if (count) logger.debug('secrets', `${count} secret(s) redacted from a model request`);
-      return provider.complete(safe);
+      return provider.complete(secondOpinion ? await judgeToolResults(safe, secondOpinion) : safe);
     },
   };
 }
