@@ -32,8 +32,8 @@ const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 function credentialValue(v: string): boolean {
   if (v.length < 8 || PLACEHOLDER.test(v) || DOTTED_NAME.test(v)) return false;
   if (/^(.)\1+$/.test(v)) return false; // ******** or xxxxxxxx
-  // a digit or a symbol among letters, or mixed case: hunter22, Tr0ub4dor&3, s3cr3t-Value
-  return mixed(v) || (/[A-Za-z]/.test(v) && /[^A-Za-z0-9]/.test(v) && /[0-9]/.test(v));
+  // letters and digits: hunter22, Tr0ub4dor&3, s3cr3t-Value (a bare camelCase word is a variable name)
+  return /[A-Za-z]/.test(v) && /[0-9]/.test(v);
 }
 
 const CREDENTIAL_WORD = String.raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth[_-]?key)`;
@@ -48,6 +48,12 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { kind: 'an Anthropic key', regex: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
   { kind: 'an OpenAI key', regex: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: (v) => /[0-9]/.test(v) && /[A-Za-z]/.test(v.slice(3)) },
   { kind: 'a Stripe key', regex: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  // an AWS secret key written next to its key id ("AKIA… / wJalr…", a CSV row): 40 base64 characters
+  {
+    kind: 'an AWS secret key',
+    regex: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b[^\n]{0,80}?(?<![A-Za-z0-9/+])(?<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
+    accept: (v) => mixed(v) && /[0-9/+]/.test(v),
+  },
   { kind: 'an AWS access key', regex: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g },
   { kind: 'a GitHub token', regex: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g },
   { kind: 'a GitLab token', regex: /\bglpat-[A-Za-z0-9_-]{20,}/g },
@@ -62,7 +68,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     kind: 'a credential assignment',
     // DB_PASSWORD=…, "client_secret": "…", aws_secret_access_key = …, password: …
     regex: new RegExp(
-      String.raw`(?<![\w.-])[\w.-]*?${CREDENTIAL_WORD}[\w.-]*["']?[ \t]*(?:=|:(?!//))[ \t]*["'\x60]?(?<value>[^\s"'\x60,;(){}\[\]<>]{8,200})`,
+      String.raw`(?<![\w.-])[\w.-]*?${CREDENTIAL_WORD}[\w.-]*["']?[ \t]*(?:=|:(?!//))[ \t]*["'\x60]?(?<value>[^\s"'\x60,;(){}\[\]<>]{8,200})(?![(\w])`,
       'gi',
     ),
     accept: credentialValue,
