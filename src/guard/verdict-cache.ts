@@ -29,7 +29,7 @@ export function fileVerdictCache(home: string): VerdictCache {
   const load = (): Map<string, number> => {
     if (map) return map;
     map = new Map();
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(path, 'utf8');
     } catch {

@@ -44,7 +44,7 @@ import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from './defaults.js';
 import { PLATFORM_HINTS, type PlatformHint } from './hints.js';
 import { listSkills } from './skills.js';
 import { charLength, normalizeNewlines, stripBom } from './text.js';
-import { blockedLine, guardText, judgedLine, reportScan, type Guard, type SecondOpinion } from '../guard.js';
+import { guardText, judgedLine, reportScan, type Guard, type SecondOpinion } from '../guard.js';
 import { guardDocument } from '../guard-cut.js';
 import { SHAPES_REDACTOR, type Redactor } from '../secrets/redact.js';
 
