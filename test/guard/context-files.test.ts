@@ -37,12 +37,15 @@ describe('real context files', () => {
     for (const k of ['AGENTS.md', 'CLAUDE.md', 'SOUL.md', '.mdc']) expect(kinds, k).toContain(k);
   });
 
-  it.skipIf(!present)(`at most 2 % lose a section or more, none is blocked whole, and each cut names its file and section${why}`, () => {
+  it.skipIf(!present)(`at most 2 % lose a section or more, none is blocked whole, each cut names its file and section, and at most 1 % have anything redacted${why}`, () => {
     if (present) expect(readdirSync(join(DIR, 'files')).length).toBe(rows.length);
     const hit: string[] = [];
+    const redacted: string[] = [];
     for (const r of rows) {
       const raw = normalizeNewlines(stripBom(readFileSync(join(DIR, 'files', r.name), 'utf8'))).trimEnd();
-      const text = SHAPES_REDACTOR.redact(raw).text;
+      const clean = SHAPES_REDACTOR.redact(raw);
+      if (clean.count) redacted.push(`${r.repo}/${r.path}: ${clean.kinds.join(', ')}`);
+      const text = clean.text;
       const scope = r.path.endsWith('SOUL.md') ? 'system' : 'context';
       const out = guardDocument(threatGuard, text, { file: r.path, scope, logger: silentLogger });
       if (out.outcome === 'clean') continue;
@@ -51,5 +54,7 @@ describe('real context files', () => {
       expect(out.text).toContain(`[REMOVED: section "${out.sections[0].replace(/^#+\s*/, '')}" of ${r.path}`);
     }
     expect(hit.length / rows.length, hit.join('\n')).toBeLessThanOrEqual(0.02);
+    // few real files hold text shaped like a credential (those that do show example passwords)
+    expect(redacted.length / rows.length, redacted.join('\n')).toBeLessThanOrEqual(0.01);
   }, 120_000);
 });

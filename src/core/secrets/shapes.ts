@@ -32,6 +32,7 @@ const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 function credentialValue(v: string): boolean {
   if (v.length < 8 || PLACEHOLDER.test(v) || DOTTED_NAME.test(v)) return false;
   if (/^(.)\1+$/.test(v)) return false; // ******** or xxxxxxxx
+  if (/^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/.test(v)) return false; // `LIVE_E2E_API_KEY`: the name of a variable
   // letters and digits: hunter22, Tr0ub4dor&3, s3cr3t-Value (a bare camelCase word is a variable name)
   return /[A-Za-z]/.test(v) && /[0-9]/.test(v);
 }
@@ -62,7 +63,7 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { kind: 'a Telegram bot token', regex: /\b\d{5,12}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g, accept: mixed },
   { kind: 'a signed token (JWT)', regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   // postgres://user:password@host: only the password goes
-  { kind: 'a URL with a password', regex: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:(?<value>[^\s@/]{3,})@/gi, accept: (v) => !PLACEHOLDER.test(v) && !/^\*+$/.test(v) },
+  { kind: 'a URL with a password', regex: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:(?<value>[^\s@/]{3,})@/gi, accept: (v) => !PLACEHOLDER.test(v) && !/^(?:\*+|\.+|[a-z]+)$/.test(v) }, // postgres:postgres@, user:password@: defaults
   { kind: 'a bearer token', regex: /\bBearer\s+(?<value>[A-Za-z0-9._~+/-]{20,}=*)/g, accept: mixed },
   {
     kind: 'a credential assignment',
