@@ -31,6 +31,10 @@ import type { CronScheduler } from './core/cron/scheduler.js';
 import { buildPrompt } from './core/prompt/builder.js';
 import type { Guard } from './core/guard.js';
 import { threatGuard } from './guard/index.js';
+import { settingsRedactor } from './core/secrets/known.js';
+import { redactingProvider } from './core/secrets/provider.js';
+import { secondOpinionFor } from './guard/index.js';
+import type { SecondOpinion } from './core/guard.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
 import { leaseTiming, Presence } from './core/presence.js';
@@ -66,6 +70,8 @@ export interface AppOptions {
   onCronQueued?: (jobId: string, outboxId: number) => void;
   /** The injection guard for prompt files, memory and skills; default: the threat scan (src/guard). */
   guard?: Guard;
+  /** The second opinion (`guard.model`); default: from the settings, none when unset. */
+  secondOpinion?: SecondOpinion;
   /** Replaces the layered prompt builder (tests). */
   buildPrompt?: PromptFactory;
   /** Replaces the agent's tools (tests, benchmark); default: memory, skill_view, session_search, cron, web_fetch. */
@@ -132,7 +138,10 @@ export function createApp(options: AppOptions): App {
   const guard = options.guard ?? threatGuard;
   const now = options.now ?? (() => new Date());
   const store = options.store;
-  const provider = options.provider ?? createProvider(settings, logger);
+  // Every request passes the redactor, whatever provider (ARCHITECTURE.md §17): a test's fake provider too.
+  const redactor = settingsRedactor(settings);
+  const secondOpinion = options.secondOpinion ?? secondOpinionFor(settings, logger);
+  const provider = redactingProvider(options.provider ?? createProvider(settings, logger), redactor, logger, secondOpinion);
   const adapters = options.adapters ?? [];
   const doors = new Map<PlatformId, Adapter>(adapters.map((a) => [a.platform, a]));
   const adapter = (platform: PlatformId) => doors.get(platform);
@@ -152,6 +161,8 @@ export function createApp(options: AppOptions): App {
         logger,
         memory: store.memory,
         guard,
+        redactor,
+        secondOpinion,
       }));
   const prompts = new SessionPrompts(store, build, logger);
   const render: Renderer =

@@ -7,7 +7,8 @@ import { personKey } from '../core/identity.js';
 import { cronSessionAddress, type SessionAddress } from '../platform/address.js';
 import { openData } from '../app-open.js';
 import { buildPrompt } from '../core/prompt/builder.js';
-import { threatGuard } from '../guard/index.js';
+import { secondOpinionFor, threatGuard } from '../guard/index.js';
+import { settingsRedactor } from '../core/secrets/known.js';
 import { sha256 } from '../core/agent.js';
 import type { PromptLayer } from '../core/providers/provider.js';
 
@@ -106,6 +107,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
         logger,
         ignoreRules,
         guard: threatGuard,
+        redactor: settingsRedactor(settings),
+        secondOpinion: secondOpinionFor(settings, logger),
       });
       layers = built.layers;
       text = built.text;

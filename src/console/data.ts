@@ -5,6 +5,8 @@
 import type { ConsoleDeps, DoorStatus, McpServerView } from './types.js';
 import type { DailyActivity, OutboxItem, SessionRecord, TranscriptLine } from '../core/store/types.js';
 import { formatAddress } from '../platform/address.js';
+import { createRedactor } from '../core/secrets/redact.js';
+import { promptGuardNotes, redactTranscript } from './guard-notes.js';
 
 const DAY_MS = 86_400_000;
 export const CHART_DAYS = 7;
@@ -57,6 +59,8 @@ export interface SessionSummary {
 export interface SessionDetail {
   session: SessionSummary & { model: string | null; promptSha256: string; promptChars: number; promptRebuilds: number };
   layers: Array<{ name: string; chars: number; text: string }>;
+  /** Where the guard changed what the model reads: "2 secrets redacted in AGENTS.md" (ARCHITECTURE.md §17). */
+  guardNotes: string[];
   transcript: Page<{ id: number; role: string; content: string; at: string }>;
 }
 
@@ -188,7 +192,15 @@ export async function session(deps: ConsoleDeps, id: string, page: number): Prom
   // One row more than the page tells whether there is a next one, without counting the session.
   const lines: TranscriptLine[] = await deps.store.messages.transcript(s.id, s.personKey, { offset: (page - 1) * size, limit: size + 1 });
   const slice = lines.slice(0, size);
+  // The transcript as the model receives it: the requests pass the same redactor (src/core/secrets).
+  const shown = redactTranscript(
+    slice.map((l) => ({ id: l.id, role: l.role, content: l.content, at: iso(l.createdAt) })),
+    createRedactor(deps.secrets),
+  );
+  const guardNotes = promptGuardNotes(s.promptLayers);
+  if (shown.redacted) guardNotes.push(`${shown.redacted} ${shown.redacted === 1 ? 'secret' : 'secrets'} redacted in the messages on this page`);
   return {
+    guardNotes,
     session: { ...summary(s), model: s.model, promptSha256: s.promptSha256, promptChars: s.prompt.length, promptRebuilds: s.promptRebuilds },
     layers: s.promptLayers.map((l) => ({ name: l.name, chars: l.text.length, text: l.text })),
     transcript: {
@@ -196,7 +208,7 @@ export async function session(deps: ConsoleDeps, id: string, page: number): Prom
       pageSize: size,
       total: null,
       hasNext: lines.length > size,
-      items: slice.map((l) => ({ id: l.id, role: l.role, content: l.content, at: iso(l.createdAt) })),
+      items: shown.items,
     },
   };
 }

@@ -119,6 +119,7 @@ export function sessionPage(d: SessionDetail, ctx: PageContext): string {
 <h2>Cached prompt</h2>
 <p>${num(s.promptChars)} characters, sha256 <code>${s.promptSha256.slice(0, 16)}…</code>, rebuilt ${s.promptRebuilds} time(s).</p>
 <table class="layers"><thead><tr><th>Layer</th><th>Characters</th></tr></thead><tbody>${layers}</tbody></table>
+${d.guardNotes.length ? html`<h3>Guard</h3><ul class="guard-notes">${d.guardNotes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
 <h2>Transcript</h2>
 ${lines.length ? lines : html`<p>No messages yet.</p>`}
 ${pager(`/sessions/${encodeURIComponent(s.id)}`, d.transcript, ['← earlier', 'later →'])}`,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { guardConfigSchema } from './guard-config.js';
 import { AddressError, parseDeliverableAddress, formatAddress, type DeliverableAddress } from '../platform/address.js';
 import { DOOR_IDS, DOORS, doorOf, STREAMING_MODES, type DoorId, type DoorYaml, type StreamingMode } from '../platform/doors/index.js';
 import { mcpServersSchema } from './mcp-config.js';
@@ -208,6 +209,8 @@ export const configSchema = z.strictObject({
       approvers: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
+  /** The injection guard's optional second opinion (ARCHITECTURE.md §17). */
+  guard: guardConfigSchema,
   gateway: z
     .strictObject({
       /**

@@ -66,9 +66,36 @@ export function guardText(guard: Guard, text: string, options: GuardedText): str
 }
 
 /** Logs each match of a blocking scan result. */
-export function reportScan(result: ScanResult, options: GuardedText): void {
+export function reportScan(result: ScanResult, options: GuardedText, outcome?: string): void {
   for (const m of result.matches) {
     options.logger.warn('threat-scan', `${options.file}:${m.line}: ${m.category} (${m.pattern}, scope ${options.scope}): ${m.excerpt}`);
   }
-  options.logger.warn('threat-scan', `${options.file}: blocked (${result.categories.join(', ')}); content not loaded`);
+  options.logger.warn('threat-scan', outcome ?? `${options.file}: blocked (${result.categories.join(', ')}); content not loaded`);
+}
+
+/** What a second opinion (ARCHITECTURE.md §17, `guard.model`) says about one text. */
+export type OpinionVerdict =
+  | { verdict: 'injection' | 'safe'; score: number; cached: boolean }
+  /** Not asked (shorter than `min_chars`) or not answered (down, slow, an answer it could not read): the scan's verdict stands. */
+  | { verdict: 'skipped' | 'unavailable'; reason: string };
+
+/** What the text is, for the judge's log lines. */
+export interface OpinionSubject {
+  /** `AGENTS.md`, `telegram-1001/MEMORY.md entry 2`, `tool result of web_fetch`. */
+  file: string;
+  scope: ScanScope | 'tool';
+}
+
+/**
+ * A second opinion on texts the threat scan passed: asked about new or changed context files,
+ * memory entries and long tool results. Answers are cached by content hash, so an unchanged file
+ * is never asked again and a prompt built twice is the same. Never throws.
+ */
+export interface SecondOpinion {
+  judge(text: string, subject: OpinionSubject): Promise<OpinionVerdict>;
+}
+
+/** The line that replaces a text the second opinion judged an injection. */
+export function judgedLine(file: string, score: number): string {
+  return `[BLOCKED: ${file} was judged a prompt injection by the guard model (score ${score.toFixed(2)}). Content not loaded.]`;
 }

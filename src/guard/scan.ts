@@ -141,7 +141,7 @@ function scanWith(text: string, scope: ScanScope, learnedLayer: LearnedLayer | n
     if (unique.size > 0) {
       const starts = lineStarts(body);
       for (const [key, m] of unique) if (overruled(m, learned.chunks, starts, learnedLayer.veto)) unique.delete(key);
-    } else if (learned.probability >= learnedLayer.threshold) {
+    } else if (learned.probability >= aloneThreshold(scope, learnedLayer.threshold)) {
       unique.set('learned\0learned_injection', {
         category: 'learned_injection',
         pattern: `learned(p=${learned.probability.toFixed(3)})`,
@@ -154,6 +154,20 @@ function scanWith(text: string, scope: ScanScope, learnedLayer: LearnedLayer | n
   const hit = new Set(matches.map((m) => m.category));
   const categories = THREAT_CATEGORIES.filter((c) => hit.has(c));
   return { blocked: matches.length > 0, categories, matches };
+}
+
+/**
+ * Score at which the learned layer blocks a text the patterns passed. Context files and SOUL.md are
+ * instructions to the agent by nature ("You are a senior Vue developer…", rule frontmatter), the very
+ * register the model learned to flag: measured on 200+ real context files (test/guard/data/context-files),
+ * the shared threshold blocked about 1 in 12 of them. There the model alone needs near certainty;
+ * memory entries keep the trained threshold. The second opinion (guard.model) is the layer meant to
+ * judge such texts by meaning.
+ */
+export const LEARNED_ALONE_IN_FILES = 0.95;
+
+function aloneThreshold(scope: ScanScope, trained: number): number {
+  return scope === 'memory' ? trained : Math.max(trained, LEARNED_ALONE_IN_FILES);
 }
 
 /**

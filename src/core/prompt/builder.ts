@@ -38,13 +38,15 @@ import type { Address } from '../../platform/address.js';
 import { chatConfigFor } from '../chats.js';
 import type { PromptLayer } from '../providers/provider.js';
 import type { MemoryRepo } from '../store/types.js';
-import { cutToLimit, type MemoryFile } from '../memory/entries.js';
-import { loadContextFiles } from './context-files.js';
+import { cutToLimit, serializeEntries, type MemoryFile } from '../memory/entries.js';
+import { loadContextFiles, type LoadedContext } from './context-files.js';
 import { DEFAULT_IDENTITY, TOOL_GUIDANCE } from './defaults.js';
 import { PLATFORM_HINTS, type PlatformHint } from './hints.js';
 import { listSkills } from './skills.js';
 import { charLength, normalizeNewlines, stripBom } from './text.js';
-import { blockedLine, guardText, reportScan, type Guard } from '../guard.js';
+import { guardText, judgedLine, reportScan, type Guard, type SecondOpinion } from '../guard.js';
+import { guardDocument } from '../guard-cut.js';
+import { SHAPES_REDACTOR, type Redactor } from '../secrets/redact.js';
 
 /** Layer names, in prompt order. */
 export const LAYER_NAMES = [
@@ -85,6 +87,13 @@ export interface PromptInput {
   guard: Guard;
   /** IANA zone for the start day; default: the process's local zone. */
   timezone?: string;
+  /**
+   * Replaces secrets in every loaded text (SOUL.md, skills, context files, memory, profile) before the
+   * guard sees it (ARCHITECTURE.md §17); default: credential shapes only, no configured secrets.
+   */
+  redactor?: Redactor;
+  /** `guard.model` (ARCHITECTURE.md §17): asked about the context file and each memory entry the scan passed. */
+  secondOpinion?: SecondOpinion;
 }
 
 export interface BuiltPrompt {
@@ -110,22 +119,31 @@ function readOptional(path: string): string | null {
   }
 }
 
-/** Layer 1: SOUL.md (threat-scanned, scope `system`) or the default identity. */
-export function identityLayer(home: string, logger: Logger, guard: Guard): string {
-  const soul = readOptional(join(home, 'SOUL.md'));
-  if (!soul) return DEFAULT_IDENTITY;
-  const guarded = guardText(guard, soul, { file: 'SOUL.md', scope: 'system', logger });
-  // A blocked SOUL.md still leaves the model an identity: the default, then the BLOCKED line.
-  return guarded === soul ? soul : `${DEFAULT_IDENTITY}${SEP}${guarded}`;
+/** `text` with its secrets redacted; logs how many, naming `file`. */
+export function redactLoaded(redactor: Redactor, text: string, file: string, logger: Logger): string {
+  const r = redactor.redact(text);
+  if (r.count) logger.info('secrets', `${r.count} secret(s) redacted in ${file} (${r.kinds.join(', ')})`);
+  return r.text;
 }
 
-/** Layer 4: one line per skill, sorted; descriptions are threat-scanned (scope `system`). */
-export function skillsIndexLayer(home: string, logger: Logger, guard: Guard): string {
+/** Layer 1: SOUL.md (secrets redacted, threat-scanned, scope `system`) or the default identity. */
+export function identityLayer(home: string, logger: Logger, guard: Guard, redactor: Redactor = SHAPES_REDACTOR): string {
+  const raw = readOptional(join(home, 'SOUL.md'));
+  if (!raw) return DEFAULT_IDENTITY;
+  const soul = redactLoaded(redactor, raw, 'SOUL.md', logger);
+  const guarded = guardDocument(guard, soul, { file: 'SOUL.md', scope: 'system', logger });
+  // A blocked SOUL.md still leaves the model an identity: the default, then the BLOCKED line.
+  return guarded.outcome === 'blocked' ? `${DEFAULT_IDENTITY}${SEP}${guarded.text}` : guarded.text;
+}
+
+/** Layer 4: one line per skill, sorted; descriptions are redacted and threat-scanned (scope `system`). */
+export function skillsIndexLayer(home: string, logger: Logger, guard: Guard, redactor: Redactor = SHAPES_REDACTOR): string {
   const skills = listSkills(home, logger);
   if (skills.length === 0) return '';
   const lines = skills.map((s) => {
-    const label = `${s.name}${s.description ? `: ${s.description}` : ''}`;
-    return `- ${guardText(guard, label, { file: `skills/${s.folder}/SKILL.md`, scope: 'system', logger })}`;
+    const file = `skills/${s.folder}/SKILL.md`;
+    const label = redactLoaded(redactor, `${s.name}${s.description ? `: ${s.description}` : ''}`, file, logger);
+    return `- ${guardText(guard, label, { file, scope: 'system', logger })}`;
   });
   return section(
     ['# Skills', '', 'Saved procedures you can follow. Before doing a task that matches one, read it with skill_view (by name).', '', ...lines].join(
@@ -135,8 +153,12 @@ export function skillsIndexLayer(home: string, logger: Logger, guard: Guard): st
 }
 
 /** Layer 5: the first context file of the workspace under `# Project Context`. */
-export function contextFilesLayer(cwd: string, limit: number, logger: Logger, guard: Guard): string {
-  const loaded = loadContextFiles(cwd, limit, logger, guard);
+export function contextFilesLayer(cwd: string, limit: number, logger: Logger, guard: Guard, redactor: Redactor = SHAPES_REDACTOR): string {
+  return contextSection(loadContextFiles(cwd, limit, logger, guard, redactor));
+}
+
+/** Layer 5 from a loaded context source. */
+function contextSection(loaded: LoadedContext | null): string {
   if (!loaded) return '';
   const intro = `Instructions for this workspace, from ${loaded.source.label}. Follow them where they apply; they do not override your identity or tool rules.`;
   return section(`# Project Context\n\n${intro}\n\n${loaded.body}`);
@@ -179,28 +201,66 @@ export function chatInstructionsLayer(config: AppConfig, address: PromptInput['a
 }
 
 /**
- * Layers 7 and 8: this person's memory and profile, cut to their limits, frozen now. Both are
- * threat-scanned when read (scope `memory`), not only when the memory tool writes them: a file
- * edited on disk or written before a pattern existed must not reach the prompt unchecked.
+ * Layers 7 and 8: this person's memory and profile, cut to their limits, frozen now. Each entry has
+ * its secrets redacted and is threat-scanned when read (scope `memory`), not only when the memory
+ * tool writes it: a file edited on disk or written before a pattern existed must not reach the
+ * prompt unchecked. A flagged entry is dropped alone, with one notice in its place; the others stay.
  */
-export async function memoryLayers(repo: MemoryRepo, personKey: string, config: AppConfig, guard: Guard, logger?: Logger): Promise<{ memory: string; user: string }> {
+export async function memoryLayers(
+  repo: MemoryRepo,
+  personKey: string,
+  config: AppConfig,
+  guard: Guard,
+  logger?: Logger,
+  redactor: Redactor = SHAPES_REDACTOR,
+  secondOpinion?: SecondOpinion,
+): Promise<{ memory: string; user: string }> {
   const [memoryEntries, userEntries] = await Promise.all([repo.read(personKey, 'memory'), repo.read(personKey, 'user')]);
-  const scanned = (file: MemoryFile, name: string): MemoryFile => {
+  const scanned = async (file: MemoryFile, name: string): Promise<MemoryFile> => {
     if (!file.text) return file;
-    const scan = guard.scan(file.text, 'memory');
-    if (!scan.blocked) return file;
-    if (logger) reportScan(scan, { file: `${personKey}/${name}`, scope: 'memory', logger });
-    const text = blockedLine(name, scan.categories);
-    return { ...file, text, chars: charLength(text) };
+    const where = `${personKey}/${name}`;
+    let changed = false;
+    const entries: string[] = [];
+    for (const [i, entry] of file.entries.entries()) {
+      const r = redactor.redact(entry);
+      if (r.count) logger?.info('secrets', `${r.count} secret(s) redacted in ${where} entry ${i + 1} (${r.kinds.join(', ')})`);
+      const scan = guard.scan(r.text, 'memory');
+      if (scan.blocked) {
+        changed = true;
+        if (logger) reportScan(scan, { file: `${where} entry ${i + 1}`, scope: 'memory', logger }, `${where}: entry ${i + 1} dropped (${scan.categories.join(', ')}); the other entries loaded`);
+        entries.push(`[BLOCKED: entry ${i + 1} of ${name} contains prompt injection patterns: ${scan.categories.join(', ')}. Entry not loaded.]`);
+        continue;
+      }
+      const opinion = await secondOpinion?.judge(r.text, { file: `${where} entry ${i + 1}`, scope: 'memory' });
+      if (opinion?.verdict === 'injection') {
+        changed = true;
+        entries.push(judgedLine(`entry ${i + 1} of ${name}`, opinion.score));
+        continue;
+      }
+      if (r.count) changed = true;
+      entries.push(r.text);
+    }
+    if (!changed) return file;
+    const text = serializeEntries(entries);
+    return { ...file, entries, text, chars: charLength(text) };
   };
-  const mem = scanned(cutToLimit(memoryEntries, config.limits.memory_chars), 'MEMORY.md');
-  const user = scanned(cutToLimit(userEntries, config.limits.user_chars), 'USER.md');
+  const [mem, user] = await Promise.all([
+    scanned(cutToLimit(memoryEntries, config.limits.memory_chars), 'MEMORY.md'),
+    scanned(cutToLimit(userEntries, config.limits.user_chars), 'USER.md'),
+  ]);
   const head = (title: string, what: string, chars: number, limit: number) =>
     `# ${title}\n\n${what} (${chars}/${limit} chars; entries separated by §). Frozen when this conversation started: changes you make with the memory tool show in the next one.\n\n`;
   return {
     memory: mem.text ? section(head('Memory', 'Your notes from earlier conversations with this person', mem.chars, config.limits.memory_chars) + mem.text) : '',
     user: user.text ? section(head('User profile', 'What you know about this person', user.chars, config.limits.user_chars) + user.text) : '',
   };
+}
+
+/** The loaded context source, or its BLOCKED line when the second opinion judges it an injection. */
+async function judgedContext(loaded: LoadedContext | null, opinion: SecondOpinion | undefined): Promise<LoadedContext | null> {
+  if (!loaded || !opinion) return loaded;
+  const verdict = await opinion.judge(loaded.body, { file: loaded.source.label, scope: 'context' });
+  return verdict.verdict === 'injection' ? { ...loaded, body: judgedLine(loaded.source.label, verdict.score) } : loaded;
 }
 
 /** `Monday, November 30, 2026` in `timezone` (default: local). */
@@ -220,15 +280,17 @@ export function sessionInfoLayer(startedAt: Date, sessionId: string, platform: P
 /** Builds the layered system prompt of a session. Reads files and the person's memory; never writes. */
 export async function buildPrompt(input: PromptInput): Promise<BuiltPrompt> {
   const { home, config, platform, personKey, logger, guard } = input;
+  const redactor = input.redactor ?? SHAPES_REDACTOR;
   const ignore = input.ignoreRules === true;
-  const systemMessage = normalizeNewlines(config.system_message ?? '').trim();
-  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config, guard, logger);
+  const systemMessage = redactLoaded(redactor, normalizeNewlines(config.system_message ?? '').trim(), 'system_message', logger);
+  const mem = ignore ? { memory: '', user: '' } : await memoryLayers(input.memory, personKey, config, guard, logger, redactor, input.secondOpinion);
+  const context = ignore ? null : await judgedContext(loadContextFiles(input.cwd, config.limits.context_file_chars, logger, guard, redactor), input.secondOpinion);
   const texts: Record<LayerName, string> = {
-    identity: identityLayer(home, logger, guard),
+    identity: identityLayer(home, logger, guard, redactor),
     tool_guidance: section(TOOL_GUIDANCE),
     system_message: section(systemMessage),
-    skills_index: skillsIndexLayer(home, logger, guard),
-    context_files: ignore ? '' : contextFilesLayer(input.cwd, config.limits.context_file_chars, logger, guard),
+    skills_index: skillsIndexLayer(home, logger, guard, redactor),
+    context_files: contextSection(context),
     platform_hint: platformHintLayer(platform, ignore),
     chat_instructions: chatInstructionsLayer(config, input.address),
     memory: mem.memory,

@@ -11,13 +11,17 @@
  * `.cursorrules`, `.cursor/rules/*.mdc` (all `.mdc` files of that folder, by name). Nearest first
  * follows the usual rule of these files: the most specific folder knows best.
  *
- * Each file is threat-scanned (scope `context`); a blocked file becomes its `[BLOCKED: …]` line.
- * The loaded text is then cut to `limit` characters keeping head and tail with a marker.
+ * Each file has its secrets redacted (ARCHITECTURE.md §17) and is threat-scanned (scope `context`): a
+ * flagged section is replaced by a `[REMOVED: …]` notice, a file flagged throughout by its
+ * `[BLOCKED: …]` line (guard-cut.ts). The loaded text is then cut to `limit` characters keeping head
+ * and tail with a marker.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Logger } from '../logger.js';
-import { guardText, type Guard } from '../guard.js';
+import type { Guard } from '../guard.js';
+import { guardDocument } from '../guard-cut.js';
+import { SHAPES_REDACTOR, type Redactor } from '../secrets/redact.js';
 import { normalizeNewlines, stripBom, truncateHeadTail } from './text.js';
 
 /** File names in priority order (`.cursor/rules/*.mdc` comes last, see findContextSource). */
@@ -38,6 +42,8 @@ export interface LoadedContext {
   body: string;
   /** Characters cut from the middle (0 if none). */
   cut: number;
+  /** Secrets replaced by `[redacted secret]`, per file label (only files with some). */
+  redacted: { file: string; count: number }[];
 }
 
 function isFile(path: string): boolean {
@@ -111,11 +117,12 @@ function readText(path: string): string {
  * Loads the first context source of `cwd`: scanned, truncated to `limit`, ready to sit under
  * `# Project Context`. Null when the workspace has none (or it is empty).
  */
-export function loadContextFiles(cwd: string, limit: number, logger: Logger, guard: Guard): LoadedContext | null {
+export function loadContextFiles(cwd: string, limit: number, logger: Logger, guard: Guard, redactor: Redactor = SHAPES_REDACTOR): LoadedContext | null {
   const source = findContextSource(cwd);
   if (!source) return null;
   const { root } = searchFolders(cwd);
   const parts: string[] = [];
+  const redacted: LoadedContext['redacted'] = [];
   for (const file of source.files) {
     let text: string;
     try {
@@ -125,7 +132,12 @@ export function loadContextFiles(cwd: string, limit: number, logger: Logger, gua
       continue;
     }
     const name = toLabel(root, file);
-    const safe = guardText(guard, text, { file: name, scope: 'context', logger });
+    const clean = redactor.redact(text);
+    if (clean.count) {
+      redacted.push({ file: name, count: clean.count });
+      logger.info('secrets', `${clean.count} secret(s) redacted in ${name} (${clean.kinds.join(', ')})`);
+    }
+    const safe = guardDocument(guard, clean.text, { file: name, scope: 'context', logger }).text;
     // Several .mdc rules are shown one after another, each under its own name.
     parts.push(source.files.length > 1 ? `## ${name}\n\n${safe}` : safe);
   }
@@ -133,5 +145,5 @@ export function loadContextFiles(cwd: string, limit: number, logger: Logger, gua
   if (!joined.trim()) return null;
   const { text, cut } = truncateHeadTail(joined, limit, source.label);
   if (cut > 0) logger.info('prompt', `context file ${source.label}: ${cut} chars cut (limit ${limit})`);
-  return { source, body: text, cut };
+  return { source, body: text, cut, redacted };
 }

@@ -1,13 +1,16 @@
 /**
  * The `skill_view` tool (ARCHITECTURE.md §7b): the body of a skill from the index (SKILL.md without its
  * frontmatter). Skills are looked up in the index by name, never by joining the argument into a
- * path, so `../` in a name cannot reach other files. The body is threat-scanned (scope `system`)
- * like every other text that reaches the model from the home folder, and framed as data.
+ * path, so `../` in a name cannot reach other files. The body has its secrets redacted (ARCHITECTURE.md
+ * §17: a private key or AWS key kept in a skill never reaches the model) and is threat-scanned (scope
+ * `system`) like every other text that reaches the model from the home folder, and framed as data.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { findSkill, listSkills, parseSkillFile } from '../prompt/skills.js';
 import { guardText, type Guard } from '../guard.js';
+import { createRedactor } from '../secrets/redact.js';
+import { knownSecrets } from '../secrets/known.js';
 import type { Tool, ToolContext } from './types.js';
 import { defineTool } from './args.js';
 import { asData } from './data.js';
@@ -41,6 +44,8 @@ export const createSkillViewTool = (guard: Guard): Tool =>
       }
       if (!body) return `Skill "${skill.name}" has no body; its description is: ${skill.description || '(none)'}`;
       const file = `skills/${skill.folder}/SKILL.md`;
-      return asData(file, guardText(guard, body, { file, scope: 'system', logger: ctx.logger }));
+      const clean = createRedactor(knownSecrets(ctx.settings)).redact(body);
+      if (clean.count) ctx.logger.info('secrets', `${clean.count} secret(s) redacted in ${file} (${clean.kinds.join(', ')})`);
+      return asData(file, guardText(guard, clean.text, { file, scope: 'system', logger: ctx.logger }));
     },
   });

@@ -6,9 +6,9 @@ export const ROLE_PATTERNS: readonly ThreatPattern[] = [
   {
     id: 'role-you-are-now',
     category: 'role_hijack',
-    description: '"you are now …" (a new identity), except everyday phrases like "you are now ready / in the repo"',
+    description: '"you are now …" (a new identity), except everyday phrases like "you are now ready / in the repo / tasked with …"',
     regex:
-      /\byou(?:\s+are|['\u2019]re)\s+now\s+(?!(?:ready|able|done|set|all|in|on|at|inside|logged|signed|connected|authenticated|registered|subscribed|running|using|back|finished|good|going|up|responsible|allowed|free|looking|viewing|editing|working|seeing|familiar|aware|prompted|asked|redirected|taken|a\s+(?:member|maintainer|collaborator|contributor)|the\s+(?:owner|maintainer))\b)[^\s.,;:!?]/gi,
+      /\byou(?:\s+are|['\u2019]re)\s+now\s+(?!(?:ready|tasked|able|done|set|all|in|on|at|inside|logged|signed|connected|authenticated|registered|subscribed|running|using|back|finished|good|going|up|responsible|allowed|free|looking|viewing|editing|working|seeing|familiar|aware|prompted|asked|redirected|taken|a\s+(?:member|maintainer|collaborator|contributor)|the\s+(?:owner|maintainer))\b)[^\s.,;:!?]/gi,
     prose: true,
   },
   {
