@@ -77,10 +77,40 @@ export interface DeliveryTarget extends Address {
 }
 
 /**
- * One rendered answer on its way out: what the renderer wrote (a cron report may get its own
- * subject), defined by src/render so the renderer needs nothing from the core.
+ * A file in a reply (ARCHITECTURE.md §15): a reference into the media store, never the bytes and never a
+ * path. The outbox keeps only this; the bytes are read from the store when the part is sent.
  */
-export type OutboundMessage = RenderedMessage;
+export interface AttachmentRef {
+  /** The media store's id of the bytes (content-addressed). */
+  media: string;
+  /** The file name the recipient sees. */
+  name: string;
+  /** Sniffed from the bytes (file-type), `application/octet-stream` when unknown. */
+  mime: string;
+  size: number;
+  /** Plain text shown with the file where the platform has captions. */
+  caption?: string;
+}
+
+/** A file of a delivery with its bytes, as a door sends it. */
+export interface OutboundAttachment extends AttachmentRef {
+  data: Uint8Array;
+}
+
+/**
+ * One rendered answer on its way out: what the renderer wrote (a cron report may get its own
+ * subject), defined by src/render so the renderer needs nothing from the core, and the files sent
+ * with it. Its parts are the text chunks, then the files, one part each: part `chunks.length + j`
+ * is `files[j]`, confirmed like any chunk (so a file is never sent twice).
+ */
+export interface OutboundMessage extends RenderedMessage {
+  files?: AttachmentRef[];
+}
+
+/** How many parts a reply has: its text chunks, then its files. */
+export function partCount(message: OutboundMessage): number {
+  return message.chunks.length + (message.files?.length ?? 0);
+}
 
 /** A delivery job handed to an adapter by the outbox. */
 export interface Delivery {
@@ -88,8 +118,13 @@ export interface Delivery {
   id: number;
   target: DeliveryTarget;
   message: OutboundMessage;
-  /** Index of the first chunk not yet confirmed sent. */
+  /** Index of the first part (chunk, then file) not yet confirmed sent. */
   firstChunk: number;
+  /**
+   * The message's files with their bytes, read from the media store, in `message.files` order;
+   * only those from `firstChunk` on are read (the entries before are confirmed and left empty).
+   */
+  files?: OutboundAttachment[];
   /**
    * Adapters call this after each chunk the platform accepted, so a retry resumes after it. The
    * outbox records confirmations in call order; awaiting it is optional.
@@ -176,7 +211,8 @@ export interface Adapter {
    */
   close(): Promise<void>;
   /**
-   * Send the chunks from `firstChunk` on, in order, calling onChunkSent after each.
+   * Send the parts from `firstChunk` on, in order — the text chunks, then the files as real
+   * attachments (ARCHITECTURE.md §15) — calling onChunkSent after each.
    * Waits out platform 429s itself (retry_after) and sends the chunk once. Throws PlatformApiError
    * (retryable or not) when a chunk cannot be delivered now. Works without start() and after stop()
    * (cron delivery, the outbox draining at shutdown).

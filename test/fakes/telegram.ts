@@ -10,6 +10,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { num, readParams } from './telegram-body.js';
+import type { MultipartFile } from './multipart.js';
 import { parseTelegramHtml, utf16Length, type ParsedEntity } from './telegram-html.js';
 
 export const TELEGRAM_TEXT_LIMIT = 4096;
@@ -64,6 +65,21 @@ export interface SentMessage {
   params: Record<string, unknown>;
 }
 
+/** A file accepted by sendPhoto, sendVoice or sendDocument: the bytes as uploaded (multipart). */
+export interface SentFile {
+  method: 'sendPhoto' | 'sendVoice' | 'sendDocument';
+  chatId: string;
+  messageId: number;
+  filename: string;
+  data: Buffer;
+  caption?: string;
+  threadId?: number;
+  replyToMessageId?: number;
+}
+
+/** Telegram's caption limit (after entity parsing). */
+export const TELEGRAM_CAPTION_LIMIT = 1024;
+
 /** A failure queued for the next call(s) of a method. */
 export type Failure =
   | 'network'
@@ -104,6 +120,8 @@ export interface TelegramFake {
   readonly sent: SentMessage[];
   /** Every accepted send, edit and draft, in order. */
   readonly visible: VisibleUpdate[];
+  /** Files accepted by sendPhoto / sendVoice / sendDocument, in order. */
+  readonly files: SentFile[];
   /** Everything below this update_id was confirmed by a getUpdates offset. */
   readonly confirmedOffset: number;
   /** Updates queued and not yet confirmed. */
@@ -137,6 +155,12 @@ interface Poller {
 }
 
 let lastDescription: string | undefined;
+
+/** JPEG, PNG, WebP or GIF by their magic bytes: what Telegram can make a photo of. */
+function isPhoto(data: Buffer): boolean {
+  const hex = data.subarray(0, 12).toString('hex');
+  return hex.startsWith('ffd8ff') || hex.startsWith('89504e47') || hex.startsWith('47494638') || (hex.startsWith('52494646') && data.subarray(8, 12).toString() === 'WEBP');
+}
 
 function apiError(res: ServerResponse, code: number, description: string, parameters?: Record<string, unknown>): number {
   lastDescription = description;
@@ -176,6 +200,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   const sent: SentMessage[] = [];
   const visible: VisibleUpdate[] = [];
+  const files: SentFile[] = [];
   const knownMessages = new Set<string>();
   const failures = new Map<string, Failure[]>();
   const listeners = new Set<() => void>();
@@ -277,6 +302,30 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     visible.push({ kind: 'draft', chatId, id: draftId, plain: parsed.plain, at: Date.now() });
     notify();
     return ok(res, true);
+  }
+
+  /**
+   * sendPhoto / sendVoice / sendDocument with an upload: the parameter is `attach://<part>` naming a
+   * multipart file part (a bare string would be a file_id or URL, which this fake does not host).
+   */
+  function sendFile(res: ServerResponse, method: SentFile['method'], field: string, params: Record<string, unknown>): number {
+    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
+    if (!chatId) return apiError(res, 400, 'Bad Request: chat_id is empty');
+    const ref = params[field];
+    const part = typeof ref === 'string' && ref.startsWith('attach://') ? params[ref.slice('attach://'.length)] : undefined;
+    const file = part && typeof part === 'object' && 'data' in part ? (part as MultipartFile) : undefined;
+    if (!file) return apiError(res, 400, 'Bad Request: wrong remote file identifier specified: Wrong string length');
+    if (file.data.length === 0) return apiError(res, 400, 'Bad Request: file must be non-empty');
+    const caption = typeof params.caption === 'string' ? params.caption : undefined;
+    if (caption !== undefined && utf16Length(caption) > TELEGRAM_CAPTION_LIMIT) return apiError(res, 400, 'Bad Request: message caption is too long');
+    if (method === 'sendPhoto' && !isPhoto(file.data)) return apiError(res, 400, 'Bad Request: IMAGE_PROCESS_FAILED');
+    const messageId = nextMessageId++;
+    knownMessages.add(`${chatId}:${messageId}`);
+    const reply = params.reply_parameters as { message_id?: unknown } | undefined;
+    files.push({ method, chatId, messageId, filename: file.filename, data: file.data, caption, threadId: num(params.message_thread_id), replyToMessageId: num(reply?.message_id) });
+    visible.push({ kind: 'send', chatId, id: messageId, plain: caption ?? '', at: Date.now() });
+    notify();
+    return ok(res, { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: num(chatId) ?? chatId, type: 'private' }, ...(caption ? { caption } : {}) });
   }
 
   function sendMessage(res: ServerResponse, params: Record<string, unknown>): number {
@@ -400,6 +449,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
             return ok(res, { url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: queue.length });
           case 'sendmessage':
             return sendMessage(res, params);
+          case 'sendphoto':
+            return sendFile(res, 'sendPhoto', 'photo', params);
+          case 'sendvoice':
+            return sendFile(res, 'sendVoice', 'voice', params);
+          case 'senddocument':
+            return sendFile(res, 'sendDocument', 'document', params);
           case 'editmessagetext':
             return editMessageText(res, params);
           case 'sendmessagedraft':
@@ -486,6 +541,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     requests,
     sent,
     visible,
+    files,
     get confirmedOffset() {
       return confirmedOffset;
     },
