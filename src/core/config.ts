@@ -162,6 +162,8 @@ export const configSchema = z.strictObject({
       cron_runs_days: z.number().min(1).nullable().default(90),
       /** Ended sessions with their messages (and search index); null = kept until the operator says otherwise. */
       sessions_days: z.number().min(1).nullable().default(null),
+      /** Stored media (photos, voice notes, documents: ARCHITECTURE.md §15), counted from when they were last stored. */
+      media_days: z.number().min(0.01).nullable().default(30),
       /** How often retention runs after the one at start; 0 = only at start. */
       interval_minutes: z.number().min(0).default(60),
     })
