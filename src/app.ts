@@ -24,6 +24,7 @@ import { createProvider } from './core/providers/index.js';
 import { createMemoryTool } from './core/tools/memory.js';
 import { createSkillViewTool } from './core/tools/skill-view.js';
 import { sessionSearchTool } from './core/tools/session-search.js';
+import { createSendFileTool } from './core/tools/send-file.js';
 import { createCronTool } from './core/tools/cron.js';
 import { createCompressionMaintainer } from './core/compression/index.js';
 import { createCronScheduler } from './core/cron/bridge.js';
@@ -116,6 +117,9 @@ function cronRunLeases(presence: Presence) {
   return { acquire: (name: string) => presence.acquire(name), release: (name: string) => presence.release(name), ttlMs: presence.timing.ttlMs };
 }
 
+/** Largest file send_file sends (the platforms' common ground: Telegram bots upload up to 50 MB, Discord 10 MB by default). */
+const SEND_FILE_MAX_BYTES = 20_000_000;
+
 export function createApp(options: AppOptions): App {
   const { settings, logger, cwd } = options;
   const guard = options.guard ?? threatGuard;
@@ -165,6 +169,7 @@ export function createApp(options: AppOptions): App {
     createSkillViewTool(guard),
     sessionSearchTool,
     createCronTool({ onChange: () => cronChanged.forEach((f) => f()) }),
+    createSendFileTool({ workspace: cwd, maxBytes: SEND_FILE_MAX_BYTES }),
   ];
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });

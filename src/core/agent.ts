@@ -52,6 +52,11 @@ export interface TurnInput extends SessionFacts {
   onText?: (textSoFar: string) => void;
   /** Called before a tool runs (a one-line status while it works). */
   onTool?: (name: string) => void;
+  /**
+   * Sends a file with this turn's reply (ToolContext.attach, ARCHITECTURE.md §15): the gateway's or the cron
+   * run's, collecting the files its reply carries. Absent: tools that send files say they cannot.
+   */
+  attach?: ToolContext['attach'];
 }
 
 export interface TurnResult {
@@ -205,6 +210,7 @@ export class Agent {
       replyAddress: input.replyAddress,
       signal: input.signal,
       now: this.now,
+      ...(input.attach ? { attach: input.attach } : {}),
     };
     let usage = ZERO_USAGE;
     let requests = 0;

@@ -15,11 +15,6 @@ export interface DeliveryOptions {
   backoffMs?: (attempt: number) => number;
   /** How often the retry timer looks at the outbox. */
   pollMs?: number;
-  /**
-   * Reads a reply file's bytes from the media store (ARCHITECTURE.md §15); undefined when they are gone.
-   * Absent: a reply with files cannot be sent (it is parked, saying so).
-   */
-  media?: (id: string) => Promise<Uint8Array | undefined>;
 }
 
 /** How long a delivery attempt holds its item against other processes; renewed while the send runs. */
@@ -257,7 +252,7 @@ export class DeliveryService {
         out.push({ ...ref, data: new Uint8Array(0) });
         continue;
       }
-      const data = this.options.media ? await this.options.media(ref.media) : undefined;
+      const data = await this.options.store.media.get(ref.media);
       if (!data) {
         throw new PlatformApiError({
           platform: item.target.platform,

@@ -18,6 +18,7 @@ import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, DeliveryTarget, InboundMessage } from '../types.js';
 import type { Repositories, Store } from '../store/types.js';
+import { TurnFiles } from '../outbound-files.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
 import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
@@ -268,7 +269,10 @@ export class TurnRunner {
       logger.warn('streaming', `not streaming the answer for ${ctx.sessionKey}: ${oneLine(error)}`);
       return null;
     });
+    // Files the agent sends (send_file, MCP images) go with this turn's reply.
+    const files = new TurnFiles(this.deps.store.media);
     const input = {
+      attach: files.attach,
       session: ctx.address,
       sessionKey: ctx.sessionKey,
       personKey: ctx.person,
@@ -289,9 +293,9 @@ export class TurnRunner {
     try {
       const result = await agent.turn(input);
       if (signal.aborted && this.stopping) return false;
-      const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
+      const answer = result.answer.trim() ? result.answer : files.refs.length ? '' : '(The model returned an empty answer.)';
       // Rendered before the transaction, which then only writes.
-      const reply = replies.prepare(await finish(), answer, quiet());
+      const reply = replies.prepare(await finish(), answer, { ...quiet(), files: files.refs });
       const at = this.deps.now().getTime();
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
         await agent.commit(tx, result, ctx.person, at);
@@ -312,7 +316,8 @@ export class TurnRunner {
       let text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
-      const reply = replies.prepare(target, text, quiet());
+      // Files already attached were reported sent to the model: they go with the apology.
+      const reply = replies.prepare(target, text, { ...quiet(), files: files.refs });
       const at = this.deps.now().getTime();
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.
