@@ -83,6 +83,8 @@ export const TELEGRAM_CAPTION_LIMIT = 1024;
 /** A failure queued for the next call(s) of a method. */
 export type Failure =
   | 'network'
+  /** The request is read and never answered (a process killed mid-upload sees no answer). */
+  | 'hang'
   | '429'
   | 'blocked'
   | 'chat_not_found'
@@ -221,6 +223,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
       res.socket?.destroy();
       return 0;
     }
+    if (failure === 'hang') return 0;
     if (failure === '429') return apiError(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
     if (failure === 'blocked') return apiError(res, 403, 'Forbidden: bot was blocked by the user');
     if (failure === 'chat_not_found') return apiError(res, 400, 'Bad Request: chat not found');

@@ -1,6 +1,6 @@
 /**
  * Outbound files (ARCHITECTURE.md §15): one part of a reply → sendPhoto (JPEG, PNG, WebP up to Telegram's
- * 10 MB photo limit), sendVoice (OGG/Opus), sendDocument (anything else), uploaded as multipart
+ * 10 MB photo limit), sendVoice (Opus in OGG), sendDocument (anything else), uploaded as multipart
  * through grammY's InputFile. The caption goes as plain text, cut to Telegram's 1,024 characters.
  * 429s are waited out as for text chunks; anything else is a PlatformApiError for the outbox.
  */
@@ -19,8 +19,10 @@ export type FileMethod = 'sendPhoto' | 'sendVoice' | 'sendDocument';
 
 /** Which Bot API method sends a file of this type and size. */
 export function fileMethod(file: Pick<OutboundAttachment, 'mime' | 'size'>): FileMethod {
-  if (PHOTO_TYPES.has(file.mime) && file.size <= PHOTO_MAX_BYTES) return 'sendPhoto';
-  if (file.mime === 'audio/ogg' || file.mime === 'audio/opus') return 'sendVoice';
+  const base = file.mime.split(';')[0].trim();
+  if (PHOTO_TYPES.has(base) && file.size <= PHOTO_MAX_BYTES) return 'sendPhoto';
+  // A voice note is Opus in OGG (file-type: `audio/ogg; codecs=opus`); OGG Vorbis is not.
+  if (base === 'audio/opus' || (base === 'audio/ogg' && /codecs=opus/.test(file.mime))) return 'sendVoice';
   return 'sendDocument';
 }
 
