@@ -9,6 +9,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { toPlatformError } from './errors.js';
 import { RESPONSE_URL_TTL_MS } from './inbound.js';
+import { uploadFile } from './send-file.js';
 
 /** Posts Slack accepts on one response_url. */
 export const RESPONSE_URL_MAX_POSTS = 5;
@@ -80,11 +81,10 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
   }
 
   /** One Web API call; a 429 is waited out (Retry-After) and the same call made again, so the chunk goes once. */
-  async function callWithRateLimit(method: string, call: () => Promise<unknown>): Promise<void> {
+  async function callWithRateLimit<T>(method: string, call: () => Promise<T>): Promise<T> {
     for (let waits = 0; ; waits += 1) {
       try {
-        await call();
-        return;
+        return await call();
       } catch (error) {
         if (error instanceof WebAPIRateLimitedError) {
           const waitMs = Math.max(0, error.retryAfter * 1000);
@@ -142,6 +142,16 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       const streamed = target.streamedMessageIds?.[i];
       if (chunk.trim() !== '' && !(streamed !== undefined && (await finishStreamed(target, streamed, chunk)))) await sendChunk(target, chunk);
       delivery.onChunkSent(i);
+    }
+    // Then the files, each by the external upload (ARCHITECTURE.md §15).
+    const files = message.files ?? [];
+    for (let j = Math.max(0, delivery.firstChunk - message.chunks.length); j < files.length; j += 1) {
+      const file = delivery.files?.[j];
+      if (!file?.data.length) {
+        throw new PlatformApiError({ platform: 'slack', method: 'files.getUploadURLExternal', message: `the bytes of ${files[j].name} were not handed over`, retryable: false });
+      }
+      await uploadFile(deps.client, callWithRateLimit, target, file);
+      delivery.onChunkSent(message.chunks.length + j);
     }
   };
 }
