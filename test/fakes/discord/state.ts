@@ -18,6 +18,10 @@ export interface PostedMessage {
   pingsEveryone: boolean;
   /** Any keys besides content/allowed_mentions/message_reference (embeds, files, …). */
   extraKeys: string[];
+  /** Files uploaded with it (multipart `files[n]`), bytes as received. */
+  files?: Array<{ filename: string; data: Buffer; contentType?: string }>;
+  /** `flags` as sent (4 = SUPPRESS_EMBEDS). */
+  flags?: number;
 }
 
 /** What the user saw change, in order: a message posted or edited. */
