@@ -50,7 +50,6 @@ export async function sniffType(data: Uint8Array, name: string, declared?: strin
 /** A file name safe on every door: no folders, no control characters, not empty. */
 export function safeFileName(name: string): string {
   const base = name.replace(/\\/g, '/').split('/').pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
   return clean && clean !== '.' && clean !== '..' ? clean : 'file';
 }

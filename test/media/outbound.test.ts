@@ -10,6 +10,7 @@ import { Replies } from '../../src/core/gateway/replies.js';
 import { TurnFiles } from '../../src/core/outbound-files.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { PlatformApiError } from '../../src/core/errors.js';
+import { PLATFORM_HINTS } from '../../src/core/prompt/hints.js';
 import type { Store } from '../../src/core/store/types.js';
 import type { Adapter, Delivery } from '../../src/core/types.js';
 import { pdfFile, pngFile } from '../helpers/media-files.js';
@@ -24,7 +25,7 @@ function door(failAt?: number) {
   let failed = false;
   const adapter: Adapter = {
     platform: 'telegram',
-    profile: 'telegram' as Adapter['profile'],
+    profile: PLATFORM_HINTS.telegram,
     start: async () => undefined,
     stop: async () => undefined,
     close: async () => undefined,
