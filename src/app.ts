@@ -33,6 +33,8 @@ import type { Guard } from './core/guard.js';
 import { threatGuard } from './guard/index.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
+import { MediaIntake } from './core/media/intake.js';
+import { mediaReaders, transcriberFor } from './media/index.js';
 import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
@@ -71,6 +73,8 @@ export interface AppOptions {
   render?: Renderer;
   /** Colour the terminal channel's answers (only when stdout is a terminal). */
   terminalColor?: boolean;
+  /** Replaces what reads attachments (tests, benchmark: another transcriber); default from the settings (src/media). */
+  media?: MediaIntake;
   /** Outbox tuning (tests; `cron run` retries quickly within its window). */
   outbox?: { backoffMs?: (attempt: number) => number; pollMs?: number; maxAttempts?: number };
   now?: () => Date;
@@ -176,7 +180,10 @@ export function createApp(options: AppOptions): App {
     logger,
     now,
   });
-  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
+  const media =
+    options.media ??
+    new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: transcriberFor(settings), fetcher: (p) => adapter(p)?.attachments });
+  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now, media });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) }, options.onCronQueued);
   cronChanged.add(() => scheduler.refresh());
