@@ -34,6 +34,8 @@ import type { Guard } from './core/guard.js';
 import { threatGuard } from './guard/index.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
+import { MediaIntake } from './core/media/intake.js';
+import { mediaReaders, transcriberFor } from './media/index.js';
 import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
@@ -72,6 +74,8 @@ export interface AppOptions {
   render?: Renderer;
   /** Colour the terminal channel's answers (only when stdout is a terminal). */
   terminalColor?: boolean;
+  /** Replaces what reads attachments (tests, benchmark: another transcriber); default from the settings (src/media). */
+  media?: MediaIntake;
   /** Outbox tuning (tests; `cron run` retries quickly within its window). */
   outbox?: { backoffMs?: (attempt: number) => number; pollMs?: number; maxAttempts?: number };
   now?: () => Date;
@@ -116,9 +120,6 @@ export interface App {
 function cronRunLeases(presence: Presence) {
   return { acquire: (name: string) => presence.acquire(name), release: (name: string) => presence.release(name), ttlMs: presence.timing.ttlMs };
 }
-
-/** Largest file send_file sends (the platforms' common ground: Telegram bots upload up to 50 MB, Discord 10 MB by default). */
-const SEND_FILE_MAX_BYTES = 20_000_000;
 
 export function createApp(options: AppOptions): App {
   const { settings, logger, cwd } = options;
@@ -169,7 +170,7 @@ export function createApp(options: AppOptions): App {
     createSkillViewTool(guard),
     sessionSearchTool,
     createCronTool({ onChange: () => cronChanged.forEach((f) => f()) }),
-    createSendFileTool({ workspace: cwd, maxBytes: SEND_FILE_MAX_BYTES }),
+    createSendFileTool({ workspace: cwd, maxBytes: settings.config.media.max_bytes }),
   ];
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });
@@ -181,7 +182,10 @@ export function createApp(options: AppOptions): App {
     logger,
     now,
   });
-  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now });
+  const media =
+    options.media ??
+    new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: transcriberFor(settings), fetcher: (p) => adapter(p)?.attachments });
+  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now, media });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) }, options.onCronQueued);
   cronChanged.add(() => scheduler.refresh());

@@ -5,7 +5,9 @@ import type { Address, SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
 import type { Provider } from './providers/provider.js';
 import type { SessionPrompts } from './session-prompts.js';
-import { addUsage, ZERO_USAGE, type ChatMessage, type Usage } from './messages.js';
+import { addUsage, ZERO_USAGE, type ChatMessage, type MessageMedia, type Usage } from './messages.js';
+import { TurnTaint, type TaintMark } from './taint.js';
+import { MediaDataCache } from './media/data.js';
 import { ToolRegistry } from './tools/registry.js';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError, NO_MODEL } from './errors.js';
@@ -39,6 +41,10 @@ export interface SessionFacts {
 export interface TurnInput extends SessionFacts {
   /** The new user message, stored byte for byte. */
   userContent: string;
+  /** Its images (ARCHITECTURE.md §15), stored with it and shown to the model on every later turn. */
+  userMedia?: readonly MessageMedia[];
+  /** Untrusted text the user message brought in (a document, a transcript): the turn starts tainted (§17). */
+  taint?: readonly TaintMark[];
   /** Per-call instruction after the history; never stored. */
   tail?: string;
   /** The chat the turn came from (default delivery for the cron tool). */
@@ -100,6 +106,8 @@ const TOOL_BUDGET_TAIL =
 export class Agent {
   readonly registry: ToolRegistry;
   private readonly now: () => Date;
+  /** The bytes of stored images, as the requests carry them. */
+  private readonly mediaData = new MediaDataCache();
 
   constructor(private readonly deps: AgentDeps) {
     this.registry = new ToolRegistry(deps.tools);
@@ -195,8 +203,12 @@ export class Agent {
     // after it, rather than into a copy of a long history made for every turn.
     const messages: ChatMessage[] = history ?? (await store.messages.history(session.id));
     const stored = messages.length;
-    messages.push({ role: 'user', content: input.userContent });
+    messages.push(input.userMedia?.length ? { role: 'user', content: input.userContent, media: input.userMedia } : { role: 'user', content: input.userContent });
     const specs = ToolRegistry.specs(tools);
+    const taint = new TurnTaint();
+    for (const mark of input.taint ?? []) taint.mark(mark.kind, mark.source);
+    // Images reach the model as image parts only where it takes them (model.vision).
+    const media = settings.config.model.vision ? await this.mediaData.load(store.media, messages) : undefined;
     const ctx: ToolContext = {
       settings,
       store,
@@ -210,6 +222,7 @@ export class Agent {
       replyAddress: input.replyAddress,
       signal: input.signal,
       now: this.now,
+      taint,
       ...(input.attach ? { attach: input.attach } : {}),
     };
     let usage = ZERO_USAGE;
@@ -230,6 +243,7 @@ export class Agent {
         messages,
         tail,
         tools: specs,
+        ...(media?.size ? { media } : {}),
         maxOutputTokens: settings.config.model.max_output_tokens,
         signal: input.signal,
         ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
@@ -283,8 +297,8 @@ export class Agent {
    * one that also stores the apology and settles the journal, so a crash between them cannot keep
    * the message and leave it journaled (answered again after a restart, it would be in the history twice).
    */
-  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number): Promise<void> {
-    await tx.messages.append(session.id, personKey, [{ role: 'user', content: userContent }], at);
+  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[]): Promise<void> {
+    await tx.messages.append(session.id, personKey, [media?.length ? { role: 'user', content: userContent, media } : { role: 'user', content: userContent }], at);
   }
 
   private async runTool(name: string, rawArgs: string, ctx: ToolContext): Promise<string> {

@@ -38,6 +38,47 @@ export interface InboundMessage extends SessionAddress {
   receivedAt: Date;
   /** Where the answer goes. */
   replyTarget: DeliveryTarget;
+  /**
+   * Files sent with the message (ARCHITECTURE.md §15), as the platform described them; the bytes are
+   * fetched later, only for an accepted message, through the door's `attachments` capability.
+   */
+  attachments?: InboundAttachment[];
+}
+
+/** What a door says an attachment is (the core sniffs the bytes and decides). */
+export type AttachmentKind = 'image' | 'voice' | 'audio' | 'video' | 'document' | 'file';
+
+/**
+ * One attachment of an inbound message, as facts: journaled with the message, so plain data. `ref`
+ * is what the door needs to fetch the bytes from its platform's own file host (a Telegram file_id,
+ * a Slack `url_private`, a Discord CDN URL, a MIME part's index): never a URL from the message text.
+ */
+export interface InboundAttachment {
+  kind: AttachmentKind;
+  /** The platform's file name, or one the door made up (`photo.jpg`, `voice.ogg`). */
+  name: string;
+  /** The type the platform declared (not trusted: the core sniffs the bytes). */
+  declaredMime?: string;
+  /** The size the platform declared, in bytes (checked against media.max_bytes before any download). */
+  declaredSize?: number;
+  /** Voice, audio and video: length in seconds, where the platform says. */
+  durationSeconds?: number;
+  ref: string;
+}
+
+/** Limits a door's fetch of attachment bytes keeps. */
+export interface FetchLimits {
+  /** More bytes than this: the fetch fails with AttachmentError (`too_large`) without reading on. */
+  maxBytes: number;
+  /** The whole fetch (lookups, redirects, body) gives up after this. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Optional capability: the bytes of an attachment this door reported, from its platform's file host. */
+export interface AttachmentFetcher {
+  /** Rejects with an AttachmentError (one line for the user) when the bytes cannot be had. */
+  fetch(attachment: InboundAttachment, limits: FetchLimits): Promise<Uint8Array>;
 }
 
 /**
@@ -222,6 +263,8 @@ export interface Adapter {
   sendTyping?(target: DeliveryTarget): Promise<void>;
   /** Optional capability: show the answer while it is written (ARCHITECTURE.md §10). */
   readonly streaming?: StreamingCapability;
+  /** Optional capability: fetch the bytes of attachments this door reported (ARCHITECTURE.md §15). */
+  readonly attachments?: AttachmentFetcher;
   /** Optional capability: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
   diagnose?(): Promise<string[]>;
   /**

@@ -10,6 +10,7 @@
  */
 import type { Settings } from '../settings.js';
 import type { SessionRecord, Store } from '../store/types.js';
+import type { MediaIntake } from '../media/intake.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { Adapter, InboundMessage, InboundVerdict } from '../types.js';
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   /** The session leases (ARCHITECTURE.md §9): this instance's Presence. */
   leases: SessionLeases;
   now?: () => Date;
+  /** What becomes of attachments (ARCHITECTURE.md §15); absent: they are not read. */
+  media?: MediaIntake;
 }
 
 /**
@@ -137,7 +140,7 @@ export class Gateway {
   private readonly addressed: Step = async ({ message, chat, command }, next) => {
     if (!isAddressed(message, chat?.require_mention ?? true)) return 'ignored';
     // A command the door marked may come with no text (its arguments are the text).
-    if (!message.text.trim() && !command) return 'ignored';
+    if (!message.text.trim() && !command && !message.attachments?.length) return 'ignored';
     return next();
   };
 

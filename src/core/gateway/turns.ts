@@ -29,6 +29,7 @@ import { nextMessage, replyTargetOf, type TurnContext } from './context.js';
 import { startTyping } from './typing.js';
 import { LiveReply } from '../streaming/live-reply.js';
 import { configuredMode } from '../streaming/mode.js';
+import type { MediaIntake, PreparedMessage } from '../media/intake.js';
 
 export interface TurnRunnerDeps {
   settings: Settings;
@@ -40,6 +41,8 @@ export interface TurnRunnerDeps {
   /** The journal (batches) and the streams of running turns (ARCHITECTURE.md §10), kept for a restart. */
   store: Store;
   leases: SessionLeases;
+  /** What becomes of attachments (ARCHITECTURE.md §15); absent: a message's attachments are not read. */
+  media?: MediaIntake;
 }
 
 /** The leases a session runs under (the instance's Presence). */
@@ -259,6 +262,25 @@ export class TurnRunner {
     return releasing;
   }
 
+  /**
+   * The batch as one user message: its texts, and what its attachments gave (ARCHITECTURE.md §15). Without
+   * attachments (or media intake) that is the texts alone; an intake that fails as a whole (the
+   * media store gone) leaves the texts and one line saying the attachments were not read. Never throws.
+   */
+  private async userMessage(sessionKey: string, batch: InboundMessage[], signal: AbortSignal): Promise<PreparedMessage> {
+    const plain = { content: formatBatch(batch), media: [], notices: [], taint: [] };
+    const media = this.deps.media;
+    if (!media || !batch.some((m) => m.attachments?.length)) return plain;
+    try {
+      return await media.prepare(batch, sessionKey, signal);
+    } catch (error) {
+      // Stopped meanwhile: the turn ends as a stopped one (the agent sees the signal).
+      if (signal.aborted) return plain;
+      this.deps.logger.warn('media', `attachments of ${sessionKey} could not be read: ${oneLine(error)}`);
+      return { ...plain, notices: ['I could not read the attachments of your message just now; please send them again.'] };
+    }
+  }
+
   /** One turn; true when its commit gave the session's lease up (nothing else was pending). */
   private async runTurn(ctx: TurnContext, batch: InboundMessage[]): Promise<boolean> {
     const { agent, logger, replies } = this.deps;
@@ -271,18 +293,24 @@ export class TurnRunner {
     });
     // Files the agent sends (send_file, MCP images) go with this turn's reply.
     const files = new TurnFiles(this.deps.store.media);
+    // Typing shows while attachments are fetched and read, too.
+    const typing = startTyping(this.deps.adapter(replyTarget.platform), replyTarget);
+    const prepared = await this.userMessage(ctx.sessionKey, batch, signal);
+    // What did not reach the model goes first in the reply, one line each.
+    const withNotices = (text: string) => (prepared.notices.length ? `${prepared.notices.join('\n')}\n\n${text}` : text);
     const input = {
       attach: files.attach,
       session: ctx.address,
       sessionKey: ctx.sessionKey,
       personKey: ctx.person,
       chat: ctx.chat,
-      userContent: formatBatch(batch),
+      userContent: prepared.content,
+      userMedia: prepared.media,
+      taint: prepared.taint,
       replyAddress: replyTarget,
       signal,
       ...(live ? { onText: (text: string) => live.update(text), onTool: (name: string) => live.tool(name) } : {}),
     };
-    const typing = startTyping(this.deps.adapter(replyTarget.platform), replyTarget);
     // The finished reply edits the messages the stream posted (and forgets them in the same transaction).
     const finish = async (): Promise<DeliveryTarget> => {
       const ids = live ? await live.finish() : [];
@@ -295,7 +323,7 @@ export class TurnRunner {
       if (signal.aborted && this.stopping) return false;
       const answer = result.answer.trim() ? result.answer : files.refs.length ? '' : '(The model returned an empty answer.)';
       // Rendered before the transaction, which then only writes.
-      const reply = replies.prepare(await finish(), answer, { ...quiet(), files: files.refs });
+      const reply = replies.prepare(await finish(), withNotices(answer), { ...quiet(), files: files.refs });
       const at = this.deps.now().getTime();
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
         await agent.commit(tx, result, ctx.person, at);
@@ -317,12 +345,12 @@ export class TurnRunner {
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
       // Files already attached were reported sent to the model: they go with the apology.
-      const reply = replies.prepare(target, text, { ...quiet(), files: files.refs });
+      const reply = replies.prepare(target, withNotices(text), { ...quiet(), files: files.refs });
       const at = this.deps.now().getTime();
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-        if (session) await agent.keepFailedTurn(tx, session, ctx.person, input.userContent, at);
+        if (session) await agent.keepFailedTurn(tx, session, ctx.person, input.userContent, at, input.userMedia);
         await put(reply);
       });
     } finally {

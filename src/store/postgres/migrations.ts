@@ -186,6 +186,7 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE media (id TEXT PRIMARY KEY, mime TEXT NOT NULL, bytes BIGINT NOT NULL, data BYTEA NOT NULL, stored_at BIGINT NOT NULL);
   CREATE INDEX media_stored ON media(stored_at);
+  ALTER TABLE messages ADD COLUMN media TEXT;
   `,
 ];
 

@@ -216,6 +216,7 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE media (id TEXT PRIMARY KEY, mime TEXT NOT NULL, bytes INTEGER NOT NULL, stored_at INTEGER NOT NULL);
   CREATE INDEX media_stored ON media(stored_at);
+  ALTER TABLE messages ADD COLUMN media TEXT;
   `,
 ];
 
