@@ -35,6 +35,7 @@ describe('cron report with a file', () => {
     model.queue({ toolCalls: [{ name: 'send_file', arguments: { path: 'chart.png', caption: 'Weekly chart' } }] }, { text: '# Weekly chart\n\nSales went up.' });
     const res = await runCli(['cron', 'run', 'weekly-chart'], {
       cwd: workspace,
+      timeoutMs: 45_000,
       env: cleanEnv({
         SWITCHBOARD_HOME: join(root, 'home'),
         SWITCHBOARD_CONFIG: cfg,
@@ -53,5 +54,5 @@ describe('cron report with a file', () => {
     expect(mail.parsed.text).not.toMatch(/chart\.png|MEDIA:/);
     expect(mail.parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([['chart.png', 'image/png']]);
     expect(mail.parsed.attachments[0].content.equals(chart)).toBe(true);
-  });
+  }, 60_000);
 });

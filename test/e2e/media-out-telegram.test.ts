@@ -94,7 +94,7 @@ describe('send_file through switchboard start on Telegram', () => {
     // a path outside the workspace is refused to the model in one line, nothing sent for it
     expect(toolResults().find((c) => c.includes('config.yaml'))).toMatch(/^Error: \.\.\/config\.yaml is outside the workspace/);
     expect(await gw.stop('SIGTERM')).toBe(0);
-  });
+  }, 45_000);
 
   it('after a SIGKILL during an upload, resumes after the last recorded part: the text and the first file are not sent again', async () => {
     let gw = start();
@@ -141,5 +141,5 @@ describe('send_file through switchboard start on Telegram', () => {
     expect(files[1].data.equals(report)).toBe(true);
     expect(outbox().status).toBe('sent');
     expect(await gw.stop('SIGTERM')).toBe(0);
-  });
+  }, 60_000);
 });
