@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { chatCompletionBody, PiecesCache } from '../../src/core/providers/openai-body.js';
 import { toAnthropicMessages } from '../../src/core/providers/anthropic.js';
 import type { ChatMessage } from '../../src/core/messages.js';
-import type { ModelRequest } from '../../src/core/providers/provider.js';
+import type { ModelRequest, PromptLayer } from '../../src/core/providers/provider.js';
 
 const image = { id: 'a'.repeat(64), mime: 'image/jpeg', name: 'photo.jpg', bytes: 6 };
 const media = new Map([[image.id, Buffer.from('JPEGDATA').toString('base64')]]);
-const system = Object.freeze([Object.freeze({ name: 'identity', text: 'You are a bot.' })]);
+const system = Object.freeze([Object.freeze({ name: "identity", text: "You are a bot." })]) as unknown as PromptLayer[];
 
 function request(messages: ChatMessage[], withMedia = true): ModelRequest {
   return { model: 'm', system, messages, tools: [], maxOutputTokens: 100, ...(withMedia ? { media } : {}) };
