@@ -147,6 +147,14 @@ export interface TelegramFake {
   openConnections(): number;
   /** Long polls ended by another getUpdates (409, as on Telegram): two consumers polled at once. */
   readonly conflicts: number;
+  /**
+   * Keeps a file as Telegram does for bots: `getFile(file_id)` answers its `file_path`, and
+   * `/file/bot<token>/<file_path>` serves the bytes (`missing`: 404; `hang`: never answers). Returns
+   * the fields a message carries (file_id, file_unique_id, file_size).
+   */
+  addFile(bytes: Uint8Array, options?: { path?: string; missing?: boolean; hang?: boolean; declaredSize?: number }): { file_id: string; file_unique_id: string; file_size: number };
+  /** File downloads made, by path (token checked). */
+  readonly downloads: string[];
   close(): Promise<void>;
 }
 
@@ -403,9 +411,28 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     return 200;
   }
 
+  const files = new Map<string, { bytes: Uint8Array; path: string; missing?: boolean; hang?: boolean; declaredSize?: number }>();
+  const downloads: string[] = [];
+  const hanging: ServerResponse[] = [];
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+      if (download) {
+        const path = decodeURIComponent(download[2]);
+        const f = [...files.values()].find((x) => x.path === path);
+        if (download[1] !== token || !f || f.missing) {
+          res.writeHead(404).end('Not Found');
+          return;
+        }
+        downloads.push(path);
+        if (f.hang) {
+          hanging.push(res);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(f.bytes.byteLength) }).end(Buffer.from(f.bytes));
+        return;
+      }
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
       if (!match) {
         apiError(res, 404, 'Not Found');
@@ -431,6 +458,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
           return sendFailure(res, failure);
         }
         switch (method) {
+          case 'getfile': {
+            const f = files.get(String(params.file_id));
+            if (!f) return apiError(res, 400, 'Bad Request: invalid file_id');
+            if (f.bytes.byteLength > 20_000_000) return apiError(res, 400, 'Bad Request: file is too big');
+            return ok(res, { file_id: params.file_id, file_unique_id: `u${String(params.file_id)}`, file_size: f.declaredSize ?? f.bytes.byteLength, file_path: f.path });
+          }
           case 'getme':
             return ok(res, { ...bot, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
           case 'getupdates':
@@ -559,6 +592,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     },
     get webhook() {
       return webhook;
+    },
+    downloads,
+    addFile(bytes, o = {}) {
+      const id = `file-${files.size + 1}-${Math.random().toString(36).slice(2, 8)}`;
+      files.set(id, { bytes, path: o.path ?? `documents/${id}`, missing: o.missing, hang: o.hang, declaredSize: o.declaredSize });
+      return { file_id: id, file_unique_id: `u${id}`, file_size: o.declaredSize ?? bytes.byteLength };
     },
     pushUpdate(update) {
       const id = num(update.update_id) ?? nextUpdateId;
