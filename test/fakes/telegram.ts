@@ -210,7 +210,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   const sent: SentMessage[] = [];
   const visible: VisibleUpdate[] = [];
-  const files: SentFile[] = [];
+  const sentFiles: SentFile[] = [];
   const knownMessages = new Set<string>();
   const failures = new Map<string, Failure[]>();
   const listeners = new Set<() => void>();
@@ -333,7 +333,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     const messageId = nextMessageId++;
     knownMessages.add(`${chatId}:${messageId}`);
     const reply = params.reply_parameters as { message_id?: unknown } | undefined;
-    files.push({ method, chatId, messageId, filename: file.filename, data: file.data, caption, threadId: num(params.message_thread_id), replyToMessageId: num(reply?.message_id) });
+    sentFiles.push({ method, chatId, messageId, filename: file.filename, data: file.data, caption, threadId: num(params.message_thread_id), replyToMessageId: num(reply?.message_id) });
     visible.push({ kind: 'send', chatId, id: messageId, plain: caption ?? '', at: Date.now() });
     notify();
     return ok(res, { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: num(chatId) ?? chatId, type: 'private' }, ...(caption ? { caption } : {}) });
@@ -577,7 +577,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     requests,
     sent,
     visible,
-    files,
+    files: sentFiles,
     get confirmedOffset() {
       return confirmedOffset;
     },
