@@ -24,6 +24,7 @@ import { createProvider } from './core/providers/index.js';
 import { createMemoryTool } from './core/tools/memory.js';
 import { createSkillViewTool } from './core/tools/skill-view.js';
 import { sessionSearchTool } from './core/tools/session-search.js';
+import { createSendFileTool } from './core/tools/send-file.js';
 import { createCronTool } from './core/tools/cron.js';
 import { createCompressionMaintainer } from './core/compression/index.js';
 import { createCronScheduler } from './core/cron/bridge.js';
@@ -37,6 +38,8 @@ import { secondOpinionFor } from './guard/index.js';
 import type { SecondOpinion } from './core/guard.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
+import { MediaIntake } from './core/media/intake.js';
+import { mediaReaders, transcriberFor } from './media/index.js';
 import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
@@ -84,6 +87,8 @@ export interface AppOptions {
   render?: Renderer;
   /** Colour the terminal channel's answers (only when stdout is a terminal). */
   terminalColor?: boolean;
+  /** Replaces what reads attachments (tests, benchmark: another transcriber); default from the settings (src/media). */
+  media?: MediaIntake;
   /** Outbox tuning (tests; `cron run` retries quickly within its window). */
   outbox?: { backoffMs?: (attempt: number) => number; pollMs?: number; maxAttempts?: number };
   now?: () => Date;
@@ -189,6 +194,7 @@ export function createApp(options: AppOptions): App {
     sessionSearchTool,
     createCronTool({ onChange: () => cronChanged.forEach((f) => f()) }),
     createWebFetchTool(),
+    createSendFileTool({ workspace: cwd, maxBytes: settings.config.media.max_bytes }),
   ];
   // An unset ${VAR} in a server's headers or env is one ConfigError line here, before anything starts.
   const mcpServers = settings.config.mcp_servers;
@@ -218,7 +224,10 @@ export function createApp(options: AppOptions): App {
     logger,
     now,
   });
-  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now, telemetry: options.telemetry });
+  const media =
+    options.media ??
+    new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: transcriberFor(settings), fetcher: (p) => adapter(p)?.attachments });
+  const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now, media, telemetry: options.telemetry });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) }, options.onCronQueued);
   cronChanged.add(() => scheduler.refresh());

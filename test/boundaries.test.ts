@@ -29,7 +29,7 @@ function target(file: string, spec: string): string | null {
  * core's storage interface) ← mcp (the MCP client) ← adapters ← app, and platform (ids, addresses, the platform table) under
  * all of them.
  */
-const LAYERS = ['platform', 'render', 'core', 'guard', 'store', 'mcp', 'adapters', 'app'] as const;
+const LAYERS = ['platform', 'render', 'core', 'guard', 'media', 'store', 'mcp', 'adapters', 'app'] as const;
 type Layer = (typeof LAYERS)[number];
 
 function layerOf(rel: string): Layer | null {

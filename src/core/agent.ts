@@ -8,9 +8,10 @@ import type { SessionPrompts } from './session-prompts.js';
 import type { Telemetry } from './telemetry.js';
 import type { BudgetCheck } from './cost/budgets.js';
 import { performance } from 'node:perf_hooks';
-import { addUsage, ZERO_USAGE, type ChatMessage, type ToolCall, type Usage } from './messages.js';
+import { addUsage, ZERO_USAGE, type ChatMessage, type MessageMedia, type ToolCall, type Usage } from './messages.js';
 import { ToolRegistry, type ToolSource } from './tools/registry.js';
 import { LRUCache } from 'lru-cache';
+import { MediaDataCache } from './media/data.js';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError, NO_MODEL } from './errors.js';
 import type { ChatConfig } from './config.js';
@@ -45,6 +46,10 @@ export interface SessionFacts {
 export interface TurnInput extends SessionFacts {
   /** The new user message, stored byte for byte. */
   userContent: string;
+  /** Its images (ARCHITECTURE.md §15), stored with it and shown to the model on every later turn. */
+  userMedia?: readonly MessageMedia[];
+  /** Untrusted text the user message brought in (a document, a transcript): the turn starts tainted (§17). */
+  taint?: readonly TaintMark[];
   /** Per-call instruction after the history; never stored. */
   tail?: string;
   /** The chat the turn came from (default delivery for the cron tool). */
@@ -63,8 +68,11 @@ export interface TurnInput extends SessionFacts {
    * compressed before this turn whatever its estimated size (issue 38).
    */
   compress?: 'force';
-  /** The turn's taint (§17), already marked by what the message carries (quoted mail); default clean. */
-  taint?: TurnTaint;
+  /**
+   * Sends a file with this turn's reply (ToolContext.attach, ARCHITECTURE.md §15): the gateway's or the cron
+   * run's, collecting the files its reply carries. Absent: tools that send files say they cannot.
+   */
+  attach?: ToolContext['attach'];
 }
 
 /**
@@ -113,6 +121,8 @@ interface LoopState {
   messages: ChatMessage[];
   /** Index in `messages` of this turn's first message (the user's). */
   stored: number;
+  /** The bytes of the images among `messages` (ARCHITECTURE.md §15), when the model takes images. */
+  media: Awaited<ReturnType<MediaDataCache['load']>> | undefined;
   ctx: ToolContext;
   /** The session's tools (pinned when it started, ARCHITECTURE.md §16) and the list offered this run. */
   registry: ToolRegistry;
@@ -171,6 +181,8 @@ export class Agent {
    */
   private readonly pinned = new LRUCache<string, ToolRegistry>({ max: 20_000 });
   private readonly now: () => Date;
+  /** The bytes of stored images, as the requests carry them. */
+  private readonly mediaData = new MediaDataCache();
 
   constructor(private readonly deps: AgentDeps) {
     this.registryNow = new ToolRegistry(deps.tools);
@@ -302,12 +314,14 @@ export class Agent {
     // after it, rather than into a copy of a long history made for every turn.
     const messages: ChatMessage[] = history ?? (await store.messages.history(session.id));
     const stored = messages.length;
-    messages.push({ role: 'user', content: input.userContent });
-    const taint = input.taint ?? new TurnTaint();
+    messages.push(input.userMedia?.length ? { role: 'user', content: input.userContent, media: input.userMedia } : { role: 'user', content: input.userContent });
+    const taint = new TurnTaint();
+    for (const mark of input.taint ?? []) taint.mark(mark.kind, mark.source);
     return this.loop(input, {
       session,
       messages,
       stored,
+      media: await this.imagesOf(messages),
       ctx: this.toolContext(input, session, taint),
       registry,
       tools,
@@ -333,6 +347,7 @@ export class Agent {
     const taint = new TurnTaint();
     for (const m of paused.taint) taint.mark(m.kind, m.source);
     const ctx = this.toolContext(input, session, taint);
+    const media = await this.imagesOf(messages);
     const [call, ...rest] = paused.calls;
     const content = 'result' in verdict ? verdict.result : await verdict.run(() => this.runTool(registry, call.name, call.arguments, ctx, false).then((r) => ('content' in r ? r.content : r.reason)));
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
@@ -340,6 +355,7 @@ export class Agent {
       session,
       messages,
       stored,
+      media,
       ctx,
       registry,
       tools,
@@ -350,6 +366,11 @@ export class Agent {
       requests: paused.requests,
       unattendedDenials: paused.unattendedDenials,
     });
+  }
+
+  /** Images reach the model as image parts only where it takes them (model.vision). */
+  private imagesOf(messages: readonly ChatMessage[]): Promise<LoopState['media']> {
+    return this.deps.settings.config.model.vision ? this.mediaData.load(this.deps.store.media, messages) : Promise.resolve(undefined);
   }
 
   private toolContext(input: TurnInput, session: SessionRecord, taint: TurnTaint): ToolContext {
@@ -368,6 +389,7 @@ export class Agent {
       signal: input.signal,
       now: this.now,
       taint,
+      ...(input.attach ? { attach: input.attach } : {}),
     };
   }
 
@@ -423,6 +445,7 @@ export class Agent {
         messages,
         tail,
         tools: specs,
+        ...(st.media?.size ? { media: st.media } : {}),
         maxOutputTokens: settings.config.model.max_output_tokens,
         signal: input.signal,
         ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
@@ -480,8 +503,8 @@ export class Agent {
    * one that also stores the apology and settles the journal, so a crash between them cannot keep
    * the message and leave it journaled (answered again after a restart, it would be in the history twice).
    */
-  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number): Promise<void> {
-    await tx.messages.append(session.id, personKey, [{ role: 'user', content: userContent }], at);
+  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[]): Promise<void> {
+    await tx.messages.append(session.id, personKey, [media?.length ? { role: 'user', content: userContent, media } : { role: 'user', content: userContent }], at);
   }
 
   /**

@@ -129,6 +129,8 @@ export const configSchema = z.strictObject({
       max_tool_iterations: z.number().int().min(1).max(50).default(10),
       /** Anthropic cache TTL for the breakpoints. */
       cache_ttl: z.enum(['5m', '1h']).default('5m'),
+      /** The model takes image parts (ARCHITECTURE.md §15); false: images reach it as one line naming them. */
+      vision: z.boolean().default(true),
     })
     .prefault({}),
   system_message: z.string().nullable().optional(),
@@ -178,6 +180,8 @@ export const configSchema = z.strictObject({
       cron_runs_days: z.number().min(1).nullable().default(90),
       /** Ended sessions with their messages (and search index); null = kept until the operator says otherwise. */
       sessions_days: z.number().min(1).nullable().default(null),
+      /** Stored media (photos, voice notes, documents: ARCHITECTURE.md §15), counted from when they were last stored. */
+      media_days: z.number().min(0.01).nullable().default(30),
       /** How often retention runs after the one at start; 0 = only at start. */
       interval_minutes: z.number().min(0).default(60),
     })
@@ -233,6 +237,36 @@ export const configSchema = z.strictObject({
       max_message_chars: z.number().int().min(100).optional(),
     })
     .prefault({}),
+  /** What people send (ARCHITECTURE.md §15): limits for fetching and reading attachments. */
+  media: z
+    .strictObject({
+      /** Per attachment; a larger one (declared or fetched) is one line to the user, the rest goes on. */
+      max_bytes: z.number().int().positive().default(20_000_000),
+      max_per_message: z.number().int().min(0).default(10),
+      /** Extracted document text beyond this is cut, saying so. */
+      max_document_chars: z.number().int().positive().default(100_000),
+      /** Images are re-encoded to at most this long side. */
+      image_max_side: z.number().int().min(64).max(8192).default(1568),
+      /** Fetching one attachment from the platform's file host gives up after this. */
+      fetch_timeout_seconds: z.number().positive().default(30),
+    })
+    .prefault({}),
+  /** Voice notes and audio to text (ARCHITECTURE.md §15); TRANSCRIPTION_BASE_URL / TRANSCRIPTION_API_KEY override. */
+  transcription: z
+    .strictObject({
+      /** openai: POST {base_url}/audio/transcriptions; command: a local program; off: not transcribed. */
+      backend: z.enum(['openai', 'command', 'off']).default('openai'),
+      /** Default: the model's OpenAI-compatible endpoint. */
+      base_url: z.string().url().nullable().default(null),
+      model: z.string().min(1).default('whisper-1'),
+      /** command: argv; `{wav}` is a 16 kHz mono WAV made with ffmpeg, `{input}` the file as sent. Stdout is the text. */
+      command: z.array(z.string().min(1)).min(1).nullable().default(null),
+      timeout_seconds: z.number().positive().default(120),
+    })
+    .prefault({})
+    .superRefine((t, ctx) => {
+      if (t.backend === 'command' && !t.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'transcription.backend is command but transcription.command is not set' });
+    }),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;

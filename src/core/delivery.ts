@@ -1,6 +1,6 @@
 import type { OutboxItem, Store } from './store/types.js';
 import type { Telemetry } from './telemetry.js';
-import type { Adapter } from './types.js';
+import { partCount, type Adapter, type OutboundAttachment } from './types.js';
 import { formatAddress, addressOf, type Address } from '../platform/address.js';
 import type { Logger } from './logger.js';
 import type { PlatformId } from '../platform/ids.js';
@@ -186,7 +186,8 @@ export class DeliveryService {
       logger.warn('outbox', `reply ${item.id} for ${item.target.platform} waits: that platform is not configured or not running`);
       return false;
     }
-    const chunks = item.message.chunks.length;
+    // A reply's parts: its text chunks, then its files (each confirmed like a chunk).
+    const chunks = partCount(item.message);
     if (item.nextChunk >= chunks) {
       await store.outbox.sent(item.id, this.now(), chunks);
       this.resolveWaiters(item.id, true);
@@ -210,8 +211,9 @@ export class DeliveryService {
       return progress;
     };
     try {
+      const files = await this.filesOf(item);
       await this.holdingLease(item.id, () =>
-        adapter.deliver({ id: item.id, target: item.target, message: item.message, firstChunk: item.nextChunk, onChunkSent }),
+        adapter.deliver({ id: item.id, target: item.target, message: item.message, firstChunk: item.nextChunk, onChunkSent, ...(files ? { files } : {}) }),
       );
       await progress;
       await store.outbox.sent(item.id, this.now(), chunks);
@@ -238,6 +240,35 @@ export class DeliveryService {
       this.kick(undefined, this.now() + wait);
       return false;
     }
+  }
+
+  /**
+   * The bytes of the item's files not yet confirmed, from the media store; the confirmed ones are
+   * left empty (never read again). A file whose bytes are gone cannot be sent by any retry: a
+   * permanent failure naming it, never a placeholder in its place.
+   */
+  private async filesOf(item: OutboxItem): Promise<OutboundAttachment[] | undefined> {
+    const refs = item.message.files;
+    if (!refs?.length) return undefined;
+    const first = item.nextChunk - item.message.chunks.length;
+    const out: OutboundAttachment[] = [];
+    for (const [j, ref] of refs.entries()) {
+      if (j < first) {
+        out.push({ ...ref, data: new Uint8Array(0) });
+        continue;
+      }
+      const data = await this.options.store.media.get(ref.media);
+      if (!data) {
+        throw new PlatformApiError({
+          platform: item.target.platform,
+          method: 'attachment',
+          message: `the file ${ref.name} is no longer in the media store`,
+          retryable: false,
+        });
+      }
+      out.push({ ...ref, data });
+    }
+    return out;
   }
 
   /**

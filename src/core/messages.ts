@@ -6,8 +6,21 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * A file a user message carries into the model's view (ARCHITECTURE.md §15): an image stored in the media
+ * store, sent as an image part on every turn (its bytes byte-identical, the prefix cache holds).
+ */
+export interface MessageMedia {
+  /** MediaStore id (SHA-256 of the stored bytes). */
+  readonly id: string;
+  readonly mime: string;
+  /** The name the platform gave it (or `photo`). */
+  readonly name: string;
+  readonly bytes: number;
+}
+
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; media?: readonly MessageMedia[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 

@@ -41,8 +41,14 @@ export async function applyRetention(store: Pick<Store, 'retention'>, config: Re
   }
 }
 
+/** Removes stored media past `media_days` (ARCHITECTURE.md §15); how many files went (0 when kept for good). */
+export async function sweepMedia(store: Partial<Pick<Store, 'media'>>, config: RetentionConfig, now: number): Promise<number> {
+  if (!store.media || config.media_days === null) return 0;
+  return store.media.sweep(now - config.media_days * DAY_MS);
+}
+
 export interface RetentionOptions {
-  store: Pick<Store, 'retention'>;
+  store: Pick<Store, 'retention'> & Partial<Pick<Store, 'media'>>;
   config: RetentionConfig;
   logger: Logger;
   now: () => Date;
@@ -81,7 +87,8 @@ export class Retention {
     const { store, config, logger, now } = this.options;
     try {
       const r = await applyRetention(store, config, now().getTime());
-      const removed = Object.entries(r).filter(([, n]) => n > 0);
+      const media = await sweepMedia(store, config, now().getTime());
+      const removed = [...Object.entries(r), ['media files', media] as const].filter(([, n]) => n > 0);
       if (removed.length) logger.info('retention', `removed ${removed.map(([k, n]) => `${n} ${k}`).join(', ')}`);
     } catch (error) {
       logger.warn('retention', `pass failed (tries again next interval): ${oneLine(error)}`);

@@ -63,6 +63,11 @@ export interface Settings extends DoorSettingsMap {
   health?: HealthSettings;
   /** Secret values to redact from every log line. */
   secrets: string[];
+  /**
+   * Where voice notes are transcribed (ARCHITECTURE.md §15): TRANSCRIPTION_BASE_URL / TRANSCRIPTION_API_KEY,
+   * else `transcription.base_url`, else the model's OpenAI endpoint and key. Absent in hand-made test settings.
+   */
+  transcription?: { baseURL?: string; apiKey?: string };
 }
 
 function env(e: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -180,7 +185,7 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
     doorSecretValues.push(...doorSecrets(id, settings, config));
   }
 
-  const secrets = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', ...DOOR_IDS.flatMap((id) => DOORS[id].variables.secrets), 'SWITCHBOARD_CONSOLE_TOKEN', 'SWITCHBOARD_METRICS_TOKEN']
+  const secrets = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'TRANSCRIPTION_API_KEY', ...DOOR_IDS.flatMap((id) => DOORS[id].variables.secrets), 'SWITCHBOARD_CONSOLE_TOKEN', 'SWITCHBOARD_METRICS_TOKEN']
     .map((n) => env(e, n))
     .concat(doorSecretValues)
     .filter((v): v is string => Boolean(v) && (v as string).length >= 4);
@@ -205,7 +210,11 @@ export function loadSettings(e: NodeJS.ProcessEnv = process.env): Settings {
   }
 
   // The definitions read each door under its own id; the map's type says which may be absent.
-  return { ...(doors as DoorSettingsMap), home, configPath, config, model, databaseUrl, instanceId, console: consoleSettings, health, secrets };
+  const transcription = {
+    baseURL: url(e, 'TRANSCRIPTION_BASE_URL') ?? config.transcription.base_url ?? (model.provider === 'openai' ? (model.baseURL ?? 'https://api.openai.com/v1') : undefined),
+    apiKey: env(e, 'TRANSCRIPTION_API_KEY') ?? (model.provider === 'openai' ? model.apiKey : undefined),
+  };
+  return { ...(doors as DoorSettingsMap), home, configPath, config, model, databaseUrl, instanceId, console: consoleSettings, health, secrets, transcription };
 }
 
 /** IMAP_URL (ARCHITECTURE.md §4) as the e-mail door reads it; anything wrong is one ConfigError line, the password hidden. */

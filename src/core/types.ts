@@ -48,6 +48,47 @@ export interface InboundMessage extends SessionAddress {
    * door, so the core can read them as data and mark the turn (TurnTaint 'quoted_mail', §17).
    */
   quoted?: string;
+  /**
+   * Files sent with the message (ARCHITECTURE.md §15), as the platform described them; the bytes are
+   * fetched later, only for an accepted message, through the door's `attachments` capability.
+   */
+  attachments?: InboundAttachment[];
+}
+
+/** What a door says an attachment is (the core sniffs the bytes and decides). */
+export type AttachmentKind = 'image' | 'voice' | 'audio' | 'video' | 'document' | 'file';
+
+/**
+ * One attachment of an inbound message, as facts: journaled with the message, so plain data. `ref`
+ * is what the door needs to fetch the bytes from its platform's own file host (a Telegram file_id,
+ * a Slack `url_private`, a Discord CDN URL, a MIME part's index): never a URL from the message text.
+ */
+export interface InboundAttachment {
+  kind: AttachmentKind;
+  /** The platform's file name, or one the door made up (`photo.jpg`, `voice.ogg`). */
+  name: string;
+  /** The type the platform declared (not trusted: the core sniffs the bytes). */
+  declaredMime?: string;
+  /** The size the platform declared, in bytes (checked against media.max_bytes before any download). */
+  declaredSize?: number;
+  /** Voice, audio and video: length in seconds, where the platform says. */
+  durationSeconds?: number;
+  ref: string;
+}
+
+/** Limits a door's fetch of attachment bytes keeps. */
+export interface FetchLimits {
+  /** More bytes than this: the fetch fails with AttachmentError (`too_large`) without reading on. */
+  maxBytes: number;
+  /** The whole fetch (lookups, redirects, body) gives up after this. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Optional capability: the bytes of an attachment this door reported, from its platform's file host. */
+export interface AttachmentFetcher {
+  /** Rejects with an AttachmentError (one line for the user) when the bytes cannot be had. */
+  fetch(attachment: InboundAttachment, limits: FetchLimits): Promise<Uint8Array>;
 }
 
 /**
@@ -121,10 +162,40 @@ export interface DeliveryTarget extends Address {
 }
 
 /**
- * One rendered answer on its way out: what the renderer wrote (a cron report may get its own
- * subject), defined by src/render so the renderer needs nothing from the core.
+ * A file in a reply (ARCHITECTURE.md §15): a reference into the media store, never the bytes and never a
+ * path. The outbox keeps only this; the bytes are read from the store when the part is sent.
  */
-export type OutboundMessage = RenderedMessage;
+export interface AttachmentRef {
+  /** The media store's id of the bytes (content-addressed). */
+  media: string;
+  /** The file name the recipient sees. */
+  name: string;
+  /** Sniffed from the bytes (file-type), `application/octet-stream` when unknown. */
+  mime: string;
+  size: number;
+  /** Plain text shown with the file where the platform has captions. */
+  caption?: string;
+}
+
+/** A file of a delivery with its bytes, as a door sends it. */
+export interface OutboundAttachment extends AttachmentRef {
+  data: Uint8Array;
+}
+
+/**
+ * One rendered answer on its way out: what the renderer wrote (a cron report may get its own
+ * subject), defined by src/render so the renderer needs nothing from the core, and the files sent
+ * with it. Its parts are the text chunks, then the files, one part each: part `chunks.length + j`
+ * is `files[j]`, confirmed like any chunk (so a file is never sent twice).
+ */
+export interface OutboundMessage extends RenderedMessage {
+  files?: AttachmentRef[];
+}
+
+/** How many parts a reply has: its text chunks, then its files. */
+export function partCount(message: OutboundMessage): number {
+  return message.chunks.length + (message.files?.length ?? 0);
+}
 
 /** A delivery job handed to an adapter by the outbox. */
 export interface Delivery {
@@ -132,8 +203,13 @@ export interface Delivery {
   id: number;
   target: DeliveryTarget;
   message: OutboundMessage;
-  /** Index of the first chunk not yet confirmed sent. */
+  /** Index of the first part (chunk, then file) not yet confirmed sent. */
   firstChunk: number;
+  /**
+   * The message's files with their bytes, read from the media store, in `message.files` order;
+   * only those from `firstChunk` on are read (the entries before are confirmed and left empty).
+   */
+  files?: OutboundAttachment[];
   /**
    * Adapters call this after each chunk the platform accepted, so a retry resumes after it. The
    * outbox records confirmations in call order; awaiting it is optional.
@@ -224,7 +300,8 @@ export interface Adapter {
    */
   close(): Promise<void>;
   /**
-   * Send the chunks from `firstChunk` on, in order, calling onChunkSent after each.
+   * Send the parts from `firstChunk` on, in order — the text chunks, then the files as real
+   * attachments (ARCHITECTURE.md §15) — calling onChunkSent after each.
    * Waits out platform 429s itself (retry_after) and sends the chunk once. Throws PlatformApiError
    * (retryable or not) when a chunk cannot be delivered now. Works without start() and after stop()
    * (cron delivery, the outbox draining at shutdown).
@@ -234,6 +311,8 @@ export interface Adapter {
   sendTyping?(target: DeliveryTarget): Promise<void>;
   /** Optional capability: show the answer while it is written (ARCHITECTURE.md §10). */
   readonly streaming?: StreamingCapability;
+  /** Optional capability: fetch the bytes of attachments this door reported (ARCHITECTURE.md §15). */
+  readonly attachments?: AttachmentFetcher;
   /** Optional capability: checks for `switchboard doctor` (token valid, etc.). Returns problems, empty when fine. */
   diagnose?(): Promise<string[]>;
   /**

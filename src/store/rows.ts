@@ -3,7 +3,7 @@
  * PostgreSQL) and how a row becomes the record core sees. Each engine keeps its own SQL.
  */
 import type { PromptLayer } from '../core/providers/provider.js';
-import type { ChatMessage, ToolCall } from '../core/messages.js';
+import type { ChatMessage, MessageMedia, ToolCall } from '../core/messages.js';
 import type { DeliveryTarget, OutboundMessage } from '../core/types.js';
 import type { CronJob, CronRunStatus } from '../core/cron/types.js';
 import type { OutboxItem, OutboxStatus, SessionRecord } from '../core/store/types.js';
@@ -177,6 +177,8 @@ export interface MessageRow {
   tool_calls: string | null;
   tool_call_id: string | null;
   tool_name: string | null;
+  /** A user message's images (JSON MessageMedia[]), or null. */
+  media?: string | null;
 }
 
 export function toChat(r: MessageRow): ChatMessage {
@@ -185,7 +187,13 @@ export function toChat(r: MessageRow): ChatMessage {
     const calls = r.tool_calls ? (JSON.parse(r.tool_calls) as ToolCall[]) : undefined;
     return calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
   }
-  return { role: 'user', content: r.content };
+  const media = r.media ? (JSON.parse(r.media) as MessageMedia[]) : undefined;
+  return media?.length ? { role: 'user', content: r.content, media } : { role: 'user', content: r.content };
+}
+
+/** The `media` column of a message: a user message's images as JSON, else null. */
+export function mediaColumn(m: ChatMessage): string | null {
+  return m.role === 'user' && m.media?.length ? JSON.stringify(m.media) : null;
 }
 
 /** Pairing codes (ARCHITECTURE.md §4): 8 characters from an alphabet without 0/O and 1/I. */

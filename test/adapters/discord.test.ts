@@ -118,10 +118,14 @@ describe('discord adapter: inbound', () => {
     expect(box.received.some((x) => x.userId === fake.botUserId)).toBe(false);
   });
 
-  it('describes attachments in brackets after the text', async () => {
+  it('reports attachments with their CDN URL as attachments, the text as it was written', async () => {
     const id = fake.sendDM({ userId: ALICE, content: 'look at this', attachments: [attachment('chart.png', 'image/png', 12 * 1024), attachment('notes.txt', 'text/plain', 300)] });
     const m = await box.waitFor((x) => x.messageId === id);
-    expect(m.text).toBe('look at this\n[attachment: chart.png (image/png, 12 KB)]\n[attachment: notes.txt (text/plain, 300 B)]');
+    expect(m.text).toBe('look at this');
+    expect(m.attachments?.map((a) => [a.kind, a.name, a.declaredMime, a.declaredSize, new URL(a.ref).pathname.endsWith(a.name)])).toEqual([
+      ['image', 'chart.png', 'image/png', 12 * 1024, true],
+      ['document', 'notes.txt', 'text/plain', 300, true],
+    ]);
   });
 
   it('maps a thread to chatId = parent channel, threadId = thread, and answers in the thread', async () => {

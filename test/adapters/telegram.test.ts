@@ -135,7 +135,7 @@ describe('telegram adapter: inbound', () => {
     expect(msg.text).toBe('hi from a topic');
   });
 
-  it('describes media instead of dropping it', async () => {
+  it('reports files as attachments (the largest photo size) and describes the rest instead of dropping it', async () => {
     const { inbox } = await started();
     const photo = fake.makeMessage({ userId: 1001 });
     photo.photo = [
@@ -154,7 +154,13 @@ describe('telegram adapter: inbound', () => {
     voice.voice = { file_id: 'e', file_unique_id: 'e', duration: 7 };
     fake.pushUpdate({ message: voice });
     const msgs = await inbox.waitFor(4);
-    expect(msgs.map((m) => m.text)).toEqual(['[photo] what bird is this?', '[document: report.pdf (application/pdf, 12 KB)]', '[sticker 😀]', '[voice message, 0:07]']);
+    expect(msgs.map((m) => m.text)).toEqual(['what bird is this?', '', '[sticker 😀]', '']);
+    expect(msgs.map((m) => m.attachments)).toEqual([
+      [{ kind: 'image', name: 'photo.jpg', declaredMime: 'image/jpeg', declaredSize: 120000, ref: 'b' }],
+      [{ kind: 'document', name: 'report.pdf', declaredMime: 'application/pdf', declaredSize: 12288, ref: 'c' }],
+      undefined,
+      [{ kind: 'voice', name: 'voice.ogg', declaredMime: 'audio/ogg', durationSeconds: 7, ref: 'e' }],
+    ]);
   });
 
   it('ignores bots, edited messages and non-message updates, and survives a malformed update', async () => {

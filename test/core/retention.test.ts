@@ -49,7 +49,7 @@ const rows = async (name: string) => (await store.retention.tableSizes()).tables
 
 describe('retention config', () => {
   it('keeps journal and sent replies 7 days, cron runs 90, sessions until told otherwise', () => {
-    expect(DEFAULTS).toEqual({ inbound_days: 7, outbox_sent_days: 7, cron_runs_days: 90, sessions_days: null, interval_minutes: 60 });
+    expect(DEFAULTS).toEqual({ inbound_days: 7, outbox_sent_days: 7, cron_runs_days: 90, sessions_days: null, media_days: 30, interval_minutes: 60 });
     const c = cutoffs(DEFAULTS, NOW);
     expect(c.inboundBefore).toBe(NOW - 7 * DAY);
     expect(c.cronRunsBefore).toBe(NOW - 90 * DAY);

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import { boundaryOf, parseMultipart } from './multipart.js';
 
 /** Slack's limits as its API enforces them. */
 export const SLACK_LIMITS = { text: 40_000, sectionText: 3_000, headerText: 150, markdownBlock: 12_000, blocks: 50, responseUrlPosts: 5 } as const;
@@ -83,6 +84,25 @@ export interface ResponseUrlPost {
   at: number;
 }
 
+/**
+ * A file through Slack's external upload: files.getUploadURLExternal (filename, length) gives an
+ * upload URL and a file id; the bytes are POSTed there (raw, or multipart with a file part);
+ * files.completeUploadExternal (files: [{id, title}], channel_id, thread_ts, initial_comment)
+ * shares it. `data` is what arrived at the upload URL.
+ */
+export interface SlackUpload {
+  fileId: string;
+  filename: string;
+  length: number;
+  data?: Buffer;
+  title?: string;
+  /** Set once completed with a channel. */
+  channel?: string;
+  thread_ts?: string;
+  initial_comment?: string;
+  completed: boolean;
+}
+
 /** An envelope the client acknowledged over Socket Mode. */
 export interface SocketAck {
   envelope_id: string;
@@ -107,6 +127,8 @@ export interface SlackFake {
   /** chat.update calls per channel in any rolling second before a 429 with Retry-After 1 (default 3). */
   updateLimit: { perSecond: number };
   responsePosts: ResponseUrlPost[];
+  /** Files by the external upload sequence, in the order their URLs were asked for. */
+  uploads: SlackUpload[];
   callsTo(method: string): SlackCall[];
   /** A fresh response_url on this fake (`/respond/<id>`). */
   responseUrl(id?: string): string;
@@ -227,6 +249,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const updateLimit = { perSecond: 3 };
   const updateTimes = new Map<string, number[]>();
   const responsePosts: ResponseUrlPost[] = [];
+  const uploads: SlackUpload[] = [];
   const rateLimits = new Map<string, { seconds: number; times: number }>();
   const failures = new Map<string, { error: string; times: number }>();
   const drops = new Map<string, number>();
@@ -327,6 +350,44 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         visible.push({ kind: method === 'chat.stopStream' ? 'stop' : 'append', channel, ts, text: posted.markdown, at: Date.now() });
         return { ok: true, channel, ts };
       }
+      case 'files.getUploadURLExternal': {
+        const filename = str('filename');
+        const length = Number(params.length);
+        if (!filename) return { ok: false, error: 'invalid_arguments' };
+        if (!Number.isInteger(length) || length <= 0) return { ok: false, error: 'invalid_arguments' };
+        const fileId = `F${String(uploads.length + 1).padStart(8, '0')}`;
+        uploads.push({ fileId, filename, length, completed: false });
+        return { ok: true, upload_url: `${baseUrl}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal': {
+        let files: unknown;
+        try {
+          files = typeof params.files === 'string' ? JSON.parse(params.files) : params.files;
+        } catch {
+          return { ok: false, error: 'invalid_arguments' };
+        }
+        if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
+        const channel = str('channel_id');
+        if (channel !== undefined && !channelExists(channel)) return { ok: false, error: 'channel_not_found' };
+        if (channel !== undefined && notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        const done: SlackUpload[] = [];
+        for (const f of files as Array<{ id?: unknown; title?: unknown }>) {
+          const upload = uploads.find((u) => u.fileId === f.id);
+          // A file whose bytes never arrived (or arrived short) cannot be completed.
+          if (!upload || !upload.data || upload.data.length !== upload.length) return { ok: false, error: 'file_not_found' };
+          if (upload.completed) return { ok: false, error: 'file_already_completed' };
+          done.push(upload);
+          if (typeof f.title === 'string') upload.title = f.title;
+        }
+        for (const upload of done) {
+          upload.completed = true;
+          upload.channel = channel;
+          upload.thread_ts = str('thread_ts');
+          upload.initial_comment = str('initial_comment');
+          if (channel) visible.push({ kind: 'post', channel, ts: nextTs(), text: upload.initial_comment ?? '', at: Date.now() });
+        }
+        return { ok: true, files: done.map((u) => ({ id: u.fileId, title: u.title ?? u.filename })) };
+      }
       case 'chat.update': {
         const channel = str('channel') ?? '';
         const ts = str('ts') ?? '';
@@ -389,6 +450,21 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
   }
 
+  /** The upload URL: the bytes, raw or as a multipart file part, as Slack takes them. */
+  async function onUpload(req: IncomingMessage, res: ServerResponse, fileId: string): Promise<void> {
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    const body = Buffer.concat(parts);
+    const upload = uploads.find((u) => u.fileId === fileId);
+    if (!upload || upload.completed) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const boundary = boundaryOf(req.headers['content-type']);
+    upload.data = boundary ? (parseMultipart(body, boundary).files[0]?.data ?? Buffer.alloc(0)) : body;
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${upload.data.length}`);
+  }
+
   async function onRespond(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     const raw = await readBody(req);
     let body: Record<string, unknown>;
@@ -413,7 +489,15 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const api = /^\/api\/([A-Za-z.]+)$/.exec(path);
     const respond = /^\/respond\/([^/]+)$/.exec(path);
-    const work = req.method === 'POST' && api ? onApi(req, res, api[1]) : req.method === 'POST' && respond ? onRespond(req, res, respond[1]) : null;
+    const upload = /^\/upload\/([^/]+)$/.exec(path);
+    const work =
+      req.method === 'POST' && api
+        ? onApi(req, res, api[1])
+        : req.method === 'POST' && respond
+          ? onRespond(req, res, respond[1])
+          : req.method === 'POST' && upload
+            ? onUpload(req, res, upload[1])
+            : null;
     if (!work) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
@@ -462,6 +546,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     visible,
     updateLimit,
     responsePosts,
+    uploads,
     callsTo: (method) => calls.filter((c) => c.method === method),
     responseUrl: (id = randomUUID()) => `${baseUrl}/respond/${id}`,
     rateLimit: (method, seconds, times = 1) => void rateLimits.set(method, { seconds, times }),

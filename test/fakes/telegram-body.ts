@@ -3,6 +3,7 @@
  * multipart for uploads) and query parameters, merged into one parameter object.
  */
 import type { IncomingMessage } from 'node:http';
+import { boundaryOf, parseMultipart } from './multipart.js';
 
 /** Form values arrive as strings; grammY serializes nested objects as JSON inside them. */
 function formValue(value: string): unknown {
@@ -14,15 +15,6 @@ function formValue(value: string): unknown {
     }
   }
   return value;
-}
-
-function parseMultipart(body: Buffer, boundary: string): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const part of body.toString('utf8').split(`--${boundary}`)) {
-    const match = /^\r\nContent-Disposition: form-data; name="([^"]+)"[^\r]*\r\n(?:[^\r]+\r\n)*\r\n([\s\S]*)\r\n$/i.exec(part);
-    if (match) params[match[1]] = formValue(match[2]);
-  }
-  return params;
 }
 
 export async function readParams(req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
@@ -39,8 +31,14 @@ export async function readParams(req: IncomingMessage, url: URL): Promise<Record
   } else if (type.startsWith('application/x-www-form-urlencoded')) {
     for (const [k, v] of new URLSearchParams(body.toString('utf8'))) params[k] = formValue(v);
   } else if (type.startsWith('multipart/form-data')) {
-    const boundary = /boundary=("?)([^";]+)\1/.exec(type)?.[2];
-    if (boundary) Object.assign(params, parseMultipart(body, boundary));
+    const boundary = boundaryOf(type);
+    if (boundary) {
+      // A file part is kept whole under its field name (grammY names it by a random id and refers
+      // to it as `attach://<id>` from the method's parameter).
+      const { fields, files } = parseMultipart(body, boundary);
+      for (const [k, v] of Object.entries(fields)) params[k] = formValue(v);
+      for (const file of files) params[file.field] = file;
+    }
   }
   return params;
 }

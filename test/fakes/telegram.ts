@@ -10,6 +10,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { num, readParams } from './telegram-body.js';
+import type { MultipartFile } from './multipart.js';
 import { parseTelegramHtml, utf16Length, type ParsedEntity } from './telegram-html.js';
 
 export const TELEGRAM_TEXT_LIMIT = 4096;
@@ -64,9 +65,26 @@ export interface SentMessage {
   params: Record<string, unknown>;
 }
 
+/** A file accepted by sendPhoto, sendVoice or sendDocument: the bytes as uploaded (multipart). */
+export interface SentFile {
+  method: 'sendPhoto' | 'sendVoice' | 'sendDocument';
+  chatId: string;
+  messageId: number;
+  filename: string;
+  data: Buffer;
+  caption?: string;
+  threadId?: number;
+  replyToMessageId?: number;
+}
+
+/** Telegram's caption limit (after entity parsing). */
+export const TELEGRAM_CAPTION_LIMIT = 1024;
+
 /** A failure queued for the next call(s) of a method. */
 export type Failure =
   | 'network'
+  /** The request is read and never answered (a process killed mid-upload sees no answer). */
+  | 'hang'
   | '429'
   | 'blocked'
   | 'chat_not_found'
@@ -104,6 +122,8 @@ export interface TelegramFake {
   readonly sent: SentMessage[];
   /** Every accepted send, edit and draft, in order. */
   readonly visible: VisibleUpdate[];
+  /** Files accepted by sendPhoto / sendVoice / sendDocument, in order. */
+  readonly files: SentFile[];
   /** Everything below this update_id was confirmed by a getUpdates offset. */
   readonly confirmedOffset: number;
   /** Updates queued and not yet confirmed. */
@@ -134,6 +154,14 @@ export interface TelegramFake {
   openConnections(): number;
   /** Long polls ended by another getUpdates (409, as on Telegram): two consumers polled at once. */
   readonly conflicts: number;
+  /**
+   * Keeps a file as Telegram does for bots: `getFile(file_id)` answers its `file_path`, and
+   * `/file/bot<token>/<file_path>` serves the bytes (`missing`: 404; `hang`: never answers). Returns
+   * the fields a message carries (file_id, file_unique_id, file_size).
+   */
+  addFile(bytes: Uint8Array, options?: { path?: string; missing?: boolean; hang?: boolean; declaredSize?: number }): { file_id: string; file_unique_id: string; file_size: number };
+  /** File downloads made, by path (token checked). */
+  readonly downloads: string[];
   close(): Promise<void>;
 }
 
@@ -144,6 +172,12 @@ interface Poller {
 }
 
 let lastDescription: string | undefined;
+
+/** JPEG, PNG, WebP or GIF by their magic bytes: what Telegram can make a photo of. */
+function isPhoto(data: Buffer): boolean {
+  const hex = data.subarray(0, 12).toString('hex');
+  return hex.startsWith('ffd8ff') || hex.startsWith('89504e47') || hex.startsWith('47494638') || (hex.startsWith('52494646') && data.subarray(8, 12).toString() === 'WEBP');
+}
 
 function apiError(res: ServerResponse, code: number, description: string, parameters?: Record<string, unknown>): number {
   lastDescription = description;
@@ -183,6 +217,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   const sent: SentMessage[] = [];
   const visible: VisibleUpdate[] = [];
+  const sentFiles: SentFile[] = [];
   const knownMessages = new Set<string>();
   /** Callback queries handed out and not yet answered. */
   const openQueries = new Set<string>();
@@ -209,6 +244,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
       res.socket?.destroy();
       return 0;
     }
+    if (failure === 'hang') return 0;
     if (failure === '429') return apiError(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
     if (failure === 'blocked') return apiError(res, 403, 'Forbidden: bot was blocked by the user');
     if (failure === 'chat_not_found') return apiError(res, 400, 'Bad Request: chat not found');
@@ -290,6 +326,30 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     visible.push({ kind: 'draft', chatId, id: draftId, plain: parsed.plain, at: Date.now() });
     notify();
     return ok(res, true);
+  }
+
+  /**
+   * sendPhoto / sendVoice / sendDocument with an upload: the parameter is `attach://<part>` naming a
+   * multipart file part (a bare string would be a file_id or URL, which this fake does not host).
+   */
+  function sendFile(res: ServerResponse, method: SentFile['method'], field: string, params: Record<string, unknown>): number {
+    const chatId = params.chat_id === undefined ? '' : String(params.chat_id);
+    if (!chatId) return apiError(res, 400, 'Bad Request: chat_id is empty');
+    const ref = params[field];
+    const part = typeof ref === 'string' && ref.startsWith('attach://') ? params[ref.slice('attach://'.length)] : undefined;
+    const file = part && typeof part === 'object' && 'data' in part ? (part as MultipartFile) : undefined;
+    if (!file) return apiError(res, 400, 'Bad Request: wrong remote file identifier specified: Wrong string length');
+    if (file.data.length === 0) return apiError(res, 400, 'Bad Request: file must be non-empty');
+    const caption = typeof params.caption === 'string' ? params.caption : undefined;
+    if (caption !== undefined && utf16Length(caption) > TELEGRAM_CAPTION_LIMIT) return apiError(res, 400, 'Bad Request: message caption is too long');
+    if (method === 'sendPhoto' && !isPhoto(file.data)) return apiError(res, 400, 'Bad Request: IMAGE_PROCESS_FAILED');
+    const messageId = nextMessageId++;
+    knownMessages.add(`${chatId}:${messageId}`);
+    const reply = params.reply_parameters as { message_id?: unknown } | undefined;
+    sentFiles.push({ method, chatId, messageId, filename: file.filename, data: file.data, caption, threadId: num(params.message_thread_id), replyToMessageId: num(reply?.message_id) });
+    visible.push({ kind: 'send', chatId, id: messageId, plain: caption ?? '', at: Date.now() });
+    notify();
+    return ok(res, { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: num(chatId) ?? chatId, type: 'private' }, ...(caption ? { caption } : {}) });
   }
 
   function sendMessage(res: ServerResponse, params: Record<string, unknown>): number {
@@ -420,9 +480,28 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     return 200;
   }
 
+  const files = new Map<string, { bytes: Uint8Array; path: string; missing?: boolean; hang?: boolean; declaredSize?: number }>();
+  const downloads: string[] = [];
+  const hanging: ServerResponse[] = [];
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+      if (download) {
+        const path = decodeURIComponent(download[2]);
+        const f = [...files.values()].find((x) => x.path === path);
+        if (download[1] !== token || !f || f.missing) {
+          res.writeHead(404).end('Not Found');
+          return;
+        }
+        downloads.push(path);
+        if (f.hang) {
+          hanging.push(res);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(f.bytes.byteLength) }).end(Buffer.from(f.bytes));
+        return;
+      }
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
       if (!match) {
         apiError(res, 404, 'Not Found');
@@ -448,6 +527,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
           return sendFailure(res, failure);
         }
         switch (method) {
+          case 'getfile': {
+            const f = files.get(String(params.file_id));
+            if (!f) return apiError(res, 400, 'Bad Request: invalid file_id');
+            if (f.bytes.byteLength > 20_000_000) return apiError(res, 400, 'Bad Request: file is too big');
+            return ok(res, { file_id: params.file_id, file_unique_id: `u${String(params.file_id)}`, file_size: f.declaredSize ?? f.bytes.byteLength, file_path: f.path });
+          }
           case 'getme':
             return ok(res, { ...bot, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
           case 'getupdates':
@@ -469,6 +554,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
             return ok(res, { url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: queue.length });
           case 'sendmessage':
             return sendMessage(res, params);
+          case 'sendphoto':
+            return sendFile(res, 'sendPhoto', 'photo', params);
+          case 'sendvoice':
+            return sendFile(res, 'sendVoice', 'voice', params);
+          case 'senddocument':
+            return sendFile(res, 'sendDocument', 'document', params);
           case 'editmessagetext':
             return editMessageText(res, params);
           case 'answercallbackquery':
@@ -559,6 +650,7 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     requests,
     sent,
     visible,
+    files: sentFiles,
     get confirmedOffset() {
       return confirmedOffset;
     },
@@ -573,6 +665,12 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     },
     get webhook() {
       return webhook;
+    },
+    downloads,
+    addFile(bytes, o = {}) {
+      const id = `file-${files.size + 1}-${Math.random().toString(36).slice(2, 8)}`;
+      files.set(id, { bytes, path: o.path ?? `documents/${id}`, missing: o.missing, hang: o.hang, declaredSize: o.declaredSize });
+      return { file_id: id, file_unique_id: `u${id}`, file_size: o.declaredSize ?? bytes.byteLength };
     },
     pushUpdate(update) {
       const id = num(update.update_id) ?? nextUpdateId;

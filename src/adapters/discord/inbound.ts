@@ -16,6 +16,7 @@ import { ChannelType, MessageType } from 'discord-api-types/v10';
 import type { InboundMessage } from '../../core/types.js';
 import { isThreadType, type ChannelFacts } from './channels.js';
 import type { RawMessage, RawUser } from './guard.js';
+import { discordAttachments } from './attachments.js';
 
 /** Message types people write (everything else is a join, a pin, a boost… notice). */
 const USER_MESSAGE_TYPES: ReadonlySet<number> = new Set([MessageType.Default, MessageType.Reply, MessageType.ChatInputCommand, MessageType.ContextMenuCommand]);
@@ -77,9 +78,11 @@ export function toInbound(m: RawMessage, botId: string, channel: (id: string) =>
   // Unaddressed guild messages are handed over too: the gateway ignores them unless the chat says
   // `require_mention: false`.
 
-  const attachments = (m.attachments ?? []).map((a) => describeAttachment(a.filename, a.content_type, a.size));
-  const text = [cleanContent(m, botId, channel), ...attachments].filter(Boolean).join('\n');
-  if (!text) return null;
+  // Files go as attachments (fetched by the core from the CDN); one without a URL stays a description.
+  const files = discordAttachments(m.attachments, typeof m.flags === 'number' ? m.flags : undefined);
+  const described = (m.attachments ?? []).filter((a) => typeof a.url !== 'string').map((a) => describeAttachment(a.filename, a.content_type, a.size));
+  const text = [cleanContent(m, botId, channel), ...described].filter(Boolean).join('\n');
+  if (!text && !files.length) return null;
 
   const here = isDirect ? undefined : channel(m.channel_id);
   const parentId = here && isThreadType(here.type) ? here.parentId : undefined;
@@ -113,5 +116,6 @@ export function toInbound(m: RawMessage, botId: string, channel: (id: string) =>
       userId: author.id,
       ...(threadId ? { extra: { channelId: threadId } } : {}),
     },
+    ...(files.length ? { attachments: files } : {}),
   };
 }

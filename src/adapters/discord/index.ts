@@ -5,6 +5,7 @@
  * (client.ts), the edge checks (guard.ts), what is known of channels (channels.ts), inbound decode
  * (inbound.ts, slash.ts) and sending (send.ts, stream.ts).
  */
+import { discordFetcher } from './attachments.js';
 import { PlatformApiError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import type { DiscordSettings } from '../../core/settings.js';
@@ -236,6 +237,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     },
 
     streaming: discordStreaming(() => streamingRest.setToken(token)),
+    attachments: discordFetcher(apiUrl),
 
     async sendTyping(target: DeliveryTarget) {
       rest.setToken(token);

@@ -14,6 +14,8 @@ import { Routes } from 'discord-api-types/v10';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
 import { approvalComponents } from './actions.js';
 import { toPlatformError } from './errors.js';
+import { sendFile } from './send-file.js';
+import { PlatformApiError } from '../../core/errors.js';
 
 export const DEFAULT_API_URL = 'https://discord.com/api';
 /** Per-request timeout and network retries: bounded so a dead API fails a delivery in well under a minute. */
@@ -132,6 +134,17 @@ export async function deliverChunks(rest: REST, delivery: Delivery): Promise<voi
       else await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined, approvalId);
     }
     delivery.onChunkSent(i);
+  }
+  // Then the files, one message each (ARCHITECTURE.md §15).
+  const files = message.files ?? [];
+  for (let j = Math.max(0, delivery.firstChunk - message.chunks.length); j < files.length; j++) {
+    const file = delivery.files?.[j];
+    if (!file?.data.length) {
+      throw new PlatformApiError({ platform: 'discord', method: 'createMessage', message: `the bytes of ${files[j].name} were not handed over`, retryable: false });
+    }
+    const index = message.chunks.length + j;
+    await sendFile(rest, target, channelId, file, { index, replyTo: index === 0 ? target.replyToMessageId : undefined });
+    delivery.onChunkSent(index);
   }
 }
 

@@ -49,6 +49,11 @@ export function composeMail(delivery: Delivery, from: string, now: Date): SendMa
     date: now,
   };
   if (message.html) options.html = message.html;
+  // Files the agent sent (ARCHITECTURE.md §15) as MIME attachments, with their sniffed types.
+  const files = delivery.files ?? [];
+  if (files.length) {
+    options.attachments = files.map((f) => ({ filename: f.name, content: Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength), contentType: f.mime }));
+  }
   const inReplyTo = target.extra?.inReplyTo;
   const references = target.extra?.references;
   if (inReplyTo) options.inReplyTo = inReplyTo;

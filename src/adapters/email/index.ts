@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { access, constants, mkdir } from 'node:fs/promises';
 import type { Transporter } from 'nodemailer';
-import type { Adapter, Delivery, InboundHandler } from '../../core/types.js';
+import { partCount, type Adapter, type Delivery, type InboundHandler } from '../../core/types.js';
 import type { EmailSettings } from '../../core/settings.js';
 import { emailDoor } from '../../platform/doors/email.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
@@ -121,14 +121,16 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
     },
 
     async deliver(delivery: Delivery): Promise<void> {
-      if (delivery.firstChunk > 0 || delivery.message.chunks.length === 0) return;
+      // One mail carries every part (text and files as MIME attachments): sent whole or not at all.
+      const parts = partCount(delivery.message);
+      if (delivery.firstChunk > 0 || parts === 0) return;
       if (!delivery.target.chatId.includes('@')) {
         throw new PlatformApiError({ platform: 'email', method: 'sendMail', retryable: false, message: `'${delivery.target.chatId}' is not an e-mail address` });
       }
       if (settings.smtpUrl) await sendSmtp(delivery);
       else await writeFile(delivery);
-      // The whole message is one mail: every chunk went with it.
-      delivery.message.chunks.forEach((_, i) => delivery.onChunkSent(i));
+      // The whole message is one mail: every chunk and file went with it.
+      for (let i = 0; i < parts; i++) delivery.onChunkSent(i);
     },
 
     async diagnose(): Promise<string[]> {

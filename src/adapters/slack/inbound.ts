@@ -2,6 +2,7 @@
  * Slack payloads → InboundMessage. Pure functions: zod checks the fields we rely on at the edge,
  * anything else (bots, edits, our own echoes, malformed bodies) is skipped with a reason for the log.
  */
+import { slackAttachments, slackFilesSchema } from './attachments.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { InboundMessage } from '../../core/types.js';
@@ -38,6 +39,8 @@ const conversationEventFields = {
   thread_ts: z.string().min(1).optional(),
   /** Who started the thread this message is in (Slack sends it on thread replies). */
   parent_user_id: z.string().min(1).optional(),
+  /** Files shared with the message (ARCHITECTURE.md §15). */
+  files: slackFilesSchema,
 };
 
 const messageEventSchema = z.object({ type: z.literal('message'), channel_type: z.string().optional(), ...conversationEventFields });
@@ -163,7 +166,7 @@ export function decodeMessageEvent(body: unknown, ctx: DecodeContext): Decoded {
   const { text: stripped, mentioned } = stripBotMention(event.text ?? '', ctx.botUserId);
   if (inChannel && mentioned) return { ok: false, reason: `message ${event.channel}/${event.ts} mentions the bot (answered as its app_mention)` };
   const text = slackToPlainText(stripped);
-  if (!text) return { ok: false, reason: 'empty message' };
+  if (!text && !event.files?.length) return { ok: false, reason: 'empty message' };
   // In a DM the answer goes where the person wrote: the DM itself, or the thread they replied in.
   // In a channel it goes in the thread, as for a mention: the thread's ts, or the message's own.
   const threadId = inChannel ? (event.thread_ts ?? event.ts) : event.thread_ts;
@@ -184,11 +187,12 @@ export function decodeMentionEvent(body: unknown, ctx: DecodeContext): Decoded {
 
 /** The inbound message of a person's `message` or `app_mention`, answered where `threadId` says. */
 function handOver(
-  event: { channel: string; ts: string; user: string; thread_ts?: string; parent_user_id?: string },
+  event: { channel: string; ts: string; user: string; thread_ts?: string; parent_user_id?: string; files?: unknown[] },
   facts: { eventId: string; threadId: string | undefined; text: string; isDirect: boolean; mentionsBot: boolean },
   ctx: DecodeContext,
 ): Decoded {
   const { threadId } = facts;
+  const attachments = slackAttachments(event.files);
   return {
     ok: true,
     message: {
@@ -204,6 +208,7 @@ function handOver(
       updateId: facts.eventId,
       receivedAt: ctx.now,
       replyTarget: { platform: 'slack', chatId: event.channel, threadId, userId: event.user },
+      ...(attachments.length ? { attachments } : {}),
     },
   };
 }

@@ -4,6 +4,7 @@
  * channel messages (`mentionsBot: false`; the core answers them only where `require_mention: false`)
  * into InboundMessages and delivers rendered mrkdwn chunks; all policy stays in the core.
  */
+import { slackFetcher } from './attachments.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver } from './bolt.js';
@@ -315,6 +316,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
 
     deliver,
     streaming: slackStreaming(client, () => identity.teamId),
+    attachments: slackFetcher(settings.botToken, slackApiBase(settings.apiUrl)),
 
     async diagnose() {
       const problems: string[] = [];

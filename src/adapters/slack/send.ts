@@ -17,6 +17,7 @@ import { approvalBlocks } from './actions.js';
  * takes neither (the posted message's setting stands); ephemeral messages do not unfurl.
  */
 export const NO_UNFURL = { unfurl_links: false, unfurl_media: false } as const;
+import { uploadFile } from './send-file.js';
 
 /** Posts Slack accepts on one response_url. */
 export const RESPONSE_URL_MAX_POSTS = 5;
@@ -88,11 +89,10 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
   }
 
   /** One Web API call; a 429 is waited out (Retry-After) and the same call made again, so the chunk goes once. */
-  async function callWithRateLimit(method: string, call: () => Promise<unknown>): Promise<void> {
+  async function callWithRateLimit<T>(method: string, call: () => Promise<T>): Promise<T> {
     for (let waits = 0; ; waits += 1) {
       try {
-        await call();
-        return;
+        return await call();
       } catch (error) {
         if (error instanceof WebAPIRateLimitedError) {
           const waitMs = Math.max(0, error.retryAfter * 1000);
@@ -153,6 +153,16 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       const approvalId = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
       if (chunk.trim() !== '' && !(streamed !== undefined && (await finishStreamed(target, streamed, chunk)))) await sendChunk(target, chunk, approvalId);
       delivery.onChunkSent(i);
+    }
+    // Then the files, each by the external upload (ARCHITECTURE.md §15).
+    const files = message.files ?? [];
+    for (let j = Math.max(0, delivery.firstChunk - message.chunks.length); j < files.length; j += 1) {
+      const file = delivery.files?.[j];
+      if (!file?.data.length) {
+        throw new PlatformApiError({ platform: 'slack', method: 'files.getUploadURLExternal', message: `the bytes of ${files[j].name} were not handed over`, retryable: false });
+      }
+      await uploadFile(deps.client, callWithRateLimit, target, file);
+      delivery.onChunkSent(message.chunks.length + j);
     }
   };
 }

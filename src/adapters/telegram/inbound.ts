@@ -7,6 +7,7 @@
  * someone else). Forum topics become threads. The fields read are validated with zod; anything else
  * in the update is ignored.
  */
+import { telegramAttachments } from './attachments.js';
 import { z } from 'zod';
 import type { InboundMessage, PlatformCommand } from '../../core/types.js';
 import { describeMedia, mediaFields } from './media.js';
@@ -179,7 +180,9 @@ export function toInboundMessage(raw: unknown, bot: BotIdentity, options: Inboun
   // (`chats:` … `require_mention`) is the gateway's call.
   const address = addressing(body, entities, message, bot);
 
-  const text = media ? [media, address.text].filter(Boolean).join(' ') : address.text;
+  // Files the core can read go as attachments (the caption is the text); the rest stays a description.
+  const attachments = telegramAttachments(message);
+  const text = media && !attachments.length ? [media, address.text].filter(Boolean).join(' ') : address.text;
   const chatId = String(chat.id);
   const messageId = String(message.message_id);
   const threadId = message.is_topic_message === true && message.message_thread_id !== undefined ? String(message.message_thread_id) : undefined;
@@ -208,6 +211,7 @@ export function toInboundMessage(raw: unknown, bot: BotIdentity, options: Inboun
       replyToMessageId: isDirect ? undefined : messageId,
       userId,
     },
+    ...(attachments.length ? { attachments } : {}),
   };
   return { kind: 'message', message: inbound };
 }

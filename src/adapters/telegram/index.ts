@@ -3,6 +3,7 @@
  * configured; inbound updates → InboundMessage (inbound.ts); rendered HTML chunks → sendMessage
  * (send.ts). Policy (who may talk, sessions, commands) is the gateway's.
  */
+import { telegramFetcher } from './attachments.js';
 import { randomBytes } from 'node:crypto';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -243,6 +244,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     },
 
     streaming: telegramStreaming(sendContext),
+    attachments: telegramFetcher(bot.api, apiRoot, settings.token),
 
     async diagnose(): Promise<string[]> {
       try {

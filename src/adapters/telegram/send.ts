@@ -25,6 +25,7 @@ export function approvalKeyboard(approvalId: string): { inline_keyboard: Array<A
     ],
   };
 }
+import { sendFile } from './send-file.js';
 
 export interface SendContext {
   api: Api;
@@ -141,7 +142,7 @@ async function finishStreamed(ctx: SendContext, target: DeliveryTarget, messageI
   }
 }
 
-/** Sends `delivery.message.chunks` from `firstChunk` on; onChunkSent after each accepted chunk. */
+/** Sends the reply's parts from `firstChunk` on (chunks, then files); onChunkSent after each accepted part. */
 export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promise<void> {
   const { target, message } = delivery;
   if (target.platform !== 'telegram') {
@@ -165,6 +166,16 @@ export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promi
     const buttons = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
     await sendChunk(ctx, chat, chunk, i === 0 ? replyTo : undefined, buttons);
     delivery.onChunkSent(i);
+  }
+  const files = message.files ?? [];
+  for (let j = Math.max(0, delivery.firstChunk - message.chunks.length); j < files.length; j++) {
+    const file = delivery.files?.[j];
+    if (!file?.data.length) {
+      throw new PlatformApiError({ platform: 'telegram', method: 'sendDocument', message: `the bytes of ${files[j].name} were not handed over`, retryable: false });
+    }
+    // A reply that is only files replies (in groups) with its first file.
+    await sendFile(ctx, chat, file, message.chunks.length === 0 && j === 0 ? replyTo : undefined);
+    delivery.onChunkSent(message.chunks.length + j);
   }
 }
 

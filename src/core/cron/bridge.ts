@@ -14,6 +14,7 @@ import type { CronDeliverer, CronJob, CronRunner } from './types.js';
 import { looksLikeOnlyAQuestion, NO_QUESTION_RETRY_INSTRUCTION } from './question.js';
 import { reportSubject } from './format.js';
 import { CronScheduler } from './scheduler.js';
+import { TurnFiles } from '../outbound-files.js';
 import type { CronRunLeases } from './slot-runs.js';
 
 /** Whose memory a job's run sees: the chat owner, else the person the report goes to. */
@@ -45,7 +46,10 @@ export function createCronRunner(deps: CronBridgeDeps): CronRunner {
     const userContent = `Scheduled run of job ${job.id} (${slot.toISOString()}).`;
     const tail = `Scheduled task of job ${job.id}, to be delivered to ${formatAddress(job.deliver)}:\n${job.prompt}`;
     const session = cronSessionAddress(job.id);
+    // send_file in a cron run sends to the job's target, with its report (ARCHITECTURE.md §15).
+    const files = new TurnFiles(deps.store.media);
     const input = {
+      attach: files.attach,
       session,
       sessionKey: formatSessionKey(session),
       personKey: person,
@@ -63,7 +67,7 @@ export function createCronRunner(deps: CronBridgeDeps): CronRunner {
     }
     const at = now().getTime();
     await deps.store.transaction((tx) => deps.agent.commit(tx, result, person, at));
-    return { answer: result.answer };
+    return { answer: result.answer, ...(files.refs.length ? { files: files.refs } : {}) };
   };
 }
 
@@ -74,9 +78,12 @@ export function createCronRunner(deps: CronBridgeDeps): CronRunner {
  */
 export function createCronDeliverer(deps: CronBridgeDeps, onQueued?: (jobId: string, outboxId: number) => void): CronDeliverer {
   const now = deps.now ?? (() => new Date());
-  return async (job, answer, recorded) => {
+  return async (job, answer, recorded, files) => {
     const target = job.deliver;
-    const extra = target.platform === 'email' ? { subject: reportSubject(answer, job.id, now(), job.timezone) } : undefined;
+    const extra = {
+      ...(target.platform === 'email' ? { subject: reportSubject(answer, job.id, now(), job.timezone) } : {}),
+      ...(files?.length ? { files } : {}),
+    };
     const id = await deps.replies.send(target, answer, formatSessionKey(cronSessionAddress(job.id)), extra);
     if (id === null) return; // nothing visible to send
     onQueued?.(job.id, id);

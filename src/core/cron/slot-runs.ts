@@ -190,18 +190,21 @@ export class SlotRuns {
     let detail: string;
     try {
       this.logger.info('cron', `job '${job.id}': running (slot ${new Date(slot).toISOString()})`);
-      answer = (await this.runner(job, new Date(slot), signal)).answer;
+      const run = await this.runner(job, new Date(slot), signal);
+      answer = run.answer;
       const text = answer.trim();
+      // Files the run sent with send_file go with its report (a report may be only files).
+      const files = run.files ?? [];
       if (text === SILENT) {
         status = 'silent';
         detail = 'nothing to report ([SILENT])';
-      } else if (!text) {
+      } else if (!text && !files.length) {
         status = 'error';
         detail = 'the model returned an empty answer';
       } else {
-        await this.deliverer(job, answer, recorded);
+        await this.deliverer(job, answer, recorded, files);
         status = 'ok';
-        detail = shortResult(text);
+        detail = text ? shortResult(text) : `${files.length} file(s): ${files.map((f) => f.name).join(', ')}`;
       }
     } catch (error) {
       status = 'error';

@@ -1,4 +1,5 @@
 import type { DeliverableAddress } from '../../platform/address.js';
+import type { AttachmentRef } from '../types.js';
 
 /**
  * Cron jobs and the seams between the scheduler and the agent core. The scheduler decides *when*
@@ -43,7 +44,7 @@ export interface CronJob {
  * the ephemeral tail, no tool that waits for a human. Implemented by the core; it should apply the
  * no-question retry (see `looksLikeOnlyAQuestion`). `signal` aborts on shutdown or run timeout.
  */
-export type CronRunner = (job: CronJob, slot: Date, signal: AbortSignal) => Promise<{ answer: string }>;
+export type CronRunner = (job: CronJob, slot: Date, signal: AbortSignal) => Promise<{ answer: string; files?: AttachmentRef[] }>;
 
 /**
  * Renders `answer` for the job's target and stores it in the outbox (core side); resolves once it is
@@ -51,7 +52,7 @@ export type CronRunner = (job: CronJob, slot: Date, signal: AbortSignal) => Prom
  * `recorded` resolves once the scheduler has written the run's outcome, so a delivery failure noted
  * later (`CronRepo.deliveryFailed`) is not overwritten by it.
  */
-export type CronDeliverer = (job: CronJob, answer: string, recorded: Promise<void>) => Promise<void>;
+export type CronDeliverer = (job: CronJob, answer: string, recorded: Promise<void>, files?: AttachmentRef[]) => Promise<void>;
 
 /** Outcome of one run, as recorded in `cron_runs` and the job's last-run columns. */
 export interface CronRunResult {

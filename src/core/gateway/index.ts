@@ -10,6 +10,7 @@
  */
 import type { Settings } from '../settings.js';
 import type { SessionRecord, Store } from '../store/types.js';
+import type { MediaIntake } from '../media/intake.js';
 import type { Logger } from '../logger.js';
 import type { Agent } from '../agent.js';
 import type { ActionOutcome, Adapter, InboundAction, InboundHandler, InboundMessage, InboundVerdict } from '../types.js';
@@ -40,6 +41,8 @@ export interface GatewayDeps {
   now?: () => Date;
   /** Messages received, turns and failures for the metrics (ARCHITECTURE.md §18). */
   telemetry?: Telemetry;
+  /** What becomes of attachments (ARCHITECTURE.md §15); absent: they are not read. */
+  media?: MediaIntake;
 }
 
 /**
@@ -192,7 +195,7 @@ export class Gateway {
   private readonly addressed: Step = async ({ message, chat, command }, next) => {
     if (!isAddressed(message, chat?.require_mention ?? true)) return 'ignored';
     // A command the door marked may come with no text (its arguments are the text).
-    if (!message.text.trim() && !command) return 'ignored';
+    if (!message.text.trim() && !command && !message.attachments?.length) return 'ignored';
     return next();
   };
 

@@ -10,7 +10,7 @@ export type Renderer = (platform: PlatformId, markdown: string) => OutboundMessa
  * What a reply may carry besides its text: an e-mail subject, and a time (epoch ms) before which it
  * must not be sent (the chat's platform asked for quiet with a 429 while the answer streamed).
  */
-export interface ReplyExtra extends Pick<OutboundMessage, 'subject'> {
+export interface ReplyExtra extends Pick<OutboundMessage, 'subject' | 'files'> {
   notBefore?: number;
 }
 
@@ -56,10 +56,12 @@ export class Replies {
   }
 
   /** A reply to `target`, rendered now (before its transaction); null when it renders to nothing. */
-  prepare(target: DeliveryTarget, markdown: string, { notBefore, ...extra }: ReplyExtra = {}): Outgoing | null {
+  prepare(target: DeliveryTarget, markdown: string, { notBefore, files, ...extra }: ReplyExtra = {}): Outgoing | null {
     const rendered = this.deps.render(target.platform, markdown);
-    if (!rendered.chunks.length) return null;
-    return { target, message: { ...rendered, ...extra }, ...(notBefore === undefined ? {} : { notBefore }) };
+    // Files the turn attached go after its text, as parts of the same reply (ARCHITECTURE.md §15).
+    if (!rendered.chunks.length && !files?.length) return null;
+    const message: OutboundMessage = { ...rendered, ...extra, ...(files?.length ? { files } : {}) };
+    return { target, message, ...(notBefore === undefined ? {} : { notBefore }) };
   }
 
   /**

@@ -18,6 +18,7 @@ import type { Logger } from '../logger.js';
 import type { Agent, TurnInput, TurnResult } from '../agent.js';
 import type { Adapter, DeliveryTarget, InboundMessage } from '../types.js';
 import type { Repositories, Store } from '../store/types.js';
+import { TurnFiles } from '../outbound-files.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { Telemetry } from '../telemetry.js';
 import { logLine, ModelError, oneLine, type ModelErrorKind } from '../errors.js';
@@ -36,6 +37,7 @@ import { TurnTaint } from '../taint.js';
 import type { ApprovalVerdict } from '../agent.js';
 import type { ApprovalDesk, StoredTurn } from '../approvals/desk.js';
 import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER } from '../approvals/policy.js';
+import type { MediaIntake, PreparedMessage } from '../media/intake.js';
 
 export interface TurnRunnerDeps {
   settings: Settings;
@@ -51,6 +53,8 @@ export interface TurnRunnerDeps {
   telemetry?: Telemetry;
   /** Opens the approval of a turn that paused (ARCHITECTURE.md §16). */
   approvals: ApprovalDesk;
+  /** What becomes of attachments (ARCHITECTURE.md §15); absent: a message's attachments are not read. */
+  media?: MediaIntake;
 }
 
 /** The leases a session runs under (the instance's Presence). */
@@ -301,12 +305,30 @@ export class TurnRunner {
     }
   }
 
+  /**
+   * The batch as one user message: its texts, and what its attachments gave (ARCHITECTURE.md §15). Without
+   * attachments (or media intake) that is the texts alone; an intake that fails as a whole (the
+   * media store gone) leaves the texts and one line saying the attachments were not read. Never throws.
+   */
+  private async userMessage(sessionKey: string, batch: InboundMessage[], signal: AbortSignal): Promise<PreparedMessage> {
+    const plain = { content: formatBatch(batch), media: [], notices: [], taint: [] };
+    const media = this.deps.media;
+    if (!media || !batch.some((m) => m.attachments?.length)) return plain;
+    try {
+      return await media.prepare(batch, sessionKey, signal);
+    } catch (error) {
+      // Stopped meanwhile: the turn ends as a stopped one (the agent sees the signal).
+      if (signal.aborted) return plain;
+      this.deps.logger.warn('media', `attachments of ${sessionKey} could not be read: ${oneLine(error)}`);
+      return { ...plain, notices: ['I could not read the attachments of your message just now; please send them again.'] };
+    }
+  }
+
   /** One turn; true when its commit gave the session's lease up (nothing else was pending). */
   private async runTurn(ctx: TurnContext, batch: InboundMessage[]): Promise<boolean> {
     const { agent, logger, replies } = this.deps;
     // The journal rows are settled as they are; the model and the history get the cut text.
     const { batch: cut, notices } = cutOversized(batch, maxMessageChars(this.deps.settings.config));
-    const noticed = (text: string) => (notices.length ? `${notices.join('\n')}\n\n${text}` : text);
     // The batch is answered where its last message asks (Telegram groups reply to that message).
     const replyTarget = replyTargetOf(batch[batch.length - 1]);
     const signal = this.queues.signal(ctx.sessionKey);
@@ -314,17 +336,28 @@ export class TurnRunner {
       logger.warn('streaming', `not streaming the answer for ${ctx.sessionKey}: ${oneLine(error)}`);
       return null;
     });
+    // Files the agent sends (send_file, MCP images) go with this turn's reply.
+    const files = new TurnFiles(this.deps.store.media);
+    // Typing shows while attachments are fetched and read, too.
+    const typing = startTyping(this.deps.adapter(replyTarget.platform), replyTarget);
+    const prepared = await this.userMessage(ctx.sessionKey, cut, signal);
+    // What did not reach the model (a message cut, an attachment not read) goes first in the reply, one line each.
+    const allNotices = [...notices, ...prepared.notices];
+    const withNotices = (text: string) => (allNotices.length ? `${allNotices.join('\n')}\n\n${text}` : text);
     const input = {
+      attach: files.attach,
       session: ctx.address,
       sessionKey: ctx.sessionKey,
       personKey: ctx.person,
       chat: ctx.chat,
-      userContent: formatBatch(cut),
+      userContent: prepared.content,
+      userMedia: prepared.media,
+      // What the message carries that nobody here wrote (a document, a transcript, quoted mail) taints the turn (§17).
+      taint: [...prepared.taint, ...taintOf(batch).list()],
       replyAddress: replyTarget,
       signal,
       ...(live ? { onText: (text: string) => live.update(text), onTool: (name: string) => live.tool(name) } : {}),
     };
-    const typing = startTyping(this.deps.adapter(replyTarget.platform), replyTarget);
     // The finished reply edits the messages the stream posted (and forgets them in the same transaction).
     const finish = async (): Promise<DeliveryTarget> => {
       const ids = live ? await live.finish() : [];
@@ -342,7 +375,7 @@ export class TurnRunner {
         userContent = resumed.userContent;
         result = resumed.result;
       } else {
-        result = await this.answer({ ...input, taint: taintOf(batch) });
+        result = await this.answer(input);
       }
       if (signal.aborted && this.stopping) return false;
       const at = this.deps.now().getTime();
@@ -350,16 +383,16 @@ export class TurnRunner {
         // Paused for a person's yes: the approval (with the turn so far) and its prompt, in one commit.
         await finish();
         const opened = this.deps.approvals.open(ctx, result.pause, batch[batch.length - 1], replyTarget);
-        const prompt = replies.prepare(opened.target, opened.markdown);
+        const prompt = replies.prepare(opened.target, withNotices(opened.markdown), { files: files.refs });
         return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
           await tx.approvals.create(opened.approval);
           if (resuming) await tx.approvals.finish(resuming);
           await put(prompt);
         });
       }
-      const answer = result.answer.trim() ? result.answer : '(The model returned an empty answer.)';
+      const answer = result.answer.trim() ? result.answer : files.refs.length ? '' : '(The model returned an empty answer.)';
       // Rendered before the transaction, which then only writes.
-      const reply = replies.prepare(await finish(), noticed(answer), quiet());
+      const reply = replies.prepare(await finish(), withNotices(answer), { ...quiet(), files: files.refs });
       this.outcomes.answered++;
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
         await agent.commit(tx, result, ctx.person, at);
@@ -385,12 +418,13 @@ export class TurnRunner {
       let text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
-      const reply = replies.prepare(target, noticed(text), quiet());
+      // Files already attached were reported sent to the model: they go with the apology.
+      const reply = replies.prepare(target, withNotices(text), { ...quiet(), files: files.refs });
       const at = this.deps.now().getTime();
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-        if (session && userContent) await agent.keepFailedTurn(tx, session, ctx.person, userContent, at);
+        if (session && userContent) await agent.keepFailedTurn(tx, session, ctx.person, userContent, at, resuming ? undefined : input.userMedia);
         if (resuming) await tx.approvals.finish(resuming);
         await put(reply);
       });

@@ -7,7 +7,8 @@ import type {
   CacheControlEphemeral,
   MessageCreateParamsNonStreaming,
 } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ChatMessage, ToolCall, Usage } from '../messages.js';
+import type { ChatMessage, MessageMedia, ToolCall, Usage } from '../messages.js';
+import { imagePlaceholder, type MediaData } from '../media/parts.js';
 import type { ModelRequest, ModelResponse, Provider, PromptLayer } from './provider.js';
 import { toModelError } from './errors.js';
 
@@ -50,7 +51,7 @@ function parseArgs(json: string): Record<string, unknown> {
  * (the API wants alternation). The ephemeral tail is an extra text block in the final user turn; the
  * last two messages carry cache breakpoints (on the block before the tail).
  */
-export function toAnthropicMessages(messages: ChatMessage[], tail: string | undefined, cache: CacheControlEphemeral): MessageParam[] {
+export function toAnthropicMessages(messages: ChatMessage[], tail: string | undefined, cache: CacheControlEphemeral, media?: MediaData): MessageParam[] {
   const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = [];
   const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
     if (!blocks.length) return;
@@ -59,7 +60,7 @@ export function toAnthropicMessages(messages: ChatMessage[], tail: string | unde
     else out.push({ role, content: [...blocks] });
   };
   for (const m of messages) {
-    if (m.role === 'user') push('user', [{ type: 'text', text: m.content || ' ' }]);
+    if (m.role === 'user') push('user', m.media?.length ? userBlocks(m.content, m.media, media) : [{ type: 'text', text: m.content || ' ' }]);
     else if (m.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content }]);
     else {
       const blocks: ContentBlockParam[] = [];
@@ -79,6 +80,22 @@ export function toAnthropicMessages(messages: ChatMessage[], tail: string | unde
     else out.push({ role: 'user', content: [{ type: 'text', text: tail }] });
   }
   return out;
+}
+
+type ImageMime = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+const IMAGE_MIMES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/** A user message with images (ARCHITECTURE.md §15): each as a base64 `image` block, then the text (or lines naming them). */
+function userBlocks(text: string, images: readonly MessageMedia[], media: MediaData | undefined): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  const lines: string[] = [];
+  for (const image of images) {
+    const data = media?.get(image.id);
+    if (data && IMAGE_MIMES.includes(image.mime)) blocks.push({ type: 'image', source: { type: 'base64', media_type: image.mime as ImageMime, data } });
+    else lines.push(imagePlaceholder(image));
+  }
+  blocks.push({ type: 'text', text: [text, ...lines].filter(Boolean).join('\n') || ' ' });
+  return blocks;
 }
 
 /** Usage with the cache figures: input counts what was read from and written to the cache too. */
@@ -159,7 +176,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         model: request.model,
         max_tokens: request.maxOutputTokens,
         system: toAnthropicSystem(request.system, cache),
-        messages: toAnthropicMessages(request.messages, request.tail, cache),
+        messages: toAnthropicMessages(request.messages, request.tail, cache, request.media),
         ...(tools.length ? { tools } : {}),
       };
       try {

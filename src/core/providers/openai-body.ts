@@ -7,22 +7,23 @@
  * same body object gives (same keys, same order), so the provider's prefix cache sees no change.
  */
 import { LRUCache } from 'lru-cache';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { ChatMessage } from '../messages.js';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatMessage, MessageMedia } from '../messages.js';
+import { dataUrl, imagePlaceholder, type MediaData } from '../media/parts.js';
 import type { ModelRequest, PromptLayer, ToolSpec } from './provider.js';
 
 /** Messages in Chat Completions shape. The system prompt is one leading system message, the tail a trailing one. */
-export function toOpenAIMessages(request: Pick<ModelRequest, 'system' | 'messages' | 'tail'>): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(request: Pick<ModelRequest, 'system' | 'messages' | 'tail' | 'media'>): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [systemParam(request.system)];
-  for (const m of request.messages) out.push(toParam(m));
+  for (const m of request.messages) out.push(toParam(m, request.media));
   if (request.tail) out.push({ role: 'system', content: request.tail });
   return out;
 }
 
 const systemParam = (layers: readonly PromptLayer[]): ChatCompletionMessageParam => ({ role: 'system', content: layers.map((l) => l.text).join('') });
 
-export function toParam(m: ChatMessage): ChatCompletionMessageParam {
-  if (m.role === 'user') return { role: 'user', content: m.content };
+export function toParam(m: ChatMessage, media?: MediaData): ChatCompletionMessageParam {
+  if (m.role === 'user') return m.media?.length ? { role: 'user', content: userParts(m.content, m.media, media) } : { role: 'user', content: m.content };
   if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
   if (m.toolCalls?.length) {
     return {
@@ -32,6 +33,19 @@ export function toParam(m: ChatMessage): ChatCompletionMessageParam {
     };
   }
   return { role: 'assistant', content: m.content };
+}
+
+/** A user message with images: its text, then each image as an `image_url` data URL (or the line naming it). */
+function userParts(text: string, images: readonly MessageMedia[], media: MediaData | undefined): ChatCompletionContentPart[] {
+  const parts: ChatCompletionContentPart[] = [];
+  const lines: string[] = [];
+  for (const image of images) {
+    const data = media?.get(image.id);
+    if (data) parts.push({ type: 'image_url', image_url: { url: dataUrl(image, data) } });
+    else lines.push(imagePlaceholder(image));
+  }
+  const all = [text, ...lines].filter(Boolean).join('\n');
+  return [{ type: 'text', text: all || ' ' }, ...parts];
 }
 
 export function toOpenAITools(tools: readonly ToolSpec[]): ChatCompletionTool[] {
@@ -115,11 +129,11 @@ const sessions = new PiecesCache();
 /** Tool lists (frozen, one per set of tools: ToolRegistry.specs) as bytes. */
 const toolBytes = new WeakMap<readonly ToolSpec[], Buffer>();
 
-const extraOf = (m: ChatMessage): unknown => (m.role === 'assistant' ? m.toolCalls : m.role === 'tool' ? `${m.toolCallId}\0${m.name}` : undefined);
+const extraOf = (m: ChatMessage): unknown => (m.role === 'assistant' ? m.toolCalls : m.role === 'tool' ? `${m.toolCallId}\0${m.name}` : m.media);
 
 /** Everything of a message but its content, as text: equal for two objects that serialise alike. */
 const keyOf = (m: ChatMessage): string =>
-  m.role === 'assistant' ? `assistant\0${m.toolCalls?.length ? JSON.stringify(m.toolCalls) : ''}` : m.role === 'tool' ? `tool\0${m.toolCallId}\0${m.name}` : m.role;
+  m.role === 'assistant' ? `assistant\0${m.toolCalls?.length ? JSON.stringify(m.toolCalls) : ''}` : m.role === 'tool' ? `tool\0${m.toolCallId}\0${m.name}` : `user\0${m.media?.map((x) => x.id).join(',') ?? ''}`;
 
 /**
  * Whether messages[i] of this request is the one the last request had there: the same object
@@ -147,7 +161,7 @@ function toolsPiece(tools: readonly ToolSpec[]): Buffer {
 
 const headOf = (request: ModelRequest): string => `{"model":${JSON.stringify(request.model)},"messages":[${JSON.stringify(systemParam(request.system))}`;
 
-const pieceOf = (m: ChatMessage): string => `,${JSON.stringify(toParam(m))}`;
+const pieceOf = (m: ChatMessage, media?: MediaData): string => `,${JSON.stringify(toParam(m, media))}`;
 
 const EMPTY = Buffer.alloc(0);
 
@@ -183,7 +197,7 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean, cache
   if (shared < last.folded) {
     // A message already folded changed (compression, an edit): fold the shared ones again.
     last.prefixBytes = 0;
-    appendToPrefix(last, headOf(request) + messages.slice(0, shared).map(pieceOf).join(''));
+    appendToPrefix(last, headOf(request) + messages.slice(0, shared).map((m) => pieceOf(m, request.media)).join(''));
     last.folded = shared;
   } else if (shared > last.folded) {
     // The pieces this request shares with the last are folded into the prefix.
@@ -197,7 +211,7 @@ export function chatCompletionBody(request: ModelRequest, stream: boolean, cache
   for (const list of [last.messages, last.contents, last.extras, last.keys]) list.length = shared;
   for (let i = shared; i < messages.length; i++) {
     const m = messages[i];
-    const piece = pieceOf(m);
+    const piece = pieceOf(m, request.media);
     last.messages.push(m);
     last.contents.push(m.content);
     last.extras.push(extraOf(m));

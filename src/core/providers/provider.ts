@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCall, Usage } from '../messages.js';
+import type { MediaData } from '../media/parts.js';
 
 /** A named part of the system prompt (ARCHITECTURE.md §5). Concatenating `text`s gives the cached prompt. */
 export interface PromptLayer {
@@ -21,6 +22,11 @@ export interface ModelRequest {
   /** Per-call instructions after the history; never stored (OpenAI: trailing system message; Anthropic: extra block). */
   tail?: string;
   tools: ToolSpec[];
+  /**
+   * The bytes (base64) of the images the messages carry (ARCHITECTURE.md §15), by media id: each becomes an
+   * image part; one missing here (a model without vision, an image past retention) becomes a line naming it.
+   */
+  media?: MediaData;
   maxOutputTokens: number;
   signal?: AbortSignal;
   /**

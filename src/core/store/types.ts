@@ -9,6 +9,7 @@ import type { InboundRepo, OutboxRepo, LiveStreamRepo } from './traffic.js';
 import type { CronRepo } from './scheduling.js';
 import type { PairingRepo, LeaseRepo, InstanceRepo, RetentionRepo } from './operations.js';
 import type { ApprovalRepo } from './approvals.js';
+import type { MediaStore } from '../media/types.js';
 
 export type * from './conversations.js';
 export type * from './traffic.js';
@@ -43,6 +44,8 @@ export interface Store extends Repositories {
   readonly retention: RetentionRepo;
   /** The instances on this database and their heartbeats. */
   readonly instances: InstanceRepo;
+  /** Stored media, content-addressed (ARCHITECTURE.md §15); outside transactions. */
+  readonly media: MediaStore;
   /**
    * Runs `fn` in one transaction with repositories bound to it: everything it writes to the
    * database commits together or not at all. Use only `tx` inside: a call on the store's own

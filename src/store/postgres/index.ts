@@ -18,6 +18,7 @@ import { SwitchboardError } from '../../core/errors.js';
 import { TransactionScope } from '../tx-scope.js';
 import { PgLiveStreamRepo } from './streams.js';
 import { PgApprovalRepo } from './approvals.js';
+import { PgMediaStore } from './media.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner): Repositories {
@@ -75,6 +76,7 @@ function storeOn(pool: pg.Pool): Store {
     ...repositories(free),
     retention: new PgRetentionRepo(free),
     instances: new PgInstanceRepo(free),
+    media: new PgMediaStore(free),
     // Calls on the store's own repositories meanwhile run on other pooled connections and see only
     // what is committed (as a second instance would); `tx` is the transaction. From inside it they
     // throw (tx-scope.ts).

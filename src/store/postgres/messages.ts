@@ -1,7 +1,7 @@
 import type { Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { DailyActivity, ModelUsage, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
-import { toChat, type MessageRow } from '../rows.js';
+import { mediaColumn, toChat, type MessageRow } from '../rows.js';
 
 
 
@@ -98,7 +98,7 @@ export class PgMessageRepo implements MessageRepo {
 
   private rowsOf(sessionId: string): Promise<MessageRow[]> {
     return this.run.rows<MessageRow>(
-      'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = $1 AND NOT compressed ORDER BY id',
+      'SELECT id, role, content, tool_calls, tool_call_id, tool_name, media FROM messages WHERE session_id = $1 AND NOT compressed ORDER BY id',
       [sessionId],
     );
   }
@@ -111,17 +111,17 @@ export class PgMessageRepo implements MessageRepo {
       const last = i === messages.length - 1 && m.role === 'assistant' && usage;
       const row =
         m.role === 'tool'
-          ? ['tool', m.content, null, m.toolCallId, m.name, null, null, null]
+          ? ['tool', m.content, null, m.toolCallId, m.name, null, null, null, null]
           : m.role === 'assistant'
             ? ['assistant', m.content, m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null, null, null,
-               last ? usage.inputTokens : null, last ? usage.outputTokens : null, last ? usage.cachedTokens : null]
-            : ['user', m.content, null, null, null, null, null, null];
+               last ? usage.inputTokens : null, last ? usage.outputTokens : null, last ? usage.cachedTokens : null, null]
+            : ['user', m.content, null, null, null, null, null, null, mediaColumn(m)];
       const base = values.length;
       values.push(...row);
       return `($1, $2, ${row.map((_, k) => `$${base + k + 4}`).join(', ')}, $3)`;
     });
     await this.run.exec(
-      `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, cached_tokens, created_at)
+      `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, input_tokens, output_tokens, cached_tokens, media, created_at)
        VALUES ${tuples.join(', ')}`,
       [sessionId, personKey, at, ...values],
     );

@@ -182,8 +182,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX messages_created ON messages(created_at) INCLUDE (role, input_tokens, cached_tokens);
   ALTER TABLE cron_jobs ADD COLUMN held BOOLEAN NOT NULL DEFAULT FALSE;
+  `,  // 7: media (ARCHITECTURE.md §15): the bytes in the database, so every instance sees them
+  `
+  CREATE TABLE media (id TEXT PRIMARY KEY, mime TEXT NOT NULL, bytes BIGINT NOT NULL, data BYTEA NOT NULL, stored_at BIGINT NOT NULL);
+  CREATE INDEX media_stored ON media(stored_at);
+  ALTER TABLE messages ADD COLUMN media TEXT;
   `,
-  // 7: approvals (ARCHITECTURE.md §16): a paused tool call, the turn so far, and who answered
+  // 8: approvals (ARCHITECTURE.md §16): a paused tool call, the turn so far, and who answered
   `
   CREATE TABLE approvals (
     id TEXT PRIMARY KEY,

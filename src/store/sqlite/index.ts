@@ -16,6 +16,7 @@ import { SqliteRetentionRepo } from './retention.js';
 import { SqliteLiveStreamRepo } from './streams.js';
 import { SqliteInstanceRepo, SqliteLeaseRepo } from './leases.js';
 import { FtsIndexer } from './fts-index.js';
+import { SqliteMediaStore } from './media.js';
 import { WalCheckpointer } from './checkpointer.js';
 import { SqliteApprovalRepo } from './approvals.js';
 import type { Repositories, Store } from '../../core/store/types.js';
@@ -66,6 +67,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     ...free,
     retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path, () => history.invalidate()),
     instances: new SqliteInstanceRepo(freeRunner(connection)),
+    media: new SqliteMediaStore(freeRunner(connection), options.home),
     transaction: (fn) => connection.transaction(() => fn(bound)),
     schemaVersion: async () => schemaVersion(connection.db),
     currentSchema: MIGRATIONS.length,

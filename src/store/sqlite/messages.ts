@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { prepare, type Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { DailyActivity, MessageRepo, ModelUsage, SearchHit, TranscriptLine } from '../../core/store/types.js';
-import { toChat, type MessageRow } from '../rows.js';
+import { mediaColumn, toChat, type MessageRow } from '../rows.js';
 import type { FtsIndexer } from './fts-index.js';
 
 /** Turns free text into a safe FTS5 query: each word quoted, OR-joined (bm25 ranks the best match first). */
@@ -103,7 +103,7 @@ export class SqliteMessageRepo implements MessageRepo {
 
   private readRows(sessionId: string, after: number): ChatMessage[] {
     return (
-      prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 AND id > ? ORDER BY id')
+      prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name, media FROM messages WHERE session_id = ? AND compressed = 0 AND id > ? ORDER BY id')
         .all(sessionId, after) as MessageRow[]
     ).map(toChat);
   }
@@ -151,7 +151,7 @@ export class SqliteMessageRepo implements MessageRepo {
   /** Rows after `after` (uncompressed ones), with their ids. */
   private readWithIds(sessionId: string, after: number): Array<{ id: number; message: ChatMessage }> {
     return (
-      prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 AND id > ? ORDER BY id')
+      prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name, media FROM messages WHERE session_id = ? AND compressed = 0 AND id > ? ORDER BY id')
         .all(sessionId, after) as MessageRow[]
     ).map((r) => ({ id: r.id, message: toChat(r) }));
   }
@@ -159,7 +159,7 @@ export class SqliteMessageRepo implements MessageRepo {
   /** MessageRow ids with the history, for compression. */
   async historyRows(sessionId: string): Promise<Array<{ id: number; message: ChatMessage }>> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
+    const rows = prepare(this.db, 'SELECT id, role, content, tool_calls, tool_call_id, tool_name, media FROM messages WHERE session_id = ? AND compressed = 0 ORDER BY id')
       .all(sessionId) as MessageRow[];
     return rows.map((r) => ({ id: r.id, message: toChat(r) }));
   }
@@ -167,12 +167,12 @@ export class SqliteMessageRepo implements MessageRepo {
   async append(sessionId: string, personKey: string, messages: readonly ChatMessage[], at: number, usage?: Usage): Promise<void> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     const insert = prepare(this.db, 
-      `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, created_at, input_tokens, output_tokens, cached_tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (session_id, person_key, role, content, tool_calls, tool_call_id, tool_name, created_at, input_tokens, output_tokens, cached_tokens, media)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     messages.forEach((m, i) => {
       const last = i === messages.length - 1 && m.role === 'assistant' && usage;
-      if (m.role === 'tool') insert.run(sessionId, personKey, 'tool', m.content, null, m.toolCallId, m.name, at, null, null, null);
+      if (m.role === 'tool') insert.run(sessionId, personKey, 'tool', m.content, null, m.toolCallId, m.name, at, null, null, null, null);
       else if (m.role === 'assistant')
         insert.run(
           sessionId,
@@ -186,8 +186,9 @@ export class SqliteMessageRepo implements MessageRepo {
           last ? usage.inputTokens : null,
           last ? usage.outputTokens : null,
           last ? usage.cachedTokens : null,
+          null,
         );
-      else insert.run(sessionId, personKey, 'user', m.content, null, null, null, at, null, null, null);
+      else insert.run(sessionId, personKey, 'user', m.content, null, null, null, at, null, null, null, mediaColumn(m));
     });
     this.fts.appended(messages.length);
   }

@@ -212,8 +212,13 @@ export const MIGRATIONS: readonly Migration[] = [
     UPDATE fts_indexed SET last_id = (SELECT COALESCE(max(id), 0) FROM messages)
       WHERE last_id > (SELECT COALESCE(max(id), 0) FROM messages);
   END;
+  `,  // 10: media (ARCHITECTURE.md §15): one row per stored file (the bytes are files in $SWITCHBOARD_HOME/media/<id>)
+  `
+  CREATE TABLE media (id TEXT PRIMARY KEY, mime TEXT NOT NULL, bytes INTEGER NOT NULL, stored_at INTEGER NOT NULL);
+  CREATE INDEX media_stored ON media(stored_at);
+  ALTER TABLE messages ADD COLUMN media TEXT;
   `,
-  // 10: approvals (ARCHITECTURE.md §16): a paused tool call, the turn so far, and who answered
+  // 11: approvals (ARCHITECTURE.md §16): a paused tool call, the turn so far, and who answered
   `
   CREATE TABLE approvals (
     id TEXT PRIMARY KEY,

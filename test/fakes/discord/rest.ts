@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIMessage } from 'discord-api-types/v10';
 import { createdMessage, snowflake } from './payloads.js';
-import type { FailureSpec, FakeWorld } from './state.js';
+import type { FailureSpec, FakeWorld, PostedMessage } from './state.js';
+import { boundaryOf, parseMultipart, type MultipartFile } from '../multipart.js';
 
 const MAX_CONTENT = 2000;
 
@@ -108,16 +109,61 @@ function pingsEveryone(content: string, allowed: unknown): boolean {
   return Array.isArray(parse) && parse.includes('everyone');
 }
 
+/** Discord's upload limit per request without boosts (10 MiB): larger is 413, code 40005. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/**
+ * A multipart message as Discord reads it: the JSON in `payload_json`, the files in `files[n]` parts
+ * (matched to `attachments[].id`). The files ride along under FILES, out of the JSON's keys.
+ */
+export const FILES = Symbol('files');
+export type UploadedFile = MultipartFile;
+
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const parts: Buffer[] = [];
   for await (const chunk of req) parts.push(chunk as Buffer);
-  const text = Buffer.concat(parts).toString('utf8');
+  const raw = Buffer.concat(parts);
+  const boundary = boundaryOf(req.headers['content-type']);
+  if (boundary) {
+    const { fields, files } = parseMultipart(raw, boundary);
+    const payload = (fields.payload_json ? JSON.parse(fields.payload_json) : {}) as Record<string | symbol, unknown>;
+    payload[FILES] = files;
+    return payload;
+  }
+  const text = raw.toString('utf8');
   if (!text) return undefined;
   try {
     return JSON.parse(text);
   } catch {
     return { __invalidJson: text };
   }
+}
+
+function uploaded(obj: Record<string | symbol, unknown>): MultipartFile[] {
+  const files = obj[FILES];
+  return Array.isArray(files) ? (files as MultipartFile[]) : [];
+}
+
+/** Files as Discord takes them: each `files[n]` part named in `attachments` by id n, within the upload limit. */
+function checkFiles(obj: Record<string | symbol, unknown>): Reply | undefined {
+  const files = uploaded(obj);
+  if (!files.length) return undefined;
+  const total = files.reduce((n, f) => n + f.data.length, 0);
+  if (total > MAX_UPLOAD_BYTES) return { status: 413, body: { message: 'Request entity too large', code: 40005 } };
+  const attachments = Array.isArray(obj.attachments) ? (obj.attachments as Array<{ id?: unknown }>) : [];
+  for (const f of files) {
+    const n = /^files\[(\d+)\]$/.exec(f.field)?.[1];
+    if (n === undefined || !attachments.some((a) => String(a.id) === n)) {
+      return { status: 400, body: { code: 50035, message: 'Invalid Form Body', errors: { attachments: { _errors: [{ code: 'ATTACHMENT_NOT_FOUND', message: `No attachment for ${f.field}` }] } } } };
+    }
+  }
+  return undefined;
+}
+
+/** The recorded form of a message's files and flags (only when it has them). */
+function filesOf(obj: Record<string | symbol, unknown>): Pick<PostedMessage, 'files'> {
+  const files = uploaded(obj);
+  return files.length ? { files: files.map((f) => ({ filename: f.filename, data: f.data, contentType: f.contentType })) } : {};
 }
 
 export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
@@ -137,6 +183,8 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
       if ((original && method !== 'PATCH') || (!original && method !== 'POST')) return { status: 405, body: { message: '405: Method Not Allowed', code: 0 } };
       const checked = validateContent(obj);
       if ('status' in checked) return checked;
+      const upload = checkFiles(obj);
+      if (upload) return upload;
       const id = snowflake();
       world.record({
         id,
@@ -148,6 +196,7 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
         pingsEveryone: pingsEveryone(checked.content, obj.allowed_mentions),
         flags: obj.flags,
         extraKeys: Object.keys(obj).filter((k) => !['content', 'allowed_mentions', 'message_reference', 'flags'].includes(k)),
+        ...filesOf(obj),
       });
       return { status: 200, body: createdMessage({ id, channelId: interaction.channelId, author: world.bot, content: checked.content, pingsEveryone: false }) };
     }
@@ -200,6 +249,8 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
       if ('status' in checked) return checked;
       const badRows = badComponents(obj.components);
       if (badRows) return { status: 400, body: { code: 50035, message: `Invalid Form Body (${badRows})` } };
+      const upload = checkFiles(obj);
+      if (upload) return upload;
       let replyTo: string | undefined;
       const ref = obj.message_reference as { message_id?: unknown; fail_if_not_exists?: unknown } | undefined;
       if (ref && typeof ref === 'object' && typeof ref.message_id === 'string') {
@@ -224,6 +275,7 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
         flags: obj.flags,
         extraKeys: Object.keys(obj).filter((k) => !['content', 'allowed_mentions', 'message_reference', 'flags'].includes(k)),
         ...(obj.components === undefined ? {} : { components: obj.components }),
+        ...filesOf(obj),
       });
       hooks.onPosted(created);
       return { status: 200, body: created };

@@ -22,6 +22,8 @@ export interface PostedMessage {
   extraKeys: string[];
   /** Message components (action rows of buttons) as sent; an UPDATE_MESSAGE interaction callback replaces them. */
   components?: unknown;
+  /** Files uploaded with it (multipart `files[n]`), bytes as received. */
+  files?: Array<{ filename: string; data: Buffer; contentType?: string }>;
 }
 
 /** What the user saw change, in order: a message posted or edited. */

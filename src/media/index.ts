@@ -1,0 +1,27 @@
+/**
+ * The libraries behind the core's media interfaces (ARCHITECTURE.md §15), put together from the settings by
+ * the composition root. Each library is loaded on first use (sharp's libvips, pdf.js and mammoth are
+ * large): a gateway that is never sent a file never loads them.
+ */
+import type { Settings } from '../core/settings.js';
+import type { MediaReaders, Transcriber } from '../core/media/readers.js';
+import { CommandTranscriber } from './transcribe-command.js';
+import { OpenAITranscriber } from './transcribe-openai.js';
+
+export const mediaReaders: MediaReaders = {
+  sniff: async (bytes) => (await import('./sniff.js')).sniffMime(bytes),
+  image: async (bytes, maxSide) => (await import('./image.js')).reencodeImage(bytes, maxSide),
+  pdf: async (bytes, maxChars) => (await import('./pdf.js')).pdfText(bytes, maxChars),
+  docx: async (bytes) => (await import('./docx.js')).docxText(bytes),
+};
+
+/** The configured transcription backend, or null when it is off (or `openai` has no endpoint to use). */
+export function transcriberFor(settings: Pick<Settings, 'config' | 'transcription'>): Transcriber | null {
+  const t = settings.config.transcription;
+  const timeoutMs = t.timeout_seconds * 1000;
+  if (t.backend === 'off') return null;
+  if (t.backend === 'command') return new CommandTranscriber({ command: t.command ?? [], timeoutMs });
+  const baseURL = settings.transcription?.baseURL ?? t.base_url;
+  if (!baseURL) return null;
+  return new OpenAITranscriber({ baseURL, apiKey: settings.transcription?.apiKey, model: t.model, timeoutMs });
+}
