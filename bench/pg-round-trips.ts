@@ -20,7 +20,7 @@ export interface RoundTripProxy {
 
 /** Splits one client's byte stream into protocol messages: first the untyped startup packet(s), then typed ones. */
 function frontendCounter(onMessage: (type: string, body: Buffer) => void): (chunk: Buffer) => void {
-  let buf = Buffer.alloc(0);
+  let buf: Buffer = Buffer.alloc(0);
   let started = false;
   return (chunk) => {
     buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
