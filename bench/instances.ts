@@ -29,7 +29,7 @@ import { freePort } from '../test/helpers/ports.js';
 const USERS = 30;
 const MESSAGES = 900;
 const FAILOVER_TRIALS = 3;
-const SECRET = 'bench-instances-secret';
+export const SECRET = 'bench-instances-secret';
 
 export interface InstancesBench {
   cores: number;
@@ -42,14 +42,14 @@ export interface InstancesBench {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bin = existsSync(new URL('../dist/cli.js', import.meta.url)) ? COMPILED_BIN : BIN;
 
-interface Started {
+export interface Started {
   id: string;
   gw: Running;
   home: string;
   events?: string;
 }
 
-async function startInstance(id: string, vars: Record<string, string>, config: string): Promise<Started> {
+export async function startInstance(id: string, vars: Record<string, string>, config: string): Promise<Started> {
   const home = mkdtempSync(join(tmpdir(), `sb-bench-${id}-`));
   const port = await freePort();
   const gw = startCli(['start'], {
@@ -59,12 +59,12 @@ async function startInstance(id: string, vars: Record<string, string>, config: s
   return { id, gw, home, events: `http://127.0.0.1:${port}/slack/events` };
 }
 
-async function stopAll(instances: Started[]): Promise<void> {
+export async function stopAll(instances: Started[]): Promise<void> {
   await Promise.all(instances.map((i) => (i.gw.child.exitCode === null && i.gw.child.signalCode === null ? i.gw.stop('SIGTERM') : undefined)));
   for (const i of instances) rmSync(i.home, { recursive: true, force: true });
 }
 
-async function waitReady(instances: Started[]): Promise<void> {
+export async function waitReady(instances: Started[]): Promise<void> {
   // LOG_LEVEL=warn hides the ready line: wait for the Slack port to answer instead.
   for (const i of instances) {
     const deadline = Date.now() + 30_000;
@@ -83,7 +83,7 @@ async function waitReady(instances: Started[]): Promise<void> {
 }
 
 /** Answers per Slack channel as they arrive (one poll loop for every waiter). */
-function answerWatcher(slack: SlackFake): { next(channel: string): Promise<void>; stop(): void } {
+export function answerWatcher(slack: SlackFake): { next(channel: string): Promise<void>; stop(): void } {
   const waiters = new Map<string, Array<() => void>>();
   let seen = slack.messages.length;
   const timer = setInterval(() => {

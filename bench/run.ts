@@ -19,6 +19,7 @@ import { benchConsole, type ConsoleBench } from './console.js';
 import { benchApprovals, type ApprovalsBench } from './approvals.js';
 import { benchStreaming, type StreamingBench } from './streaming.js';
 import { benchInstances, type InstancesBench } from './instances.js';
+import { benchPgPath, type PgPathBench } from './pgpath.js';
 import { benchBespoke, type BespokeBench } from './bespoke.js';
 import { benchMcp, type McpBench } from './mcp.js';
 import { machine, round, type Machine } from './util.js';
@@ -51,6 +52,7 @@ interface Results {
   console?: ConsoleBench;
   streaming?: StreamingBench;
   instances?: InstancesBench;
+  pgpath?: PgPathBench;
   bespoke?: BespokeBench;
   mcp?: McpBench;
   approvals?: ApprovalsBench;
@@ -58,7 +60,7 @@ interface Results {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke', 'mcp', 'approvals'];
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke', 'mcp', 'approvals', 'pgpath'];
 const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
 const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -179,6 +181,13 @@ function rows(r: Results): Row[] {
     add('Instances', 'same, each session sticky to one instance (no lease hand-over per message)', n(i.scaleOut.stickyRatio), '×');
     add('Instances', `failover: SIGKILL of the Telegram door holder → a message sent then is answered, p50 of ${i.failover.trialsMs.length} (lease ${i.failover.leaseSeconds} s; goal ≤ 30)`, n(i.failover.p50Ms / 1000, 1), 's');
     add('Instances', `session_search over ${n(i.search.messages, 0)} messages on PostgreSQL, p95 (goal < 10)`, n(i.search.p95Ms), 'ms');
+  }
+  if (r.pgpath) {
+    const p = r.pgpath;
+    const at = `Slack HTTP, 1 instance, ${p.users} users, 1 message in flight each, instant model`;
+    add('PostgreSQL path', `1 instance on PostgreSQL / on SQLite (${at})`, `${n(p.postgresPerSec, 0)} / ${n(p.sqlitePerSec, 0)}`, 'messages/s');
+    add('PostgreSQL path', 'PostgreSQL ÷ SQLite, same door and load, one run (goal ≥ 0.5)', n(p.ratio), '×');
+    add('PostgreSQL path', 'round trips to PostgreSQL per answered message (statements and transactions, counted on the wire)', n(p.roundTripsPerMessage, 1), 'trips');
   }
   if (r.bespoke) bespokeRows(r.bespoke, add);
   if (r.mcp) {
@@ -305,6 +314,10 @@ if (!skip.has('streaming')) {
 if (!skip.has('instances')) {
   log('instances: scale-out, failover and search on PostgreSQL…');
   results.instances = await benchInstances(log);
+}
+if (!skip.has('pgpath')) {
+  log('pgpath: one instance on PostgreSQL and on SQLite, same door and load, round trips per message…');
+  results.pgpath = await benchPgPath(log);
 }
 if (!skip.has('bespoke')) {
   log('bespoke: hand-written pieces against their libraries at a realistic model pace…');

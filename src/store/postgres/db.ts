@@ -27,10 +27,29 @@ export interface Runner {
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
+/** Statement names by text: the same SQL always gets the same name, on every connection. */
+const names = new Map<string, string>();
+
+/**
+ * A named (prepared) statement: each connection parses and plans a text once and afterwards sends
+ * only Bind/Execute for it. Names are kept for texts with parameters (the repositories' fixed SQL);
+ * a text built with a varying number of rows (multi-row INSERT) gets one name per shape, bounded by
+ * the shapes a turn produces.
+ */
+function prepared(sql: string, values?: readonly unknown[]): pg.QueryConfig {
+  if (!values?.length) return { text: sql };
+  let name = names.get(sql);
+  if (!name) {
+    name = `sb${names.size}`;
+    names.set(sql, name);
+  }
+  return { name, text: sql, values: values as unknown[] };
+}
+
 function runnerOn(q: Queryable, atomic: Runner['atomic']): Runner {
   return {
-    rows: async <R extends object>(sql: string, values?: readonly unknown[]) => (await q.query(sql, values as unknown[])).rows as R[],
-    exec: async (sql, values) => (await q.query(sql, values as unknown[])).rowCount ?? 0,
+    rows: async <R extends object>(sql: string, values?: readonly unknown[]) => (await q.query(prepared(sql, values))).rows as R[],
+    exec: async (sql, values) => (await q.query(prepared(sql, values))).rowCount ?? 0,
     atomic,
   };
 }

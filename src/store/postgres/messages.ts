@@ -86,10 +86,17 @@ function toHit(r: HitRow, substrings: readonly string[]): SearchHit & { personKe
 export class PgMessageRepo implements MessageRepo {
   constructor(private readonly run: Runner) {}
 
+  /** The summary and the rows in one statement (one round trip): the summary rides on the first row, or alone when there is none. */
   async history(sessionId: string): Promise<ChatMessage[]> {
-    const [session] = await this.run.rows<{ summary: string | null }>('SELECT summary FROM sessions WHERE id = $1', [sessionId]);
-    const out = (await this.rowsOf(sessionId)).map(toChat);
-    return session?.summary ? [{ role: 'user', content: session.summary }, ...out] : out;
+    const rows = await this.run.rows<MessageRow & { summary: string | null }>(
+      `SELECT m.id, m.role, m.content, m.tool_calls, m.tool_call_id, m.tool_name, s.summary
+       FROM sessions s LEFT JOIN messages m ON m.session_id = s.id AND NOT m.compressed
+       WHERE s.id = $1 ORDER BY m.id`,
+      [sessionId],
+    );
+    const summary = rows[0]?.summary;
+    const out = rows.filter((r) => r.id !== null).map(toChat);
+    return summary ? [{ role: 'user', content: summary }, ...out] : out;
   }
 
   async historyRows(sessionId: string): Promise<Array<{ id: number; message: ChatMessage }>> {
