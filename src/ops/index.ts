@@ -27,7 +27,12 @@ export async function openHealth(settings: Settings, logger: Logger): Promise<He
   const health = settings.health;
   if (!health || health.port === 0) return null;
   let store: Store | null = null;
-  const metrics = createMetrics({ store: () => store, prices: pricesOf(settings.config) });
+  const metrics = createMetrics({
+    store: () => store,
+    prices: pricesOf(settings.config),
+    // The pending come first in the list (ApprovalRepo.list); 1,000 is more than a chat gateway keeps waiting.
+    approvalsPending: async () => (store ? (await store.approvals.list(1000)).filter((a) => a.state === 'pending').length : 0),
+  });
   return {
     telemetry: metrics.telemetry,
     async serve(app) {

@@ -15,7 +15,7 @@ export interface MetricsSources {
   /** The app's store once it is open (null before: the gauges then read nothing). */
   store: () => Pick<Store, 'outbox' | 'leases'> | null;
   prices: PriceList;
-  /** Approvals waiting for a person's answer, when the app has approvals. */
+  /** Approvals waiting for a person's answer. */
   approvalsPending?: () => Promise<number>;
 }
 

