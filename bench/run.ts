@@ -209,8 +209,8 @@ function rows(r: Results): Row[] {
     if ('skipped' in m.voice) add('Media', 'voice note 10 s: gateway time around the transcription backend', `skipped: ${m.voice.skipped}`, '—');
     else add('Media', `voice note ${m.voice.seconds} s (OGG/Opus): update to model request minus the transcription backend's own time, p50 / p95 over ${m.voice.notes} (goal p95 ≤ 200)`, `${n(m.voice.p50Ms, 0)} / ${n(m.voice.p95Ms, 0)}`, 'ms');
     add('Media', `resident memory of the gateway after ${m.memory.photos} more photos (each its own session), growth after gc (goal ≤ 40; ${n(m.memory.beforeMiB, 0)} → ${n(m.memory.afterMiB, 0)})`, n(m.memory.growthMiB, 1), 'MiB');
-    add('Media', `${m.pdf.pages}-page PDF to text (${n(m.pdf.chars, 0)} chars), the first / warm, median of 5 (goal ≤ 1,000)`, `${n(m.pdf.firstMs, 0)} / ${n(m.pdf.warmMs, 0)}`, 'ms');
-    add('Media', 'same: loading pdf.js, once per process on its first PDF', n(m.pdf.loadMs, 0), 'ms');
+    add('Media', `${m.pdf.pages}-page PDF to text (${n(m.pdf.chars, 0)} chars), the first in a process (pdf.js then also loads its worker module) / warm, median of 5 (goal ≤ 1,000)`, `${n(m.pdf.firstMs, 0)} / ${n(m.pdf.warmMs, 0)}`, 'ms');
+    add('Media', 'same: importing pdf.js, before that first PDF', n(m.pdf.loadMs, 0), 'ms');
     add('Media', `request bytes of an earlier image on later turns (its ${n(m.laterTurns.partBytes, 0)}-byte part in the 1st and 3rd request; goal identical)`, m.laterTurns.identical ? 'identical' : 'different', '—');
   }
   return out;
