@@ -22,6 +22,7 @@ import { benchInstances, type InstancesBench } from './instances.js';
 import { benchPgPath, type PgPathBench } from './pgpath.js';
 import { benchBespoke, type BespokeBench } from './bespoke.js';
 import { benchMcp, type McpBench } from './mcp.js';
+import { benchMedia, type MediaBench } from './media.js';
 import { machine, round, type Machine } from './util.js';
 
 interface Row {
@@ -56,11 +57,12 @@ interface Results {
   bespoke?: BespokeBench;
   mcp?: McpBench;
   approvals?: ApprovalsBench;
+  media?: MediaBench;
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke', 'mcp', 'approvals', 'pgpath'];
+const SECTIONS = ['gateway', 'prompt', 'render', 'search', 'footprint', 'dbsize', 'console', 'streaming', 'instances', 'bespoke', 'mcp', 'approvals', 'pgpath', 'media'];
 const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? '').split(',').filter(Boolean);
 const skip = new Set([...(args.find((a) => a.startsWith('--skip='))?.slice(7) ?? '').split(',').filter(Boolean), ...(only.length ? SECTIONS.filter((s) => !only.includes(s)) : [])]);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -200,6 +202,17 @@ function rows(r: Results): Row[] {
     add('MCP', 'same: CPU time of the gateway until then', n(m.startCpuMs, 0), 'ms');
     add('MCP', `same: resident memory added to the gateway, without the servers' processes (goal ≤ 30)`, n(m.addedRssMiB, 1), 'MiB');
   }
+  if (r.media) {
+    const m = r.media;
+    const load = `load average ${n(m.loadAverage, 1)} while it ran`;
+    add('Media', `photo (4 MP JPEG, ${n(m.photoBytes / 1e6, 1)} MB) from the Telegram update to the model request: fetch, sniff, re-encode, store, request; p50 / p95 over ${m.photos} (goal p95 ≤ 300; ${load})`, `${n(m.photoP50Ms, 0)} / ${n(m.photoP95Ms, 0)}`, 'ms');
+    if ('skipped' in m.voice) add('Media', 'voice note 10 s: gateway time around the transcription backend', `skipped: ${m.voice.skipped}`, '—');
+    else add('Media', `voice note ${m.voice.seconds} s (OGG/Opus): update to model request minus the transcription backend's own time, p50 / p95 over ${m.voice.notes} (goal p95 ≤ 200)`, `${n(m.voice.p50Ms, 0)} / ${n(m.voice.p95Ms, 0)}`, 'ms');
+    add('Media', `resident memory of the gateway after ${m.memory.photos} more photos (each its own session), growth after gc (goal ≤ 40; ${n(m.memory.beforeMiB, 0)} → ${n(m.memory.afterMiB, 0)})`, n(m.memory.growthMiB, 1), 'MiB');
+    add('Media', `${m.pdf.pages}-page PDF to text (${n(m.pdf.chars, 0)} chars), the first in a process (pdf.js then also loads its worker module) / warm, median of 5 (goal ≤ 1,000)`, `${n(m.pdf.firstMs, 0)} / ${n(m.pdf.warmMs, 0)}`, 'ms');
+    add('Media', 'same: importing pdf.js, before that first PDF', n(m.pdf.loadMs, 0), 'ms');
+    add('Media', `request bytes of an earlier image on later turns (its ${n(m.laterTurns.partBytes, 0)}-byte part in the 1st and 3rd request; goal identical)`, m.laterTurns.identical ? 'identical' : 'different', '—');
+  }
   return out;
 }
 
@@ -330,6 +343,10 @@ if (!skip.has('mcp')) {
 if (!skip.has('approvals')) {
   log('approvals: button press to tool call through the Telegram fake…');
   results.approvals = await benchApprovals(log);
+}
+if (!skip.has('media')) {
+  log('media: photos, voice notes and a PDF through the Telegram fake…');
+  results.media = await benchMedia(log);
 }
 results.totalSeconds = round((performance.now() - started) / 1000, 1);
 
