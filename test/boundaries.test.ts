@@ -35,7 +35,7 @@ type Layer = (typeof LAYERS)[number];
 function layerOf(rel: string): Layer | null {
   const [top, first] = rel.split('/');
   if (top !== 'src') return null;
-  if (first === 'commands' || first === 'console' || first === 'cli.ts' || first.startsWith('app')) return 'app';
+  if (first === 'commands' || first === 'console' || first === 'ops' || first === 'cli.ts' || first.startsWith('app')) return 'app';
   return (LAYERS as readonly string[]).includes(first) ? (first as Layer) : null;
 }
 

@@ -2,7 +2,7 @@
 import type { ConsoleSettings } from '../core/settings.js';
 import { ConfigError } from '../core/errors.js';
 
-import { isLoopback } from '../ops/loopback.js';
+import { isLoopback } from '../core/loopback.js';
 
 export { isLoopback };
 

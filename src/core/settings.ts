@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { isLoopback } from '../ops/loopback.js';
+import { isLoopback } from './loopback.js';
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirs } from './fs.js';

@@ -28,7 +28,7 @@ describe('telegram adapter: webhook mode', () => {
     });
     try {
       expect(fake.webhook).toEqual({ url: 'https://bot.example.com/tg/hook', secretToken: 's3cret-token' });
-      expect(fake.callsOf('setWebhook')[0].params.allowed_updates).toEqual(['message', 'edited_message']);
+      expect(fake.callsOf('setWebhook')[0].params.allowed_updates).toEqual(['message', 'edited_message', 'callback_query']); // callback_query: approval buttons
       expect(adapter.webhookPort).toBe(port);
       const url = `http://127.0.0.1:${port}/tg/hook`;
       const update = { update_id: 5001, message: fake.makeMessage({ userId: 1001, text: 'via webhook' }) };

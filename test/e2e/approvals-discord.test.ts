@@ -64,7 +64,7 @@ describe('approvals on Discord', () => {
     await until(() => discord.interactionCallbacks.some((c) => c.interactionId === stranger.interactionId), 20_000, 'the refusal', gw);
     const refusal = discord.interactionCallbacks.find((c) => c.interactionId === stranger.interactionId)!;
     expect(refusal.type).toBe(4);
-    expect(refusal.data).toMatchObject({ flags: 64 });
+    expect(refusal.data).toMatchObject({ flags: 64 | 4 }); // EPHEMERAL | SUPPRESS_EMBEDS
     expect(String(refusal.data?.content)).toMatch(/^Only the person who asked/);
 
     const n = discord.messages.length;

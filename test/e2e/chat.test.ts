@@ -76,7 +76,8 @@ describe('switchboard chat', () => {
       'Echo: hello',
       'Started a new conversation.',
       'This conversation: nothing yet',
-      expect.stringMatching(/^All your conversations \(1\): [1-9]\d* in \(\d+ cached, \d+%\), [1-9]\d* out$/),
+      expect.stringMatching(/^Today \(UTC\): [1-9]\d* tokens; \$0$/),
+      expect.stringMatching(/^All your conversations \(1\): [1-9]\d* in \(\d+ cached, \d+%\), [1-9]\d* out; \$0$/),
       '',
     ]);
     expect(model.completions().length - before).toBe(1);

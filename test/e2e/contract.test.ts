@@ -256,7 +256,7 @@ describe('§7 chat commands and §7b tools', () => {
     expect(lines.slice(1)).toHaveLength(1);
     expect(lines[1].length).toBeLessThan(80);
     const req = model.completions()[before];
-    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'session_search', 'skill_view', 'web_fetch']);
+    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'send_file', 'session_search', 'skill_view', 'web_fetch']);
     const params = Object.fromEntries(
       (req.body.tools as Array<{ function: { name: string; parameters: { properties: Record<string, { enum?: string[] }>; required?: string[] } } }>).map((t) => [t.function.name, t.function.parameters]),
     );
@@ -315,7 +315,7 @@ describe('§7 chat commands and §7b tools', () => {
     expect(res.code, res.stderr).toBe(0);
     const req = model.completions()[before];
     // none of the five tools waits for a human, so a cron run keeps all five (and no other)
-    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'session_search', 'skill_view', 'web_fetch']);
+    expect(toolNames(req).sort()).toEqual(['cron', 'memory', 'send_file', 'session_search', 'skill_view', 'web_fetch']);
     const messages = req.body.messages as Array<{ role: string; content: string }>;
     expect(messages[0].role).toBe('system');
     expect(messages[0].content).not.toContain('Write the weekly digest.');

@@ -100,6 +100,6 @@ describe('hermetic: the command a test runs sees only what the test set', () => 
     for (const dir of [cwd, home]) expect(relative(REPO, dir).startsWith('..')).toBe(true);
     expect(cleanEnv({}).HOME).toBe(home);
     expect(Object.keys(cleanEnv({}))).toEqual(expect.arrayContaining(['HOME', 'LOG_LEVEL', 'SWITCHBOARD_CONSOLE_PORT']));
-    for (const k of Object.keys(cleanEnv({}))) expect(['PATH', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS', 'HOME', 'LOG_LEVEL', 'SWITCHBOARD_CONSOLE_PORT']).toContain(k);
+    for (const k of Object.keys(cleanEnv({}))) expect(['PATH', 'TMPDIR', 'LANG', 'TZ', 'NODE_OPTIONS', 'HOME', 'LOG_LEVEL', 'SWITCHBOARD_CONSOLE_PORT', 'SWITCHBOARD_HEALTH_PORT']).toContain(k);
   });
 });
