@@ -2,7 +2,8 @@
  * The console's figures, one function per page: the HTML pages and `/api/…` answer from the same
  * objects. Everything is read from the store on each request (several instances may share it).
  */
-import type { ConsoleDeps, DoorStatus, McpServerView } from './types.js';
+import type { ConsoleCosts, ConsoleDeps, DoorStatus, McpServerView } from './types.js';
+import { costOf, formatUsd, type Cost } from '../core/cost/pricing.js';
 import type { DailyActivity, OutboxItem, SessionRecord, TranscriptLine } from '../core/store/types.js';
 import { formatAddress } from '../platform/address.js';
 import { createRedactor } from '../core/secrets/redact.js';
@@ -31,6 +32,16 @@ export interface Overview {
   sessions: number;
   /** The MCP servers of this process (ARCHITECTURE.md §16). */
   mcp: McpServerView[];
+  /** What today's (UTC) model calls cost, and who is near their daily budget (ARCHITECTURE.md §18). */
+  spending: Spending | null;
+}
+
+export interface Spending {
+  todayUsd: number;
+  /** What the prompt cache saved today against the same tokens uncached. */
+  todaySavedUsd: number;
+  /** People at 80 % or more of a daily budget, the nearest first. */
+  nearBudget: Array<{ person: string; spent: string; budget: string; percent: number }>;
 }
 
 export interface Page<T> {
@@ -54,6 +65,8 @@ export interface SessionSummary {
   requests: number;
   tokens: { input: number; output: number; cached: number; total: number };
   cacheHitRate: number | null;
+  /** USD by the price list, and what the prompt cache saved; null when the model has no price. */
+  cost: Cost | null;
 }
 
 export interface SessionDetail {
@@ -156,11 +169,50 @@ export async function overview(deps: ConsoleDeps, past: PastDays = new PastDays(
     outbox: { pending: counts.pending, parked: counts.failed, sent: counts.sent },
     sessions,
     mcp: [...(deps.mcp?.() ?? [])],
+    spending: deps.costs ? await spending(deps.costs, deps.store, now) : null,
   };
 }
 
-function summary(s: SessionRecord): SessionSummary {
+/** Today's (UTC) cost over everyone, and who is at 80 % or more of a person's daily budget. */
+async function spending(costs: ConsoleCosts, store: ConsoleDeps['store'], now: Date): Promise<Spending> {
+  const rows = await store.messages.usageByPeopleSince(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
+  const people = new Map<string, { tokens: number; usd: number }>();
+  let todayUsd = 0;
+  let todaySavedUsd = 0;
+  for (const r of rows) {
+    const usage = { inputTokens: Number(r.inputTokens), cachedTokens: Number(r.cachedTokens), outputTokens: Number(r.outputTokens) };
+    const price = costs.prices(r.model ?? costs.defaultModel);
+    const c = price ? costOf(usage, price) : { usd: 0, savedUsd: 0 };
+    todayUsd += c.usd;
+    todaySavedUsd += c.savedUsd;
+    const p = people.get(r.personKey) ?? { tokens: 0, usd: 0 };
+    p.tokens += usage.inputTokens + usage.outputTokens;
+    p.usd += c.usd;
+    people.set(r.personKey, p);
+  }
+  const budget = costs.budgets.person;
+  const nearBudget: Spending['nearBudget'] = [];
+  if (budget) {
+    for (const [person, p] of people) {
+      if (person.startsWith('cron')) continue;
+      const byTokens = budget.daily_tokens ? p.tokens / budget.daily_tokens : 0;
+      const byUsd = budget.daily_usd ? p.usd / budget.daily_usd : 0;
+      const share = Math.max(byTokens, byUsd);
+      if (share < 0.8) continue;
+      nearBudget.push(
+        byTokens >= byUsd
+          ? { person, spent: `${p.tokens.toLocaleString('en-US')} tokens`, budget: `${budget.daily_tokens!.toLocaleString('en-US')} tokens`, percent: Math.round(share * 100) }
+          : { person, spent: formatUsd(p.usd), budget: formatUsd(budget.daily_usd!), percent: Math.round(share * 100) },
+      );
+    }
+  }
+  nearBudget.sort((a, b) => b.percent - a.percent);
+  return { todayUsd, todaySavedUsd, nearBudget };
+}
+
+function summary(s: SessionRecord, costs: ConsoleCosts | undefined): SessionSummary {
   const u = s.usage;
+  const price = costs?.prices(s.model ?? costs.defaultModel);
   return {
     id: s.id,
     platform: s.platform,
@@ -174,6 +226,7 @@ function summary(s: SessionRecord): SessionSummary {
     requests: s.requests,
     tokens: { input: u.inputTokens, output: u.outputTokens, cached: u.cachedTokens, total: u.inputTokens + u.outputTokens },
     cacheHitRate: rate(u.cachedTokens, u.inputTokens),
+    cost: price ? costOf(u, price) : null,
   };
 }
 
@@ -182,7 +235,7 @@ const pageSizeOf = (deps: ConsoleDeps) => deps.pageSize ?? 50;
 export async function sessions(deps: ConsoleDeps, page: number): Promise<Page<SessionSummary>> {
   const size = pageSizeOf(deps);
   const [rows, total] = await Promise.all([deps.store.sessions.page((page - 1) * size, size + 1), deps.store.sessions.count()]);
-  return { page, pageSize: size, total, hasNext: rows.length > size, items: rows.slice(0, size).map(summary) };
+  return { page, pageSize: size, total, hasNext: rows.length > size, items: rows.slice(0, size).map((r) => summary(r, deps.costs)) };
 }
 
 export async function session(deps: ConsoleDeps, id: string, page: number): Promise<SessionDetail | null> {
@@ -201,7 +254,7 @@ export async function session(deps: ConsoleDeps, id: string, page: number): Prom
   if (shown.redacted) guardNotes.push(`${shown.redacted} ${shown.redacted === 1 ? 'secret' : 'secrets'} redacted in the messages on this page`);
   return {
     guardNotes,
-    session: { ...summary(s), model: s.model, promptSha256: s.promptSha256, promptChars: s.prompt.length, promptRebuilds: s.promptRebuilds },
+    session: { ...summary(s, deps.costs), model: s.model, promptSha256: s.promptSha256, promptChars: s.prompt.length, promptRebuilds: s.promptRebuilds },
     layers: s.promptLayers.map((l) => ({ name: l.name, chars: l.text.length, text: l.text })),
     transcript: {
       page,

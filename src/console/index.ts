@@ -3,6 +3,7 @@
  * part of it the console reads and drives), plus the door states the serving process knows.
  * Imported lazily (`await import`) by `start` and `console`.
  */
+import { pricesOf } from '../core/cost/pricing.js';
 import type { Settings } from '../core/settings.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../core/store/types.js';
@@ -22,7 +23,7 @@ export type { RunningConsole } from './server.js';
  * the composition root (the app satisfies it as it is).
  */
 export interface ConsoleHost {
-  readonly settings: Pick<Settings, 'console' | 'home' | 'secrets'>;
+  readonly settings: Pick<Settings, 'console' | 'home' | 'secrets' | 'config' | 'model'>;
   readonly logger: Logger;
   readonly store: Store;
   readonly scheduler: {
@@ -66,6 +67,7 @@ export async function serveConsole(app: ConsoleHost, options: ConsoleForAppOptio
     deps: {
       store: app.store,
       secrets: settings.secrets,
+      costs: { prices: pricesOf(settings.config), defaultModel: settings.model.name, budgets: settings.config.budgets },
       doors: options.doors,
       model: options.model,
       mcp: () => (app.mcp?.started ? app.mcp.status() : []),

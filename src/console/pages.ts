@@ -1,4 +1,5 @@
 /** The console's pages: plain server-rendered HTML, forms for actions, no script. */
+import { formatUsd } from '../core/cost/pricing.js';
 import { html, type Markup } from './html.js';
 import { activityChart } from './chart.js';
 import type { CronRow, Overview, Page, PairingRow, ParkedReply, SessionDetail, SessionSummary } from './data.js';
@@ -71,8 +72,12 @@ export function overviewPage(o: Overview, ctx: PageContext): string {
 <div class="card"><span>Messages today</span><strong id="messages-today">${num(o.today.messages)}</strong></div>
 <div class="card"><span>Prompt-cache hit rate today</span><strong id="cache-today">${pct(o.today.cacheHitRate)}</strong></div>
 <div class="card"><span>Outbox backlog</span><strong id="outbox-backlog">${num(o.outbox.pending)}</strong><a href="/outbox">${num(o.outbox.parked)} parked</a></div>
-<div class="card"><span>Sessions</span><strong>${num(o.sessions)}</strong></div>
-</section>
+<div class="card"><span>Sessions</span><strong>${num(o.sessions)}</strong></div>${o.spending ? html`
+<div class="card"><span>Model cost today (UTC)</span><strong id="cost-today">${formatUsd(o.spending.todayUsd)}</strong><small>the prompt cache saved ${formatUsd(o.spending.todaySavedUsd)}</small></div>` : ''}
+</section>${o.spending?.nearBudget.length ? html`
+<h2>Near their daily budget</h2><table id="near-budget"><thead><tr><th>Person</th><th>Spent today</th><th>Budget</th><th>Used</th></tr></thead><tbody>${o.spending.nearBudget.map(
+      (b) => html`<tr><td>${b.person}</td><td>${b.spent}</td><td>${b.budget}</td><td class="n">${b.percent}%</td></tr>`,
+    )}</tbody></table>` : ''}
 <h2>Doors</h2>${doors}${o.mcp.length ? html`
 <h2>MCP servers</h2><table id="mcp-servers"><thead><tr><th>Server</th><th>State</th><th>Tools</th></tr></thead><tbody>${o.mcp.map(
       (m) => html`<tr><td>${m.name} <small>${m.transport}</small></td><td><span class="state ${m.state}">${m.state}</span>${m.problem ? html` <small>${m.problem}</small>` : ''}</td><td>${m.tools.length ? m.tools.join(', ') : 'none'}</td></tr>`,
@@ -90,13 +95,13 @@ export function overviewPage(o: Overview, ctx: PageContext): string {
 export function sessionsPage(p: Page<SessionSummary>, ctx: PageContext): string {
   const rows = p.items.map(
     (s) => html`<tr><td>${s.platform}</td><td><a href="/sessions/${encodeURIComponent(s.id)}">${s.user}</a>${s.chat !== s.user ? html` <small>in ${s.chat}</small>` : ''}</td>
-<td>${when(s.lastActiveAt)}${s.ended ? html` <small>ended</small>` : ''}</td><td class="n">${num(s.tokens.total)}</td><td class="n">${pct(s.cacheHitRate)}</td></tr>`,
+<td>${when(s.lastActiveAt)}${s.ended ? html` <small>ended</small>` : ''}</td><td class="n">${num(s.tokens.total)}</td><td class="n">${pct(s.cacheHitRate)}</td><td class="n">${s.cost ? html`${formatUsd(s.cost.usd)}${s.cost.savedUsd > 0 ? html` <small>saved ${formatUsd(s.cost.savedUsd)}</small>` : ''}` : '—'}</td></tr>`,
   );
   return layout(
     'Sessions',
     '/sessions',
     html`<p>${num(p.total ?? 0)} ${p.total === 1 ? 'session' : 'sessions'}, most recently active first.</p>
-<table><thead><tr><th>Platform</th><th>User</th><th>Last activity</th><th>Tokens</th><th>Cache hit rate</th></tr></thead><tbody>${rows}</tbody></table>${pager('/sessions', p)}`,
+<table><thead><tr><th>Platform</th><th>User</th><th>Last activity</th><th>Tokens</th><th>Cache hit rate</th><th>Cost</th></tr></thead><tbody>${rows}</tbody></table>${pager('/sessions', p)}`,
     ctx,
   );
 }

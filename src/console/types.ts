@@ -1,3 +1,5 @@
+import type { PriceList } from '../core/cost/pricing.js';
+import type { AppConfig } from '../core/config.js';
 /**
  * What the web console (ARCHITECTURE.md §12) is given. It builds nothing of its own: the store, the cron
  * actions and the door states come in as arguments from the process that serves it (`start` or
@@ -33,6 +35,12 @@ export interface RunNowResult {
   detail: string;
 }
 
+export interface ConsoleCosts {
+  prices: PriceList;
+  defaultModel: string;
+  budgets: AppConfig['budgets'];
+}
+
 export interface ConsoleDeps {
   store: Store;
   /** The access token (explicit or from console.token). */
@@ -58,6 +66,8 @@ export interface ConsoleDeps {
    * no gateway runs: the page then only lists them.
    */
   answerApproval?: (id: string, decision: 'approved' | 'denied') => Promise<ActionOutcome>;
+  /** What model calls cost (ARCHITECTURE.md §18): prices, the model of sessions that name none, the budgets. */
+  costs?: ConsoleCosts;
   /** Wakes delivery for a chat (after a retry). */
   kickDelivery: (chat?: Address) => void;
   now?: () => Date;

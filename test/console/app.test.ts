@@ -7,6 +7,7 @@ import { createConsoleApp } from '../../src/console/app.js';
 import { consoleToken } from '../../src/console/auth.js';
 import { checkConsoleSettings } from '../../src/console/settings.js';
 import type { ConsoleDeps } from '../../src/console/types.js';
+import { costOf, priceList } from '../../src/core/cost/pricing.js';
 import type { Store } from '../../src/core/store/types.js';
 import { ENGINES, reportSkips, skipNote, type EngineDb } from '../helpers/engines.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -17,6 +18,7 @@ reportSkips();
 const TOKEN = 'console-test-token-0123456789';
 const SECRET = 'sk-very-secret-api-key-42';
 const DAY = 86_400_000;
+const PRICE = { input: 3, cached_input: 0.3, output: 15 };
 
 async function seed(store: Store, now: number): Promise<void> {
   for (let i = 0; i < 3; i++) {
@@ -56,6 +58,7 @@ function depsFor(store: Store, now: Date, calls: string[]): ConsoleDeps {
     secrets: [SECRET],
     doors: () => [{ platform: 'telegram', state: 'running' }, { platform: 'discord', state: 'standby', detail: 'lease held by host-b' }],
     model: () => 'fake-model (openai)',
+    costs: { prices: priceList({ 'fake-model': PRICE }), defaultModel: 'fake-model', budgets: { person: { daily_tokens: 1000 } } },
     cron: { nextRuns: () => new Map(), runNow: async (id) => (calls.push(`run ${id}`), { ok: true, detail: 'ran' }), changed: () => calls.push('changed') },
     kickDelivery: () => calls.push('kick'),
     now: () => now,
@@ -92,6 +95,26 @@ describe.each(ENGINES)('web console on $name', (engine) => {
   afterAll(async () => {
     await store?.close();
     await db?.cleanup();
+  });
+
+  it.skipIf(Boolean(engine.skip))(`shows what each session cost, today's cost and who is near their daily budget (ARCHITECTURE.md §18)${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, async () => {
+    const cookie = await login(app);
+    const turn = { inputTokens: 1000, cachedTokens: 800, outputTokens: 50 };
+    const expected = costOf(turn, PRICE);
+    const sessions = (await (await app.request('/api/sessions', { headers: { Cookie: cookie } })).json()) as { items: Array<{ id: string; cost: { usd: number; savedUsd: number } | null }> };
+    for (const s of sessions.items) expect(s.cost, s.id).toEqual(expected);
+    const o = (await (await app.request('/api/overview', { headers: { Cookie: cookie } })).json()) as {
+      spending: { todayUsd: number; todaySavedUsd: number; nearBudget: Array<{ person: string; spent: string; budget: string; percent: number }> };
+    };
+    // Only s0's turn was today (UTC): one turn's cost, and its person at 105 % of 1,000 tokens.
+    expect(o.spending.todayUsd).toBeCloseTo(expected.usd, 12);
+    expect(o.spending.todaySavedUsd).toBeCloseTo(expected.savedUsd, 12);
+    expect(o.spending.nearBudget).toEqual([{ person: 'telegram:1000', spent: '1,050 tokens', budget: '1,000 tokens', percent: 105 }]);
+    const page = await (await app.request('/', { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('Model cost today (UTC)');
+    expect(page).toMatch(/<table id="near-budget">[\s\S]*telegram:1000[\s\S]*105%/);
+    const list = await (await app.request('/sessions', { headers: { Cookie: cookie } })).text();
+    expect(list).toContain('<th>Cost</th>');
   });
 
   it.skipIf(Boolean(engine.skip))(`refuses pages and the API without a login (401), and a wrong token${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, async () => {

@@ -4,7 +4,7 @@ import { overviewPage } from '../../src/console/pages.js';
 import type { Overview } from '../../src/console/data.js';
 
 const day = { date: '2026-12-07', messages: 0, inputTokens: 0, cachedTokens: 0, cacheHitRate: null };
-const base: Overview = { doors: [], model: 'm', engine: 'sqlite', schemaVersion: 1, today: day, days: [day], outbox: { pending: 0, parked: 0, sent: 0 }, sessions: 0, mcp: [] };
+const base: Overview = { doors: [], model: 'm', engine: 'sqlite', schemaVersion: 1, today: day, days: [day], outbox: { pending: 0, parked: 0, sent: 0 }, sessions: 0, mcp: [], spending: null };
 
 describe('console overview: MCP servers', () => {
   it('lists each server with its transport, state (and why, when not ready) and tools', () => {

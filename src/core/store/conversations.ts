@@ -127,6 +127,8 @@ export interface MessageRepo {
   daily(since: number, until: number, offsetMs: number): Promise<DailyActivity[]>;
   /** Usage of the turns finished since `since` (epoch ms): one person's, or that of one platform's sessions (cron). */
   usageSince(since: number, who: { personKey: string } | { platform: string }): Promise<ModelUsage[]>;
+  /** Everyone's usage since `since`, per person and session model (the console's spending today). */
+  usageByPeopleSince(since: number): Promise<Array<ModelUsage & { personKey: string }>>;
 }
 
 // ── memory ──────────────────────────────────────────────────────────────────────────────────

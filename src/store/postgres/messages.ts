@@ -196,4 +196,14 @@ export class PgMessageRepo implements MessageRepo {
       [byPerson ? who.personKey : who.platform, since],
     );
   }
+
+  async usageByPeopleSince(since: number): Promise<Array<ModelUsage & { personKey: string }>> {
+    return this.run.rows<ModelUsage & { personKey: string }>(
+      `SELECT m.person_key AS "personKey", s.model AS model, COALESCE(SUM(m.input_tokens), 0)::bigint AS "inputTokens",
+              COALESCE(SUM(m.cached_tokens), 0)::bigint AS "cachedTokens", COALESCE(SUM(m.output_tokens), 0)::bigint AS "outputTokens"
+       FROM messages m JOIN sessions s ON s.id = m.session_id
+       WHERE m.created_at >= $1 AND m.input_tokens IS NOT NULL GROUP BY m.person_key, s.model`,
+      [since],
+    );
+  }
 }

@@ -294,4 +294,14 @@ export class SqliteMessageRepo implements MessageRepo {
        WHERE ${byPerson ? 'm.person_key' : 's.platform'} = ? AND m.created_at >= ? AND m.input_tokens IS NOT NULL GROUP BY s.model`,
     ).all(byPerson ? who.personKey : who.platform, since) as ModelUsage[];
   }
+
+  async usageByPeopleSince(since: number): Promise<Array<ModelUsage & { personKey: string }>> {
+    for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
+    return prepare(this.db,
+      `SELECT m.person_key AS personKey, s.model AS model, COALESCE(SUM(m.input_tokens), 0) AS inputTokens,
+              COALESCE(SUM(m.cached_tokens), 0) AS cachedTokens, COALESCE(SUM(m.output_tokens), 0) AS outputTokens
+       FROM messages m JOIN sessions s ON s.id = m.session_id
+       WHERE m.created_at >= ? AND m.input_tokens IS NOT NULL GROUP BY m.person_key, s.model`,
+    ).all(since) as Array<ModelUsage & { personKey: string }>;
+  }
 }
