@@ -126,7 +126,7 @@ describe('usage figures', () => {
     const lines = reply.split('\n');
     expect(lines).toHaveLength(3);
     // The fake's model has no price: the tokens, and a note saying so (the cost is tested in test/e2e/production.test.ts).
-    expect(lines[0]).toBe(`**This conversation**: ${slack.input} in (${slack.cached} cached, ${slack.rate}), ${slack.output} out; no price for fake-model (pricing:)`);
+    expect(lines[0]).toBe(`**This conversation**: ${slack.input} in (${slack.cached} cached, ${slack.rate}), ${slack.output} out; no price for main-model (pricing:)`);
     expect(lines[1]).toMatch(/^\*\*Today\*\* \(UTC\): \d+ tokens; \$0$/);
     expect(lines[2]).toBe(`**All your conversations** (2): ${alice.input} in (${alice.cached} cached, ${alice.rate}), ${alice.output} out; $0`);
   });
