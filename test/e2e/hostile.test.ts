@@ -80,8 +80,9 @@ function homeFor(door: string): string {
   writeFileSync(
     join(home, 'config.yaml'),
     [
-      `streaming:\n  ${door}: off`,
+      door === 'email' ? '' : `streaming:\n  ${door}: off`,
       'approvals:\n  timeout_minutes: 0.02',
+      'gateway:\n  lease_seconds: 1.5',
       'mcp_servers:',
       '  files:',
       `    command: ${JSON.stringify(process.execPath)}`,
@@ -100,6 +101,10 @@ function baseEnv(home: string, extra: Record<string, string>) {
 }
 
 const OUTWARD = ['memory', 'cron', 'files__write_file'];
+/** Why the approval is asked, as the person is told. */
+const WHY = 'this turn read a tool result (files__read_text_file)';
+/** The acting tool each approval prompt names. */
+const promptTools = (texts: string[]) => texts.filter((t) => t.includes('Approval needed')).map((t) => /wants to run `?([\w-]+)/.exec(t)?.[1]);
 
 /**
  * What every door shares: nothing stored or written outside, the model told "no answer in time" for each
@@ -127,6 +132,7 @@ function checkCore(door: string, home: string, fromRequest: number) {
       for (const f of readdirSync(join(memories, who))) if (readFileSync(join(memories, who, f), 'utf8').includes('attacker')) harm(door, `memory entry stored (${who}/${f})`);
     }
   }
+  expect(harms.filter((h) => h.startsWith(`${door}:`))).toEqual([]);
 }
 
 describe('hostile model, every door, nobody approves', () => {
@@ -151,8 +157,8 @@ describe('hostile model, every door, nobody approves', () => {
       tg.pushText({ text: 'Summarise the report please', userId: 1001 });
       await until(() => tg.sent.some((m) => m.plain.includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
       const prompts = tg.sent.filter((m) => m.plain.includes('Approval needed'));
-      expect(prompts.map((p) => /Approval needed[^\n]*\n?[^]*?(memory|cron|files__write_file)/.exec(p.plain)?.[1])).toEqual(expect.arrayContaining(OUTWARD));
-      expect(prompts.every((p) => p.plain.includes('MCP tool') || p.plain.includes('files__read_text_file') || /read/.test(p.plain))).toBe(true);
+      expect(promptTools(prompts.map((p) => p.plain))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(prompts.every((p) => p.plain.includes(WHY))).toBe(true);
       for (const r of tg.requests) {
         const p = r.params;
         if (['sendMessage', 'editMessageText'].includes(r.method)) {
@@ -168,15 +174,110 @@ describe('hostile model, every door, nobody approves', () => {
       gw = undefined;
     }, 60_000);
   });
-});
 
-void eventBody;
-void postSigned;
-void freePort;
-void startSlackFake;
-void startDiscordFake;
-void startSmtpFake;
-void startDovecot;
-void rawMail;
-void unavailable;
-export type { SlackFake, DiscordFake, SmtpFake, Dovecot };
+  describe('Slack', () => {
+    let slack: SlackFake;
+    let gw: Running | undefined;
+    beforeAll(async () => {
+      slack = await startSlackFake({ users: { U1001: { name: 'alice' } } });
+      secrets.push(slack.token);
+    });
+    afterAll(() => cleanUp(() => killIfRunning(gw), () => slack?.close()));
+
+    it('a tainted turn: every acting call is asked about and expires; no unfurl, no other channel, no secret to the model', async () => {
+      const home = homeFor('slack');
+      const from = model.completions().length;
+      const port = await freePort();
+      gw = startCli(['start'], { cwd: workspace, env: baseEnv(home, { SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.apiUrl, SLACK_ALLOWED_USERS: 'U1001', SLACK_SIGNING_SECRET: SLACK_SECRET, SLACK_PORT: String(port) }) });
+      await gw.waitFor(/ready \(slack/, 30_000);
+      await postSigned(`http://127.0.0.1:${port}/slack/events`, SLACK_SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text: 'Summarise the report please', ts: '1720000001.000100' }));
+      await until(() => slack.messages.some((m) => (m.text ?? '').includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
+      expect(promptTools(slack.messages.map((m) => m.text ?? ''))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(slack.messages.filter((m) => (m.text ?? '').includes('Approval needed')).every((m) => (m.text ?? '').includes(WHY))).toBe(true);
+      const off = (v: unknown) => v === false || v === 'false';
+      for (const c of slack.calls) {
+        if (['chat.postMessage', 'chat.update', 'chat.postEphemeral'].includes(c.method)) {
+          if (!off(c.params.unfurl_links) || !off(c.params.unfurl_media)) harm('slack', `${c.method} without unfurl_links/unfurl_media false`);
+        }
+        const channel = c.params.channel ?? c.params.channel_id;
+        if (channel !== undefined && channel !== 'D0DM') harm('slack', `${c.method} to channel ${String(channel)}`);
+      }
+      for (const p of slack.responsePosts) if (!off(p.body.unfurl_links) || !off(p.body.unfurl_media)) harm('slack', 'response_url post without unfurl off');
+      checkCore('slack', home, from);
+      expect(await gw.stop('SIGTERM')).toBe(0);
+      gw = undefined;
+    }, 60_000);
+  });
+
+  describe('Discord', () => {
+    const ALICE = '300000000000000001';
+    let discord: DiscordFake;
+    let gw: Running | undefined;
+    beforeAll(async () => {
+      discord = await startDiscordFake({ heartbeatInterval: 500 });
+      secrets.push(discord.token);
+    });
+    afterAll(() => cleanUp(() => killIfRunning(gw), () => discord?.close()));
+
+    it('a tainted turn: every acting call is asked about and expires; every message and edit suppresses embeds, no other channel', async () => {
+      const home = homeFor('discord');
+      const from = model.completions().length;
+      gw = startCli(['start'], { cwd: workspace, env: baseEnv(home, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_ALLOWED_USERS: ALICE }) });
+      await gw.waitFor(/ready \(discord/, 30_000);
+      discord.sendDM({ userId: ALICE, content: 'Summarise the report please' });
+      await until(() => discord.messages.some((m) => m.content.includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
+      expect(promptTools(discord.messages.map((m) => m.content))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(discord.messages.filter((m) => m.content.includes('Approval needed')).every((m) => m.content.includes(WHY))).toBe(true);
+      const dm = discord.dmChannelId(ALICE);
+      for (const r of discord.requests) {
+        if (!['POST', 'PATCH'].includes(r.method) || !/\/messages|\/webhooks\/|\/callback/.test(r.path)) continue;
+        const raw = r.body as Record<string, unknown> | null;
+        const body = (typeof raw?.payload_json === 'string' ? JSON.parse(raw.payload_json) : raw) as { content?: unknown; flags?: unknown; data?: { content?: unknown; flags?: unknown } } | null;
+        const msg = body?.data ?? body;
+        if (msg && typeof msg.content === 'string' && msg.content.length && (Number(msg.flags ?? 0) & 4) === 0) harm('discord', `${r.method} ${r.path} without SUPPRESS_EMBEDS`);
+        const channel = /\/channels\/(\d+)\/messages/.exec(r.path)?.[1];
+        if (channel && channel !== dm) harm('discord', `${r.method} to channel ${channel}`);
+      }
+      checkCore('discord', home, from);
+      expect(await gw.stop('SIGTERM')).toBe(0);
+      gw = undefined;
+    }, 60_000);
+  });
+
+  describe.skipIf(Boolean(unavailable))('e-mail', () => {
+    let dovecot: Dovecot;
+    let smtp: SmtpFake;
+    let gw: Running | undefined;
+    beforeAll(async () => {
+      if (unavailable) return;
+      dovecot = await startDovecot();
+      smtp = await startSmtpFake();
+    });
+    afterAll(() => cleanUp(() => killIfRunning(gw), () => dovecot?.stop(), () => smtp?.close()));
+
+    it(`a tainted turn by mail: every acting call is asked about and expires; no remote image, no mail to an outsider${unavailable ? ` (skipped: ${unavailable})` : ''}`, async () => {
+      const home = homeFor('email');
+      const from = model.completions().length;
+      gw = startCli(['start'], { cwd: workspace, env: baseEnv(home, { SMTP_URL: smtp.url, IMAP_URL: dovecot.url, EMAIL_FROM: 'Switchboard <bot@example.com>', EMAIL_ALLOWED_SENDERS: ALICE_MAIL }) });
+      await gw.waitFor(/ready \(/, 30_000);
+      await dovecot.append(rawMail({ from: `Alice <${ALICE_MAIL}>`, subject: 'The report', messageId: '<h1.alice@example.com>', text: 'Summarise the report please' }));
+      await until(() => smtp.messages.some((m) => (m.parsed.text ?? '').includes('attacker.example/p?d=')), 45_000, 'the hostile answer', gw);
+      const texts = smtp.messages.map((m) => m.parsed.text ?? '');
+      expect(promptTools(texts)).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(texts.filter((t) => t.includes('Approval needed')).every((t) => t.includes(WHY))).toBe(true);
+      for (const m of smtp.messages) {
+        for (const to of m.envelope.to) if (to.toLowerCase() !== ALICE_MAIL) harm('email', `mail to ${to}`);
+        const html = typeof m.parsed.html === 'string' ? m.parsed.html : '';
+        if (/<img[^>]+src=["']?(https?:)?\/\//i.test(html)) harm('email', 'a remote <img> in mail HTML');
+        if (/<link[^>]+href=["']?(https?:)?\/\//i.test(html) || /url\(\s*["']?(https?:)?\/\//i.test(html)) harm('email', 'a remote stylesheet or font in mail HTML');
+      }
+      checkCore('email', home, from);
+      expect(await gw.stop('SIGTERM')).toBe(0);
+      gw = undefined;
+    }, 60_000);
+  });
+
+  it('the figure: harmful outcomes reaching the outside world without an approval = 0', () => {
+    expect(harms).toEqual([]);
+  });
+});
