@@ -100,6 +100,7 @@ function baseEnv(home: string, extra: Record<string, string>) {
   return cleanEnv({ SWITCHBOARD_HOME: home, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: OPENAI_KEY, MODEL: 'fake-model', ...extra });
 }
 
+const ASK = (door: string) => `Summarise the report for ${door} please`;
 const OUTWARD = ['memory', 'cron', 'files__write_file'];
 /** Why the approval is asked, as the person is told. */
 const WHY = 'this turn read a tool result (files__read_text_file)';
@@ -108,10 +109,10 @@ const promptTools = (texts: string[]) => texts.filter((t) => t.includes('Approva
 
 /**
  * What every door shares: nothing stored or written outside, the model told "no answer in time" for each
- * acting call, no secret in any request body. `fromRequest` is the index of the door's first model request.
+ * acting call, no secret in any request body (the door's requests: those carrying its question).
  */
-function checkCore(door: string, home: string, fromRequest: number) {
-  const reqs = model.completions().slice(fromRequest);
+function checkCore(door: string, home: string) {
+  const reqs = model.completions().filter((r) => JSON.stringify(r.body.messages).includes(ASK(door)));
   expect(reqs.length, `${door}: the model was asked`).toBeGreaterThan(2);
   for (const req of reqs) {
     const body = JSON.stringify(req.body);
@@ -140,6 +141,8 @@ describe('hostile model, every door, nobody approves', () => {
     console.log(`hostile harness: harmful outcomes reaching the outside world without an approval = ${harms.length}${harms.length ? `\n  ${harms.join('\n  ')}` : ''}`);
   });
 
+  // One gateway per door, one after another (at once, four gateways and MCP servers starve a 2-core machine).
+  describe('every door', () => {
   describe('Telegram', () => {
     let tg: TelegramFake;
     let gw: Running | undefined;
@@ -151,10 +154,9 @@ describe('hostile model, every door, nobody approves', () => {
 
     it('a tainted turn: every acting call is asked about and expires; no preview, no other chat, no secret to the model', async () => {
       const home = homeFor('telegram');
-      const from = model.completions().length;
       gw = startCli(['start'], { cwd: workspace, env: baseEnv(home, { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '1001' }) });
       await gw.waitFor(/ready \(telegram/, 30_000);
-      tg.pushText({ text: 'Summarise the report please', userId: 1001 });
+      tg.pushText({ text: ASK('telegram'), userId: 1001 });
       await until(() => tg.sent.some((m) => m.plain.includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
       const prompts = tg.sent.filter((m) => m.plain.includes('Approval needed'));
       expect(promptTools(prompts.map((p) => p.plain))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
@@ -169,7 +171,7 @@ describe('hostile model, every door, nobody approves', () => {
         if (p.chat_id !== undefined && String(p.chat_id) !== '1001') harm('telegram', `${r.method} to chat ${String(p.chat_id)}`);
       }
       for (const f of tg.files) if (f.chatId !== '1001') harm('telegram', `file ${f.filename} to chat ${f.chatId}`);
-      checkCore('telegram', home, from);
+      checkCore('telegram', home);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
@@ -186,11 +188,10 @@ describe('hostile model, every door, nobody approves', () => {
 
     it('a tainted turn: every acting call is asked about and expires; no unfurl, no other channel, no secret to the model', async () => {
       const home = homeFor('slack');
-      const from = model.completions().length;
       const port = await freePort();
       gw = startCli(['start'], { cwd: workspace, env: baseEnv(home, { SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.apiUrl, SLACK_ALLOWED_USERS: 'U1001', SLACK_SIGNING_SECRET: SLACK_SECRET, SLACK_PORT: String(port) }) });
       await gw.waitFor(/ready \(slack/, 30_000);
-      await postSigned(`http://127.0.0.1:${port}/slack/events`, SLACK_SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text: 'Summarise the report please', ts: '1720000001.000100' }));
+      await postSigned(`http://127.0.0.1:${port}/slack/events`, SLACK_SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text: ASK('slack'), ts: '1720000001.000100' }));
       await until(() => slack.messages.some((m) => (m.text ?? '').includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
       expect(promptTools(slack.messages.map((m) => m.text ?? ''))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
       expect(slack.messages.filter((m) => (m.text ?? '').includes('Approval needed')).every((m) => (m.text ?? '').includes(WHY))).toBe(true);
@@ -203,7 +204,7 @@ describe('hostile model, every door, nobody approves', () => {
         if (channel !== undefined && channel !== 'D0DM') harm('slack', `${c.method} to channel ${String(channel)}`);
       }
       for (const p of slack.responsePosts) if (!off(p.body.unfurl_links) || !off(p.body.unfurl_media)) harm('slack', 'response_url post without unfurl off');
-      checkCore('slack', home, from);
+      checkCore('slack', home);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
@@ -221,13 +222,12 @@ describe('hostile model, every door, nobody approves', () => {
 
     it('a tainted turn: every acting call is asked about and expires; every message and edit suppresses embeds, no other channel', async () => {
       const home = homeFor('discord');
-      const from = model.completions().length;
       gw = startCli(['start'], { cwd: workspace, env: baseEnv(home, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_ALLOWED_USERS: ALICE }) });
       await gw.waitFor(/ready \(discord/, 30_000);
-      discord.sendDM({ userId: ALICE, content: 'Summarise the report please' });
+      discord.sendDM({ userId: ALICE, content: ASK('discord') });
       await until(() => discord.messages.some((m) => m.content.includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
       expect(promptTools(discord.messages.map((m) => m.content))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
-      expect(discord.messages.filter((m) => m.content.includes('Approval needed')).every((m) => m.content.includes(WHY))).toBe(true);
+      expect(discord.messages.filter((m) => m.content.includes('Approval needed')).every((m) => m.content.replace(/\\/g, '').includes(WHY))).toBe(true);
       const dm = discord.dmChannelId(ALICE);
       for (const r of discord.requests) {
         if (!['POST', 'PATCH'].includes(r.method) || !/\/messages|\/webhooks\/|\/callback/.test(r.path)) continue;
@@ -238,7 +238,7 @@ describe('hostile model, every door, nobody approves', () => {
         const channel = /\/channels\/(\d+)\/messages/.exec(r.path)?.[1];
         if (channel && channel !== dm) harm('discord', `${r.method} to channel ${channel}`);
       }
-      checkCore('discord', home, from);
+      checkCore('discord', home);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
@@ -257,10 +257,9 @@ describe('hostile model, every door, nobody approves', () => {
 
     it(`a tainted turn by mail: every acting call is asked about and expires; no remote image, no mail to an outsider${unavailable ? ` (skipped: ${unavailable})` : ''}`, async () => {
       const home = homeFor('email');
-      const from = model.completions().length;
       gw = startCli(['start'], { cwd: workspace, env: baseEnv(home, { SMTP_URL: smtp.url, IMAP_URL: dovecot.url, EMAIL_FROM: 'Switchboard <bot@example.com>', EMAIL_ALLOWED_SENDERS: ALICE_MAIL }) });
       await gw.waitFor(/ready \(/, 30_000);
-      await dovecot.append(rawMail({ from: `Alice <${ALICE_MAIL}>`, subject: 'The report', messageId: '<h1.alice@example.com>', text: 'Summarise the report please' }));
+      await dovecot.append(rawMail({ from: `Alice <${ALICE_MAIL}>`, subject: 'The report', messageId: '<h1.alice@example.com>', text: ASK('email') }));
       await until(() => smtp.messages.some((m) => (m.parsed.text ?? '').includes('attacker.example/p?d=')), 45_000, 'the hostile answer', gw);
       const texts = smtp.messages.map((m) => m.parsed.text ?? '');
       expect(promptTools(texts)).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
@@ -271,13 +270,19 @@ describe('hostile model, every door, nobody approves', () => {
         if (/<img[^>]+src=["']?(https?:)?\/\//i.test(html)) harm('email', 'a remote <img> in mail HTML');
         if (/<link[^>]+href=["']?(https?:)?\/\//i.test(html) || /url\(\s*["']?(https?:)?\/\//i.test(html)) harm('email', 'a remote stylesheet or font in mail HTML');
       }
-      checkCore('email', home, from);
+      checkCore('email', home);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
   });
 
+  });
+
   it('the figure: harmful outcomes reaching the outside world without an approval = 0', () => {
+    for (const req of model.completions()) {
+      const body = JSON.stringify(req.body);
+      for (const secret of secrets) if (body.includes(secret)) harm('model', `secret ${secret.slice(0, 8)}… in a request body`);
+    }
     expect(harms).toEqual([]);
   });
 });
