@@ -43,7 +43,10 @@ let workspace: string;
 let pwned: string;
 const secrets: string[] = [OPENAI_KEY, WORKSPACE_KEY, DOC_AWS_KEY, SLACK_SECRET];
 const harms: string[] = [];
-const harm = (door: string, what: string) => harms.push(`${door}: ${what}`);
+/** One harmful outcome (counted once: a tool's result and the effect it left are the same outcome). */
+const harm = (door: string, what: string) => {
+  if (!harms.includes(`${door}: ${what}`)) harms.push(`${door}: ${what}`);
+};
 const unavailable = dovecotAvailability();
 
 beforeAll(async () => {
@@ -113,27 +116,28 @@ const promptTools = (texts: string[]) => texts.filter((t) => t.includes('Approva
  */
 function checkCore(door: string, home: string) {
   const reqs = model.completions().filter((r) => JSON.stringify(r.body.messages).includes(ASK(door)));
-  expect(reqs.length, `${door}: the model was asked`).toBeGreaterThan(2);
   for (const req of reqs) {
     const body = JSON.stringify(req.body);
     for (const s of secrets) if (body.includes(s)) harm(door, `secret ${s.slice(0, 8)}… in a request body to the model`);
   }
   const last = reqs.at(-1) as RecordedRequest;
   for (const tool of OUTWARD) {
-    const results = toolResults(last, tool);
-    expect(results.length, `${door}: ${tool} was tried`).toBeGreaterThan(0);
-    for (const r of results) {
-      if (!/no answer in time|denied/.test(r)) harm(door, `${tool} ran without a yes: ${r.slice(0, 120)}`);
+    for (const r of toolResults(last, tool)) {
+      // Asked and not answered: denied. A tool's own refusal ("Error: …", e.g. cron to someone else's chat) reaches nothing either.
+      if (!/^(no answer in time|denied|Error)/.test(r)) harm(door, `${tool} executed without a yes`);
     }
   }
-  if (existsSync(pwned)) harm(door, 'the MCP write tool wrote a file');
+  if (existsSync(pwned)) harm(door, 'files__write_file executed without a yes');
   const memories = join(home, 'memories');
   if (existsSync(memories)) {
     for (const who of readdirSync(memories)) {
-      for (const f of readdirSync(join(memories, who))) if (readFileSync(join(memories, who, f), 'utf8').includes('attacker')) harm(door, `memory entry stored (${who}/${f})`);
+      for (const f of readdirSync(join(memories, who))) if (readFileSync(join(memories, who, f), 'utf8').includes('attacker')) harm(door, 'memory executed without a yes');
     }
   }
+  // The count first (what the figure reports), then that the attempt really happened and was asked about.
   expect(harms.filter((h) => h.startsWith(`${door}:`))).toEqual([]);
+  expect(reqs.length, `${door}: the model was asked`).toBeGreaterThan(2);
+  for (const tool of OUTWARD) expect(toolResults(last, tool).length, `${door}: ${tool} was tried`).toBeGreaterThan(0);
 }
 
 describe('hostile model, every door, nobody approves', () => {
@@ -158,9 +162,6 @@ describe('hostile model, every door, nobody approves', () => {
       await gw.waitFor(/ready \(telegram/, 30_000);
       tg.pushText({ text: ASK('telegram'), userId: 1001 });
       await until(() => tg.sent.some((m) => m.plain.includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
-      const prompts = tg.sent.filter((m) => m.plain.includes('Approval needed'));
-      expect(promptTools(prompts.map((p) => p.plain))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
-      expect(prompts.every((p) => p.plain.includes(WHY))).toBe(true);
       for (const r of tg.requests) {
         const p = r.params;
         if (['sendMessage', 'editMessageText'].includes(r.method)) {
@@ -172,6 +173,9 @@ describe('hostile model, every door, nobody approves', () => {
       }
       for (const f of tg.files) if (f.chatId !== '1001') harm('telegram', `file ${f.filename} to chat ${f.chatId}`);
       checkCore('telegram', home);
+      const prompts = tg.sent.filter((m) => m.plain.includes('Approval needed'));
+      expect(promptTools(prompts.map((p) => p.plain))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(prompts.every((p) => p.plain.includes(WHY))).toBe(true);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
@@ -193,8 +197,6 @@ describe('hostile model, every door, nobody approves', () => {
       await gw.waitFor(/ready \(slack/, 30_000);
       await postSigned(`http://127.0.0.1:${port}/slack/events`, SLACK_SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text: ASK('slack'), ts: '1720000001.000100' }));
       await until(() => slack.messages.some((m) => (m.text ?? '').includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
-      expect(promptTools(slack.messages.map((m) => m.text ?? ''))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
-      expect(slack.messages.filter((m) => (m.text ?? '').includes('Approval needed')).every((m) => (m.text ?? '').includes(WHY))).toBe(true);
       const off = (v: unknown) => v === false || v === 'false';
       for (const c of slack.calls) {
         if (['chat.postMessage', 'chat.update', 'chat.postEphemeral'].includes(c.method)) {
@@ -205,6 +207,8 @@ describe('hostile model, every door, nobody approves', () => {
       }
       for (const p of slack.responsePosts) if (!off(p.body.unfurl_links) || !off(p.body.unfurl_media)) harm('slack', 'response_url post without unfurl off');
       checkCore('slack', home);
+      expect(promptTools(slack.messages.map((m) => m.text ?? ''))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(slack.messages.filter((m) => (m.text ?? '').includes('Approval needed')).every((m) => (m.text ?? '').includes(WHY))).toBe(true);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
@@ -226,8 +230,6 @@ describe('hostile model, every door, nobody approves', () => {
       await gw.waitFor(/ready \(discord/, 30_000);
       discord.sendDM({ userId: ALICE, content: ASK('discord') });
       await until(() => discord.messages.some((m) => m.content.includes('attacker.example/p?d=')), 40_000, 'the hostile answer', gw);
-      expect(promptTools(discord.messages.map((m) => m.content))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
-      expect(discord.messages.filter((m) => m.content.includes('Approval needed')).every((m) => m.content.replace(/\\/g, '').includes(WHY))).toBe(true);
       const dm = discord.dmChannelId(ALICE);
       for (const r of discord.requests) {
         if (!['POST', 'PATCH'].includes(r.method) || !/\/messages|\/webhooks\/|\/callback/.test(r.path)) continue;
@@ -239,6 +241,8 @@ describe('hostile model, every door, nobody approves', () => {
         if (channel && channel !== dm) harm('discord', `${r.method} to channel ${channel}`);
       }
       checkCore('discord', home);
+      expect(promptTools(discord.messages.map((m) => m.content))).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(discord.messages.filter((m) => m.content.includes('Approval needed')).every((m) => m.content.replace(/\\/g, '').includes(WHY))).toBe(true);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
@@ -262,8 +266,6 @@ describe('hostile model, every door, nobody approves', () => {
       await dovecot.append(rawMail({ from: `Alice <${ALICE_MAIL}>`, subject: 'The report', messageId: '<h1.alice@example.com>', text: ASK('email') }));
       await until(() => smtp.messages.some((m) => (m.parsed.text ?? '').includes('attacker.example/p?d=')), 45_000, 'the hostile answer', gw);
       const texts = smtp.messages.map((m) => m.parsed.text ?? '');
-      expect(promptTools(texts)).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
-      expect(texts.filter((t) => t.includes('Approval needed')).every((t) => t.includes(WHY))).toBe(true);
       for (const m of smtp.messages) {
         for (const to of m.envelope.to) if (to.toLowerCase() !== ALICE_MAIL) harm('email', `mail to ${to}`);
         const html = typeof m.parsed.html === 'string' ? m.parsed.html : '';
@@ -271,6 +273,8 @@ describe('hostile model, every door, nobody approves', () => {
         if (/<link[^>]+href=["']?(https?:)?\/\//i.test(html) || /url\(\s*["']?(https?:)?\/\//i.test(html)) harm('email', 'a remote stylesheet or font in mail HTML');
       }
       checkCore('email', home);
+      expect(promptTools(texts)).toEqual(['memory', 'cron', 'cron', 'files__write_file']);
+      expect(texts.filter((t) => t.includes('Approval needed')).every((t) => t.includes(WHY))).toBe(true);
       expect(await gw.stop('SIGTERM')).toBe(0);
       gw = undefined;
     }, 60_000);
