@@ -42,7 +42,7 @@ describe('Slack files', () => {
 describe('Discord attachments', () => {
   it('reports CDN attachments (a voice message as a voice note) and fetches only from the CDN', async () => {
     const files = discordAttachments(
-      [{ id: '1', filename: 'voice-message.ogg', content_type: 'audio/ogg', size: 19, duration_secs: 3.5, url: `${base}/attachments/1/2/voice-message.ogg` }],
+      [{ filename: 'voice-message.ogg', content_type: 'audio/ogg', size: 19, duration_secs: 3.5, url: `${base}/attachments/1/2/voice-message.ogg` }],
       1 << 13,
     );
     expect(files).toEqual([{ kind: 'voice', name: 'voice-message.ogg', declaredMime: 'audio/ogg', declaredSize: 19, durationSeconds: 3.5, ref: `${base}/attachments/1/2/voice-message.ogg` }]);
