@@ -4,6 +4,7 @@ import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
 import { configuredDoors, openData, openDoors, storeLocation } from '../app-open.js';
 import type { OutboxStatus } from '../core/store/types.js';
+import { transcriberFor } from '../media/index.js';
 import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import { formatTableSizes } from '../core/retention.js';
 import { instancesReport } from '../core/instances-report.js';
@@ -47,6 +48,10 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   }
   // The model check runs while the others do: with start-up, the whole report stays within 5 s.
   const modelCheck = createProvider(settings, silentLogger).check({ timeoutMs: MODEL_CHECK_SECONDS * 1000 });
+  const transcriber = transcriberFor(settings);
+  // The openai backend on the model's own endpoint is what the model check reaches already.
+  const sameAsModel = settings.config.transcription.backend === 'openai' && 'baseURL' in settings.model && settings.transcription?.baseURL === (settings.model.baseURL ?? 'https://api.openai.com/v1');
+  const transcriptionCheck = transcriber && !sameAsModel ? transcriber.check() : Promise.resolve(null);
   // Database
   try {
     ensureHome(settings.home);
@@ -83,6 +88,13 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       ? { name: 'model', ok: false, detail: modelProblem === HOW_TO_CONFIGURE_MODEL ? modelProblem : `${modelProblem} — fix: check OPENAI_API_KEY / OPENAI_BASE_URL / ANTHROPIC_API_KEY and MODEL` }
       : { name: 'model', ok: true, detail: `${settings.model.name} via ${settings.model.provider}${'baseURL' in settings.model && settings.model.baseURL ? ` at ${settings.model.baseURL}` : ''}` },
   );
+
+  // Transcription of voice notes (ARCHITECTURE.md §15)
+  const transcriptionProblem = await transcriptionCheck;
+  if (settings.config.transcription.backend === 'off') checks.push({ name: 'transcription', ok: true, detail: 'off: voice notes are not transcribed (transcription.backend)' });
+  else if (!transcriber) checks.push({ name: 'transcription', ok: true, detail: 'not set up: voice notes get one line saying so (set TRANSCRIPTION_BASE_URL, or transcription.backend: command)' });
+  else if (transcriptionProblem) checks.push({ name: 'transcription', ok: false, detail: transcriptionProblem });
+  else checks.push({ name: 'transcription', ok: true, detail: sameAsModel ? 'openai backend on the model endpoint' : `${transcriber.name} backend ready` });
 
   // Platforms
   const platforms = configuredDoors(settings);
