@@ -43,9 +43,10 @@ function output(platform: (typeof PLATFORMS)[number], md: string): string {
   return (r.chunks.join('\n') + (r.html ?? '')).replace(/&lt;/g, '<').replace(/\\(.)/g, '$1');
 }
 
+/** The best of four runs: a garbage collection or a busy neighbour inflates one run, not all four. */
 function cpuMs(fn: () => unknown): number {
   let best = Infinity;
-  for (let k = 0; k < 2; k++) {
+  for (let k = 0; k < 4; k++) {
     const start = process.cpuUsage();
     fn();
     const d = process.cpuUsage(start);
@@ -70,7 +71,7 @@ describe('rendering with a bound', () => {
         const ms = cpuMs(() => (out = output(platform, c.md)));
         const floor = cpuMs(() => output(platform, rep('plain words ', c.md.length)));
         expect(out, c.name).toContain(c.shows);
-        expect(ms, `${c.name}: ${ms.toFixed(0)} ms against a floor of ${floor.toFixed(0)} ms`).toBeLessThan(Math.max(4 * floor, 60));
+        expect(ms, `${c.name}: ${ms.toFixed(0)} ms against a floor of ${floor.toFixed(0)} ms`).toBeLessThan(Math.max(4 * floor, 100)); // issue 38: ≤ 100 ms up to 100 KB
       }
     });
   }
