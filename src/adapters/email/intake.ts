@@ -25,6 +25,8 @@ export interface IntakeOptions {
   maxAgeDays: number;
   logger: Logger;
   now: () => Date;
+  /** File parts larger than this are described only, their bytes not kept (media.max_bytes). */
+  maxPartBytes?: number;
   /** Reconnect waits (ms) after the n-th failure in a row; default 0.5 s doubling to 60 s. */
   backoffMs?: (attempt: number) => number;
 }
@@ -251,7 +253,7 @@ export class MailboxIntake {
     const { logger } = this.options;
     let mail;
     try {
-      mail = await parseMail(message.source as Buffer, { cutAtBytes: (message.size ?? 0) > MAX_SOURCE_BYTES ? MAX_SOURCE_BYTES : undefined });
+      mail = await parseMail(message.source as Buffer, { cutAtBytes: (message.size ?? 0) > MAX_SOURCE_BYTES ? MAX_SOURCE_BYTES : undefined, maxPartBytes: this.options.maxPartBytes, handOver: true });
     } catch (error) {
       logger.warn('email', `not answering mail UID ${message.uid}: it cannot be parsed (${oneLine(error)})`);
       return 'unparsable';
