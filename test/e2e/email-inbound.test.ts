@@ -4,7 +4,8 @@
  * recording what the model was given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake, type RecordedRequest } from '../fakes/model.js';
@@ -12,6 +13,7 @@ import { startSmtpFake, type SmtpFake, type ReceivedMail } from '../fakes/smtp.j
 import { dovecotAvailability, startDovecot, type Dovecot } from '../fakes/dovecot.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, sleep, until, type Running } from '../helpers/cli.js';
 import { rawMail } from '../helpers/mail.js';
+import { pdfFile, pngFile } from '../helpers/media-files.js';
 
 const unavailable = dovecotAvailability();
 const title = (t: string) => (unavailable ? `${t} (skipped: ${unavailable})` : t);
@@ -147,6 +149,45 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
       const line = g.stderr().split('\n').find((l) => l.includes(id));
       expect(line, `log line for ${id}\n${g.stderr()}`).toMatch(reason);
     }
+  });
+
+  it(title('a photo and a PDF attached to a mail reach the model as an image part and the PDF\'s text; a stranger\'s attachment is never stored'), { timeout: 60_000 }, async () => {
+    const mails = smtp.messages.length;
+    const calls = model.completions().length;
+    const mediaDir = join(env.SWITCHBOARD_HOME!, 'media');
+    const stored = () => (existsSync(mediaDir) ? readdirSync(mediaDir) : []);
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    const strangerPng = pngFile(48, 48);
+    const before = stored();
+    await dovecot.append(rawMail({ from: 'Mallory <mallory@evil.test>', subject: 'Look', messageId: '<stranger-files@evil.test>', text: 'See my file', attachments: [{ name: 'bait.png', type: 'image/png', data: strangerPng }, { name: 'bait.pdf', type: 'application/pdf', data: pdfFile('STRANGER-PDF') }] }));
+    const png = pngFile(64, 64);
+    const pdf = pdfFile('Invoice total ZEBRA-42');
+    await dovecot.append(rawMail({ from: ALICE, subject: 'Files', messageId: '<files@example.com>', text: 'What is in these?', attachments: [{ name: 'photo.png', type: 'image/png', data: png }, { name: 'invoice.pdf', type: 'application/pdf', data: pdf }] }));
+    const mail = await answer(mails + 1);
+    expect(mail.envelope.to).toEqual(['alice@example.com']);
+    expect(smtp.messages.length).toBe(mails + 1);
+    expect(model.completions().length).toBe(calls + 1);
+    const req = model.completions()[calls];
+    const messages = req.body.messages as Array<{ role: string; content: unknown }>;
+    const last = messages[messages.length - 1];
+    expect(last.role).toBe('user');
+    const blocks = last.content as Array<{ type: string; text?: string; image_url?: { url: string } }>;
+    expect(Array.isArray(blocks), JSON.stringify(last)).toBe(true);
+    const text = blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    expect(text).toContain('What is in these?');
+    expect(text).toMatch(/<document name="invoice\.pdf" type="application\/pdf" untrusted="true">\s*Invoice total ZEBRA-42\s*<\/document>/);
+    const images = blocks.filter((b) => b.type === 'image_url');
+    expect(images).toHaveLength(1);
+    expect(images[0].image_url?.url).toMatch(/^data:image\/(png|jpeg|webp);base64,/);
+    expect(JSON.stringify(req.body)).not.toContain('STRANGER-PDF');
+    // Alice's files were kept (as sent, and the image as re-encoded); nothing of Mallory's.
+    expect(await seen('<stranger-files@evil.test>')).toBe(true);
+    const now = stored();
+    expect(now).toContain(sha(png));
+    expect(now).toContain(sha(pdf));
+    expect(now).not.toContain(sha(strangerPng));
+    expect(now).not.toContain(sha(pdfFile('STRANGER-PDF')));
+    expect(now.filter((f) => !before.includes(f)).length).toBeGreaterThanOrEqual(3);
   });
 
   it(title('resumes after the IMAP connection is killed and the server restarted'), { timeout: 60_000 }, async () => {

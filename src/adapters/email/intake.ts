@@ -15,6 +15,7 @@ import { oneLine, PlatformApiError } from '../../core/errors.js';
 import { parseMail } from './parse.js';
 import { screenMail } from './screen.js';
 import { toInboundMessage } from './inbound.js';
+import type { MailAttachments } from './attachments.js';
 import { IMAP_CONNECT_TIMEOUT_MS, imapProblem, toImapError } from './imap-errors.js';
 
 export interface IntakeOptions {
@@ -27,6 +28,8 @@ export interface IntakeOptions {
   now: () => Date;
   /** File parts larger than this are described only, their bytes not kept (media.max_bytes). */
   maxPartBytes?: number;
+  /** Where a mail's files are held while it is handed over, and kept once the gateway took it. */
+  attachments?: MailAttachments;
   /** Reconnect waits (ms) after the n-th failure in a row; default 0.5 s doubling to 60 s. */
   backoffMs?: (attempt: number) => number;
 }
@@ -266,7 +269,17 @@ export class MailboxIntake {
     }
     if (this.stopping) return null;
     const inbound = toInboundMessage(mail, `<${key}@imap.${this.options.imap.host}>`, this.options.now());
-    const verdict = (await this.handler(inbound)) ?? 'accepted';
+    // The files are held while the gateway decides, kept only when it took the mail (attachments.ts).
+    const files = this.options.attachments;
+    files?.hold(mail.attachments);
+    let verdict: InboundVerdict;
+    try {
+      verdict = (await this.handler(inbound)) ?? 'accepted';
+    } catch (error) {
+      files?.release(mail.attachments);
+      throw error;
+    }
+    await files?.settle(mail.attachments, verdict);
     if (verdict === 'duplicate') logger.info('email', `not answering ${label}: this Message-ID was handled before`);
     else if (verdict === 'refused') logger.info('email', `not answering ${label}: the sender is not in EMAIL_ALLOWED_SENDERS (no reply, no backscatter)`);
     else if (verdict === 'ignored') logger.info('email', `not answering ${label}: nothing written in it`);
