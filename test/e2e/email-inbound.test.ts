@@ -14,6 +14,7 @@ import { dovecotAvailability, startDovecot, type Dovecot } from '../fakes/doveco
 import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, sleep, until, type Running } from '../helpers/cli.js';
 import { rawMail } from '../helpers/mail.js';
 import { pdfFile, pngFile } from '../helpers/media-files.js';
+import { freePort } from '../helpers/ports.js';
 
 const unavailable = dovecotAvailability();
 const title = (t: string) => (unavailable ? `${t} (skipped: ${unavailable})` : t);
@@ -24,6 +25,7 @@ let smtp: SmtpFake;
 let root: string;
 let gateway: Running | undefined;
 let env: NodeJS.ProcessEnv;
+let healthPort: number;
 
 const ALICE = 'Alice Example <ALICE@example.com>';
 
@@ -33,6 +35,7 @@ beforeAll(async () => {
   model = await startModelFake();
   smtp = await startSmtpFake();
   root = mkdtempSync(join(tmpdir(), 'sb-email-in-'));
+  healthPort = await freePort();
   const config = join(root, 'config.yaml');
   writeFileSync(config, 'email:\n  max_age_days: 2\n');
   env = cleanEnv({
@@ -45,6 +48,7 @@ beforeAll(async () => {
     IMAP_URL: dovecot.url,
     EMAIL_FROM: 'Switchboard <bot@example.com>',
     EMAIL_ALLOWED_SENDERS: 'Alice@Example.com, carol@example.org',
+    SWITCHBOARD_HEALTH_PORT: String(healthPort),
   });
 });
 afterAll(() => cleanUp(() => killIfRunning(gateway), () => dovecot?.stop(), () => model?.close(), () => smtp?.close(), () => removeDir(root)));
@@ -190,15 +194,35 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
     expect(now.filter((f) => !before.includes(f)).length).toBeGreaterThanOrEqual(3);
   });
 
-  it(title('resumes after the IMAP connection is killed and the server restarted'), { timeout: 60_000 }, async () => {
+  it(title('resumes after the IMAP connection is killed and the server restarted; /readyz says 503 naming the door within 5 s while it is down'), { timeout: 60_000 }, async () => {
     const mails = smtp.messages.length;
-    expect(await dovecot.dropConnections()).toBeGreaterThanOrEqual(1);
-    await dovecot.restart();
+    const readyz = async () => {
+      const r = await fetch(`http://127.0.0.1:${healthPort}/readyz`);
+      return { status: r.status, body: (await r.json()) as { problems?: Record<string, string>; doors?: Record<string, string> } };
+    };
+    const ready = await readyz();
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+    expect(ready.body.doors?.email).toBe('connected');
+    await dovecot.restart(async () => {
+      // The server is gone: the door says so at once, and /readyz names it.
+      const downAt = Date.now();
+      let down = await readyz();
+      while (down.status !== 503 && Date.now() - downAt < 5000) {
+        await sleep(100);
+        down = await readyz();
+      }
+      expect(down.status, JSON.stringify(down.body)).toBe(503);
+      expect(down.body.problems?.['door:email']).toMatch(/IMAP .*127\.0\.0\.1:\d+/);
+      expect(down.body.doors?.email).toBe('down');
+      console.log(`/readyz said 503 for the e-mail door ${Date.now() - downAt} ms after the IMAP server stopped: ${down.body.problems?.['door:email']}`);
+    });
     await dovecot.append(rawMail({ from: ALICE, subject: 'After the drop', messageId: '<after-drop@example.com>', text: 'Still there?' }));
     const mail = await answer(mails + 1);
     expect(mail.parsed.subject).toBe('Re: After the drop');
     expect(await seen('<after-drop@example.com>')).toBe(true);
     expect(gateway!.stderr()).toMatch(/IMAP connection to 127\.0\.0\.1:\d+ dropped; reconnecting/);
+    // connected again: ready again
+    expect((await readyz()).status).toBe(200);
   });
 
   it(title('a restart answers nothing twice, even a journaled mail whose \\Seen was lost'), { timeout: 60_000 }, async () => {

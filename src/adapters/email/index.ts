@@ -139,6 +139,11 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
       for (let i = 0; i < parts; i++) delivery.onChunkSent(i);
     },
 
+    /** The mailbox connection lost and being retried: one line for /readyz (ARCHITECTURE.md §18). */
+    problem(): string | null {
+      return intake?.problem ?? null;
+    },
+
     // Any instance's turn may read a mail's files (from the media store): not only the one reading the mailbox.
     attachments: files,
 

@@ -87,6 +87,8 @@ export class MailboxIntake {
   /** Unseen mail too old to answer, by UID (UIDVALIDITY-scoped), so each is logged once. */
   private readonly tooOld = new Set<string>();
   private readonly backoff: (attempt: number) => number;
+  /** Why the mailbox is not being read right now (the connection dropped, a reconnect failed); null while it is. */
+  private down: string | null = null;
 
   constructor(
     private readonly options: IntakeOptions,
@@ -124,6 +126,11 @@ export class MailboxIntake {
     await first;
   }
 
+  /** Whether the mailbox is read now: null while connected, else one line (readiness, ARCHITECTURE.md §18). */
+  get problem(): string | null {
+    return this.down;
+  }
+
   /** Ends intake: the mail being handed over gets a short grace (then is left unseen for next time), then logout. */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -146,6 +153,7 @@ export class MailboxIntake {
       client.on('error', (error: Error) => logger.debug('email', `IMAP connection error: ${oneLine(error)}`));
       client.on('close', () => {
         closed = true;
+        if (!this.stopping) this.down ??= `IMAP connection to ${imap.host}:${imap.port} lost; reconnecting`;
         this.wake?.();
       });
       client.on('exists', () => {
@@ -160,6 +168,7 @@ export class MailboxIntake {
         if (failures) logger.info('email', `IMAP connection to ${imap.host}:${imap.port} back after ${failures} failed attempt(s)`);
         else logger.info('email', `reading ${imap.mailbox} on ${imap.host}:${imap.port} (${client.capabilities.has('IDLE') ? 'IDLE' : `polling every ${this.options.pollSeconds} s`})`);
         failures = 0;
+        this.down = null;
         onOpen();
         method = 'scan';
         while (!this.stopping && !closed) {
@@ -172,6 +181,7 @@ export class MailboxIntake {
         const e = toImapError(error, imap, method);
         if (fatal(e)) break;
         failures += 1;
+        this.down = `${e.message}; reconnecting`;
         logger.warn('email', `${e.message}; trying again in ${Math.round(this.backoff(failures) / 100) / 10} s`);
       } finally {
         if (this.client === client) this.client = null;
