@@ -183,7 +183,8 @@ describe.skipIf(!present)(`the reply cut on the public corpora${SKIP}`, () => {
     // the worker too): the event loop held under 100 ms.
     let cut = Infinity;
     let whole = Infinity;
-    for (let run = 0; run < 3; run++) {
+    // Best of up to five (a garbage collection, or the machine busy elsewhere, in one run is not the parser's).
+    for (let run = 0; run < 5 && (cut >= 100 || whole >= 100); run++) {
       cut = Math.min(cut, await loopHeld(() => writtenPart(big, true)));
       whole = Math.min(whole, await loopHeld(() => parseMail(raw(big))));
     }

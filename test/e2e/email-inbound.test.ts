@@ -4,7 +4,7 @@
  * recording what the model was given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'sb-email-in-'));
   healthPort = await freePort();
   const config = join(root, 'config.yaml');
-  writeFileSync(config, 'email:\n  max_age_days: 2\n');
+  writeFileSync(config, 'email:\n  max_age_days: 2\nmedia:\n  max_bytes: 100000\n');
   env = cleanEnv({
     SWITCHBOARD_HOME: join(root, 'home'),
     SWITCHBOARD_CONFIG: config,
@@ -59,8 +59,8 @@ async function startGateway(): Promise<Running> {
   return gateway;
 }
 
-async function answer(n: number): Promise<ReceivedMail> {
-  const got = await smtp.waitForMessages(n, 15_000).catch((error: Error) => {
+async function answer(n: number, timeoutMs = 15_000): Promise<ReceivedMail> {
+  const got = await smtp.waitForMessages(n, timeoutMs).catch((error: Error) => {
     throw new Error(`${error.message}\n${gateway?.stderr() ?? ''}`);
   });
   return got[n - 1];
@@ -166,9 +166,18 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
     await dovecot.append(rawMail({ from: 'Mallory <mallory@evil.test>', subject: 'Look', messageId: '<stranger-files@evil.test>', text: 'See my file', attachments: [{ name: 'bait.png', type: 'image/png', data: strangerPng }, { name: 'bait.pdf', type: 'application/pdf', data: pdfFile('STRANGER-PDF') }] }));
     const png = pngFile(64, 64);
     const pdf = pdfFile('Invoice total ZEBRA-42');
-    await dovecot.append(rawMail({ from: ALICE, subject: 'Files', messageId: '<files@example.com>', text: 'What is in these?', attachments: [{ name: 'photo.png', type: 'image/png', data: png }, { name: 'invoice.pdf', type: 'application/pdf', data: pdf }] }));
-    const mail = await answer(mails + 1);
+    const zip = randomBytes(150_000);
+    const files = [
+      { name: 'photo.png', type: 'image/png', data: png },
+      { name: 'invoice.pdf', type: 'application/pdf', data: pdf },
+      { name: 'big.zip', type: 'application/zip', data: zip },
+    ];
+    await dovecot.append(rawMail({ from: ALICE, subject: 'Files', messageId: '<files@example.com>', text: 'What is in these?', attachments: files }));
+    // the first image and PDF of the process load sharp and pdf.js: slow on a busy machine
+    const mail = await answer(mails + 1, 40_000);
     expect(mail.envelope.to).toEqual(['alice@example.com']);
+    // over media.max_bytes: one line first in the reply, as on every door
+    expect(mail.parsed.text).toMatch(/^I could not use "big\.zip": it is 146 KB, over the limit of 98 KB \(media\.max_bytes\)\./);
     expect(smtp.messages.length).toBe(mails + 1);
     expect(model.completions().length).toBe(calls + 1);
     const req = model.completions()[calls];
@@ -190,6 +199,7 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
     expect(now).toContain(sha(png));
     expect(now).toContain(sha(pdf));
     expect(now).not.toContain(sha(strangerPng));
+    expect(now).not.toContain(sha(zip));
     expect(now).not.toContain(sha(pdfFile('STRANGER-PDF')));
     expect(now.filter((f) => !before.includes(f)).length).toBeGreaterThanOrEqual(3);
   });
@@ -242,10 +252,11 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
 });
 
 describe.skipIf(Boolean(unavailable))('doctor with IMAP_URL', () => {
-  it(title('accepts the mailbox, and names IMAP_URL in one line for a wrong password or host, the password hidden'), { timeout: 30_000 }, async () => {
+  it(title('accepts the mailbox, and names IMAP_URL in one line for a wrong password or host, the password hidden'), { timeout: 90_000 }, async () => {
     // each its own data folder: four processes migrating one new SQLite file wait on each other
     let n = 0;
-    const doctor = (imapUrl: string) => runCli(['doctor'], { env: { ...env, SWITCHBOARD_HOME: join(root, `doctor-${++n}`), IMAP_URL: imapUrl }, cwd: root });
+    // four at once: on a busy machine each can take longer than runCli's default 20 s
+    const doctor = (imapUrl: string) => runCli(['doctor'], { env: { ...env, SWITCHBOARD_HOME: join(root, `doctor-${++n}`), IMAP_URL: imapUrl }, cwd: root, timeoutMs: 60_000 });
     const [good, wrong, host, box] = await Promise.all([
       doctor(dovecot.url),
       doctor(`imap://bot:wrong-password@127.0.0.1:${dovecot.port}/INBOX`),

@@ -275,7 +275,7 @@ export async function parseMail(raw: Buffer | string, options: ParseOptions = {}
     references: idsOf(source.references),
     date: source.date === undefined ? undefined : new Date(source.date),
     text: options.cutAtBytes
-      ? `${body}\n\n[Only the first ${Math.round(options.cutAtBytes / 1024 / 1024)} MB of this mail were read; attachments after that are not read.]`.trimStart()
+      ? `${body}\n\n[Only the first ${Math.round(options.cutAtBytes / 1024 / 1024)} MB of this mail were read: an attachment it cuts through, and any after it, were not read.]`.trimStart()
       : body,
     attachments: parts,
     ...(written.quoted && !unread ? { quoted: written.quoted } : {}),
