@@ -12,6 +12,7 @@ import type { ToolSource } from '../core/tools/registry.js';
 import { McpServerLink, type McpServerStatus } from './server.js';
 import { providerToolNames } from './names.js';
 import { mcpTool } from './tools.js';
+import { McpToolCache } from './tool-cache.js';
 
 export interface McpHubOptions {
   servers: Record<string, McpServerConfig>;
@@ -21,6 +22,11 @@ export interface McpHubOptions {
   reserved?: readonly string[];
   backoffMs?: (attempt: number) => number;
   version?: string;
+  /**
+   * Where each server's last tool list is kept (`<SWITCHBOARD_HOME>/mcp-tools.json`): with it a restart
+   * offers the tools at once and the servers come up behind (ARCHITECTURE.md §16a). Unset: none kept.
+   */
+  cacheFile?: string;
 }
 
 export class McpHub implements ToolSource {
@@ -31,9 +37,11 @@ export class McpHub implements ToolSource {
   private made = new Map<string, { key: string; tool: Tool }>();
   private readonly reserved: ReadonlySet<string>;
   private settling: Promise<void> | null = null;
+  private readonly cache: McpToolCache | null;
 
   constructor(private readonly options: McpHubOptions) {
     this.reserved = new Set(options.reserved ?? []);
+    this.cache = options.cacheFile ? new McpToolCache(options.cacheFile, options.logger) : null;
     // Links are made in name order, so the catalog's order does not depend on the config's.
     this.links = Object.keys(options.servers)
       .sort()
@@ -45,8 +53,10 @@ export class McpHub implements ToolSource {
             onToolsChanged: () => this.rebuild(),
             backoffMs: options.backoffMs,
             version: options.version ?? '0',
+            cached: this.cache?.get(name, options.servers[name]) ?? null,
           }),
       );
+    if (this.links.some((l) => l.tools)) this.rebuild();
   }
 
   /** Whether this process started the servers (a `console` alone never does). */
@@ -60,7 +70,8 @@ export class McpHub implements ToolSource {
 
   /**
    * Starts every server at once and returns: the gateway's start does not wait for them. The first
-   * session waits (settled()), so it gets their tools.
+   * session waits (settled()) for the servers whose tool list is not known from the last run, so it
+   * gets their tools; a server with a kept list is offered at once (its calls wait for it).
    */
   begin(): void {
     if (this.settling || !this.links.length) {
@@ -68,7 +79,8 @@ export class McpHub implements ToolSource {
       return;
     }
     const began = Date.now();
-    this.settling = Promise.all(this.links.map((l) => l.start())).then(() => {
+    this.settling = Promise.all(this.links.map((l) => l.start())).then(() => undefined);
+    void Promise.all(this.links.map((l) => l.attempted())).then(() => {
       const ready = this.links.filter((l) => l.state === 'ready');
       this.options.logger.info('mcp', `${ready.length} of ${this.links.length} MCP server(s) ready with ${this.catalog.length} tool(s) in ${Date.now() - began} ms`);
     });
@@ -97,6 +109,7 @@ export class McpHub implements ToolSource {
   }
 
   async close(): Promise<void> {
+    this.cache?.flush();
     await Promise.all(this.links.map((l) => l.close()));
   }
 
@@ -106,6 +119,7 @@ export class McpHub implements ToolSource {
     for (const link of this.links) {
       const defs = link.tools;
       if (!defs) continue;
+      if (link.listedLive) this.cache?.put(link.name, link.config, defs);
       const names = providerToolNames(link.name, defs.map((d) => d.name), taken);
       this.names.set(link, names);
       for (const def of defs) {
