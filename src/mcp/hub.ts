@@ -14,6 +14,11 @@ import { providerToolNames } from './names.js';
 import { mcpTool } from './tools.js';
 import { McpToolCache } from './tool-cache.js';
 
+/** A kept server gets this long to come up before the next one is started (it keeps starting). */
+const KEPT_STAGGER_MS = 1500;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 export interface McpHubOptions {
   servers: Record<string, McpServerConfig>;
   logger: Logger;
@@ -69,9 +74,13 @@ export class McpHub implements ToolSource {
   }
 
   /**
-   * Starts every server at once and returns: the gateway's start does not wait for them. The first
-   * session waits (settled()) for the servers whose tool list is not known from the last run, so it
-   * gets their tools; a server with a kept list is offered at once (its calls wait for it).
+   * Starts the servers and returns: the gateway's start does not wait for them. Spawning a process
+   * blocks this thread until the child has exec'd (long on a busy machine), so the spawns are spread
+   * over the event loop, one per turn of it. Servers whose tool list is not known go first, all
+   * connecting side by side: the first session waits (settled()) for them. Servers with a list kept
+   * from the last run (McpToolCache) are offered at once and started after those, one after another
+   * (each given up to KEPT_STAGGER_MS before the next), so a restart's first turns are not slowed by 20
+   * processes starting together; a call to one not started yet starts it at once and waits for it.
    */
   begin(): void {
     if (this.settling || !this.links.length) {
@@ -79,8 +88,23 @@ export class McpHub implements ToolSource {
       return;
     }
     const began = Date.now();
-    this.settling = Promise.all(this.links.map((l) => l.start())).then(() => undefined);
-    void Promise.all(this.links.map((l) => l.attempted())).then(() => {
+    const fresh = this.links.filter((l) => !l.tools);
+    const kept = this.links.filter((l) => l.tools);
+    const spawned = (async () => {
+      for (const link of fresh) {
+        await nextTurn();
+        link.launch();
+      }
+    })();
+    this.settling = spawned.then(() => Promise.all(fresh.map((l) => l.start()))).then(() => undefined);
+    const all = this.settling.then(async () => {
+      for (const link of kept) {
+        await nextTurn();
+        await Promise.race([link.start(), delay(KEPT_STAGGER_MS)]);
+      }
+      await Promise.all(kept.map((l) => l.start()));
+    });
+    void all.then(() => {
       const ready = this.links.filter((l) => l.state === 'ready');
       this.options.logger.info('mcp', `${ready.length} of ${this.links.length} MCP server(s) ready with ${this.catalog.length} tool(s) in ${Date.now() - began} ms`);
     });

@@ -111,26 +111,22 @@ export class McpServerLink {
     };
   }
 
-  /**
-   * Connects; resolves when the tools are listed or the start timeout passed (it keeps trying then) —
-   * at once when the list is known from the last run (its calls wait for the server meanwhile).
-   */
-  start(): Promise<void> {
-    if (!this.firstAttempt) this.firstAttempt = this.connect();
-    if (this.listed) return Promise.resolve();
-    return this.attempted();
+  /** Starts the first connection (spawning the process) unless it began; returns at once. */
+  launch(): void {
+    if (!this.firstAttempt && !this.closed) this.firstAttempt = this.connect();
   }
 
-  /** The first attempt's outcome, bounded by the start timeout. */
-  attempted(): Promise<void> {
-    if (!this.firstAttempt) return this.start();
+  /** launch(), then resolves when the tools are listed or the start timeout passed (it keeps trying then). */
+  start(): Promise<void> {
+    this.launch();
     const wait = this.config.start_timeout_seconds * 1000;
     let timer: NodeJS.Timeout | undefined;
-    return Promise.race([this.firstAttempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]).finally(() => clearTimeout(timer));
+    return Promise.race([this.firstAttempt ?? Promise.resolve(), new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]).finally(() => clearTimeout(timer));
   }
 
   async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<CallToolResult> {
     let timeoutMs = this.config.call_timeout_seconds * 1000;
+    this.launch(); // offered from the kept list and not started yet: it starts now, ahead of its turn
     if (this.stateNow === 'starting' || this.stateNow === 'restarting') {
       // Offered from the cached list before the server came up: the call waits for it, within its timeout.
       const began = Date.now();
