@@ -30,7 +30,12 @@ export interface ApprovalDeskDeps {
   store: Store;
   logger: Logger;
   now: () => Date;
+  /** Shows `text` in place of the prompt's buttons, on the door that posted it (Adapter.closeApprovalPrompt). */
+  closePrompt?: (record: ApprovalRecord, text: string) => Promise<void>;
 }
+
+/** What a prompt says once nobody answered it in time. */
+export const EXPIRED_TEXT = 'No answer in time: the call was not made.';
 
 export class ApprovalDesk {
   constructor(private readonly deps: ApprovalDeskDeps) {}
@@ -87,12 +92,14 @@ export class ApprovalDesk {
       return { status: 'refused', text: 'Only the person who asked (or an approver) can answer this.' };
     }
     const by = `${action.platform}:${action.userId}`;
-    return this.decide(record.id, action.decision === 'approve' ? 'approved' : 'denied', by, action.displayName ?? by, resume);
+    // A press on the prompt is shown by its door; an answer from elsewhere (an e-mail code, another door) closes it here.
+    const elsewhere = action.platform !== record.platform || action.chatId !== record.chatId;
+    return this.decide(record.id, action.decision === 'approve' ? 'approved' : 'denied', by, action.displayName ?? by, resume, elsewhere);
   }
 
   /** The console's answer (the operator is an approver by holding the console token). */
   answerFromConsole(id: string, decision: 'approved' | 'denied', resume: (message: InboundMessage) => Promise<void>): Promise<ActionOutcome> {
-    return this.decide(id, decision, 'console', 'the console', resume);
+    return this.decide(id, decision, 'console', 'the console', resume, true);
   }
 
   /** An e-mail reply `approve CODE` / `deny CODE` from `userId`: the code stands for the approval. */
@@ -106,6 +113,7 @@ export class ApprovalDesk {
     by: string,
     label: string,
     resume: (message: InboundMessage) => Promise<void>,
+    closePrompt = false,
   ): Promise<ActionOutcome> {
     const { store, logger } = this.deps;
     const at = this.deps.now().getTime();
@@ -122,10 +130,10 @@ export class ApprovalDesk {
       return { status: 'answered', text: alreadyAnswered(current, at) };
     }
     logger.info('approvals', `approval ${id} (${decided.record.tool}) ${decision} by ${by}`);
+    const resolved = `${decision === 'approved' ? 'Approved' : 'Denied'} ${label === 'the console' ? 'in' : 'by'} ${label}.`;
+    if (closePrompt) await this.close(decided.record, resolved);
     await resume(decided.message);
-    return decision === 'approved'
-      ? { status: 'approved', text: 'Approved.', resolved: `Approved by ${label}.` }
-      : { status: 'denied', text: 'Denied.', resolved: `Denied by ${label}.` };
+    return decision === 'approved' ? { status: 'approved', text: 'Approved.', resolved } : { status: 'denied', text: 'Denied.', resolved };
   }
 
   /** Denies what nobody answered in time; their turns resume (the model is told "no answer in time"). */
@@ -143,8 +151,18 @@ export class ApprovalDesk {
       return { records, messages };
     });
     for (const r of expired.records) logger.info('approvals', `approval ${r.id} (${r.tool}) expired: denied`);
+    for (const r of expired.records) await this.close(r, EXPIRED_TEXT);
     for (const m of expired.messages) await resume(m);
     return expired.records.length;
+  }
+
+  /** The prompt shows `text` instead of its buttons; a door that cannot is logged, the decision stands. */
+  private async close(record: ApprovalRecord, text: string): Promise<void> {
+    try {
+      await this.deps.closePrompt?.(record, text);
+    } catch (error) {
+      this.deps.logger.warn('approvals', `the prompt of approval ${record.id} could not be updated: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }
 

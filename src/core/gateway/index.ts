@@ -66,7 +66,13 @@ export class Gateway {
   constructor(private readonly deps: GatewayDeps) {
     this.now = deps.now ?? (() => new Date());
     this.access = new Access(deps.settings, deps.store.pairing, this.now);
-    this.approvals = new ApprovalDesk({ settings: deps.settings, store: deps.store, logger: deps.logger, now: this.now });
+    this.approvals = new ApprovalDesk({
+      settings: deps.settings,
+      store: deps.store,
+      logger: deps.logger,
+      now: this.now,
+      closePrompt: async (record, text) => deps.adapter(record.platform)?.closeApprovalPrompt?.(record.id, text),
+    });
     this.turns = new TurnRunner({ ...deps, now: this.now, approvals: this.approvals });
     this.intake = compose([this.addressed, this.journal, this.authorize, this.deferWhileStopping, this.command, this.enqueue]);
     this.sweepSteps = compose([this.authorize, this.command, this.enqueue]);
