@@ -132,12 +132,16 @@ describe('approvals through switchboard start with Telegram', () => {
     await gw.waitFor(/ready \(telegram/);
     const prompt = await say('SAVE lemur');
     expect(prompt.plain).toContain('within 1 seconds');
+    const keyboard = (prompt.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard;
     const n = tg.sent.length;
     const answer = (await tg.waitForMessages(n + 1, 20_000))[n];
     expect(answer.plain).toContain('no answer in time');
     expect(memoryText()).not.toContain('lemur');
-    // a late press: refused as expired
-    const keyboard = (prompt.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard;
+    // the prompt says so and its keyboard is gone (one editMessageText), before the answer came
+    expect(prompt.plain).toMatch(/no answer means no\.\n\nNo answer in time: the call was not made\.$/);
+    expect(JSON.stringify(prompt.params.reply_markup)).toBe('{"inline_keyboard":[]}');
+    expect(tg.callsOf('editMessageText').filter((c) => c.status === 200)).toHaveLength(1);
+    // a late press (a client that still shows the buttons): refused as expired
     const late = tg.pushCallback({ userId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
     await until(() => tg.callbackAnswers.some((a) => a.queryId === late), 20_000, 'the late press answered', gw);
     expect(tg.callbackAnswers.find((a) => a.queryId === late)?.text).toMatch(/expired/);
