@@ -259,6 +259,8 @@ export class Gateway {
   };
 
   private readonly enqueue: Step = async (ctx) => {
+    // A message while the session's turn waits for a yes closes that approval first (ARCHITECTURE.md §16).
+    if (!ctx.message.resumesApproval) await this.approvals.supersede(ctx.sessionKey, ctx.message.receivedAt, this.resume);
     await this.turns.offer(ctx);
     return 'accepted';
   };
