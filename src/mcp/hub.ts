@@ -16,6 +16,8 @@ import { McpToolCache } from './tool-cache.js';
 
 /** A kept server gets this long to come up before the next one is started (it keeps starting). */
 const KEPT_STAGGER_MS = 1500;
+/** Kept servers start this long after begin() (a call to one starts it at once). */
+const KEPT_DELAY_MS = 5000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -78,9 +80,9 @@ export class McpHub implements ToolSource {
    * blocks this thread until the child has exec'd (long on a busy machine), so the spawns are spread
    * over the event loop, one per turn of it. Servers whose tool list is not known go first, all
    * connecting side by side: the first session waits (settled()) for them. Servers with a list kept
-   * from the last run (McpToolCache) are offered at once and started after those, one after another
-   * (each given up to KEPT_STAGGER_MS before the next), so a restart's first turns are not slowed by 20
-   * processes starting together; a call to one not started yet starts it at once and waits for it.
+   * from the last run (McpToolCache) are offered at once and started KEPT_DELAY_MS later, one after
+   * another (each given up to KEPT_STAGGER_MS before the next), so a restart's ready line and first turns
+   * are not slowed by 20 processes starting; a call to one not started yet starts it at once and waits.
    */
   begin(): void {
     if (this.settling || !this.links.length) {
@@ -98,6 +100,8 @@ export class McpHub implements ToolSource {
     })();
     this.settling = spawned.then(() => Promise.all(fresh.map((l) => l.start()))).then(() => undefined);
     const all = this.settling.then(async () => {
+      // The gateway's own start and its first turns go first: each spawn holds the event loop.
+      if (kept.length) await delay(KEPT_DELAY_MS);
       for (const link of kept) {
         await nextTurn();
         await Promise.race([link.start(), delay(KEPT_STAGGER_MS)]);
