@@ -97,6 +97,8 @@ describe("MCP tool lists kept across restarts (SWITCHBOARD_HOME/mcp-tools.json)"
     expect(pinned.map((t) => t.name)).toEqual(['fx__add', 'fx__gone']);
     h.begin();
     await h.settled();
+    // A call starts the kept server at once (else it starts a few seconds after the gateway).
+    expect(await named(pinned, 'fx__add').run({ a: 1, b: 1 }, ctx())).toBe('sum=2');
     await until(() => h.current() !== pinned);
     expect(h.current().map((t) => t.name)).toEqual(['fx__add', 'fx__odd']);
     // What a session pinned stays as it was: the change shows from the next session (the cache rule).
