@@ -307,6 +307,13 @@ export interface Adapter {
    * (cron delivery, the outbox draining at shutdown).
    */
   deliver(delivery: Delivery): Promise<void>;
+  /**
+   * Optional capability (ARCHITECTURE.md §16): an approval prompt this door posted was closed without a
+   * press on it — it expired, was answered in the console or on another door, or the person wrote a new
+   * message meanwhile. The door shows `text` in place of the prompt's buttons (where it still knows the
+   * prompt's message: the process that posted it). A press on the prompt is handled by the door itself.
+   */
+  closeApprovalPrompt?(approvalId: string, text: string): Promise<void>;
   /** Optional capability: show "typing…" in the chat while a turn runs. */
   sendTyping?(target: DeliveryTarget): Promise<void>;
   /** Optional capability: show the answer while it is written (ARCHITECTURE.md §10). */

@@ -400,6 +400,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         channelMessages.set(`${channel}/${ts}`, text ?? '');
         const posted = messages.find((m) => m.channel === channel && m.ts === ts);
         if (posted) posted.text = text;
+        // As Slack: blocks given with the update replace the message's (buttons not among them are gone).
+        if (posted && params.blocks !== undefined) posted.params = { ...posted.params, blocks: params.blocks };
         visible.push({ kind: 'update', channel, ts, text: text ?? '', at: Date.now() });
         return { ok: true, channel, ts, text };
       }

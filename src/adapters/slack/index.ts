@@ -16,11 +16,12 @@ import type { Adapter, InboundHandler, InboundMessage, InboundVerdict } from '..
 import type { AdapterDeps } from '../deps.js';
 import { slackStreaming } from './stream.js';
 import { boltLogger, createWebClient, type LogHold, slackApiBase, webClientOptions } from './client.js';
-import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, startCallFailure } from './errors.js';
+import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, startCallFailure, toPlatformError } from './errors.js';
 import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
 import { createSender } from './send.js';
 import { createDisplayNames } from './users.js';
-import { APPROVAL_ACTION_IDS, decodeBlockAction } from './actions.js';
+import { APPROVAL_ACTION_IDS, closedPrompt, decodeBlockAction } from './actions.js';
+import { PromptRefs } from '../../core/approvals/prompt-refs.js';
 
 /** Bolt's default endpoint for events, commands and interactions. */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -58,7 +59,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   // Name look-ups are best effort: no retries, short timeout.
   const lookupClient = createWebClient(settings.botToken, { ...clientOpts, retries: 0, timeoutMs: 3_000 });
   const displayName = createDisplayNames(lookupClient, logger, now);
-  const deliver = createSender({ client, logger, now });
+  const prompts = new PromptRefs<{ channel: string; ts: string; text: string }>();
+  const deliver = createSender({ client, logger, now, promptSent: (id, ref) => prompts.set(id, ref) });
   const command = deps.config.slack.command;
   const responseType = deps.config.slack.command_response;
 
@@ -193,6 +195,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       }
       const outcome = handler.action ? await handler.action(decoded.action) : { status: 'unknown' as const, text: 'Approvals are not answered here.' };
       try {
+        if (outcome.resolved || outcome.status === 'answered') prompts.take(decoded.action.approvalId);
         if (outcome.resolved) {
           const text = `${decoded.messageText ?? 'Approval'}\n\n*${outcome.resolved}*`;
           // The prompt shows the model's arguments: no unfurl of a URL among them (§17).
@@ -315,6 +318,16 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     },
 
     deliver,
+    /** The prompt closed without a press (expired, answered elsewhere): chat.update with its closing line, buttons gone. */
+    async closeApprovalPrompt(approvalId: string, line: string): Promise<void> {
+      const ref = prompts.take(approvalId);
+      if (!ref) return;
+      try {
+        await client.chat.update({ channel: ref.channel, ts: ref.ts, ...closedPrompt(ref.text, line) });
+      } catch (error) {
+        throw toPlatformError('chat.update', error);
+      }
+    },
     streaming: slackStreaming(client, () => identity.teamId),
     attachments: slackFetcher(settings.botToken, slackApiBase(settings.apiUrl)),
 

@@ -36,7 +36,7 @@ import { cutOversized, maxMessageChars } from './oversized.js';
 import { TurnTaint } from '../taint.js';
 import type { ApprovalVerdict } from '../agent.js';
 import type { ApprovalDesk, StoredTurn } from '../approvals/desk.js';
-import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER } from '../approvals/policy.js';
+import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER, NOT_ANSWERED, SUPERSEDED } from '../approvals/policy.js';
 import type { MediaIntake, PreparedMessage } from '../media/intake.js';
 
 export interface TurnRunnerDeps {
@@ -447,7 +447,7 @@ export class TurnRunner {
     const first = paused.messages[0];
     const userContent = first?.role === 'user' ? first.content : '';
     let verdict: ApprovalVerdict;
-    if (record.decision === 'denied') verdict = { result: DENIED_BY_USER };
+    if (record.decision === 'denied') verdict = { result: record.answeredBy === SUPERSEDED ? NOT_ANSWERED : DENIED_BY_USER };
     else if (record.decision === 'expired') verdict = { result: NO_ANSWER };
     else if (record.state === 'ran') verdict = { result: record.result ?? '' };
     else if (record.state === 'running') verdict = { result: INTERRUPTED };
