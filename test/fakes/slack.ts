@@ -147,6 +147,10 @@ export interface SlackFake {
   socketConnected(timeoutMs?: number): Promise<void>;
   /** Socket Mode: sends an envelope (`events_api`, `slash_commands`, …) and resolves with the client's ack. */
   sendSocketEnvelope(type: string, payload: Record<string, unknown>, timeoutMs?: number): Promise<SocketAck>;
+  /** Socket Mode: cuts every open connection (no close frame), as a network drop would. */
+  dropSockets(): void;
+  /** Socket Mode: the next `times` connection attempts are refused (the upgrade is cut off). */
+  refuseSockets(times?: number): void;
   close(): Promise<void>;
 }
 
@@ -511,8 +515,13 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<WebSocket>();
   const acks = new Map<string, (ack: SocketAck) => void>();
+  let refusals = 0;
   server.on('upgrade', (req, socket, head) => {
     if (!req.url?.startsWith('/socket')) return socket.destroy();
+    if (refusals > 0) {
+      refusals -= 1;
+      return socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
@@ -577,6 +586,12 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         });
         ws.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api', retry_attempt: 0, retry_reason: '' }));
       }),
+    dropSockets: () => {
+      for (const ws of sockets) ws.terminate();
+    },
+    refuseSockets: (times = 1) => {
+      refusals = times;
+    },
     close: async () => {
       for (const ws of sockets) ws.terminate();
       wss.close();
