@@ -138,6 +138,11 @@ export interface SlackFake {
   failNext(method: string, error: string, times?: number): void;
   /** The next `times` calls of `method` are cut off without an answer (a network error). */
   dropNext(method: string, times?: number): void;
+  /**
+   * Every later call of `method` is answered after `ms`, plus up to `jitterMs` more at random (the varying
+   * latency of the real API); `delay(method, 0)` undoes it.
+   */
+  delay(method: string, ms: number, jitterMs?: number): void;
   /** Makes a response_url answer 404 `expired_url` from now on. */
   expireResponseUrl(id: string): void;
   waitForCalls(method: string, count: number, timeoutMs?: number): Promise<SlackCall[]>;
@@ -257,6 +262,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const rateLimits = new Map<string, { seconds: number; times: number }>();
   const failures = new Map<string, { error: string; times: number }>();
   const drops = new Map<string, number>();
+  const delays = new Map<string, { ms: number; jitterMs: number }>();
   const expired = new Set<string>();
   const responseCounts = new Map<string, number>();
   const channelMessages = new Map<string, string>(); // `${channel}/${ts}` → text
@@ -434,6 +440,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       req.socket.destroy();
       return;
     }
+    const latency = delays.get(method);
+    if (latency) await new Promise((resolve) => setTimeout(resolve, latency.ms + Math.random() * latency.jitterMs));
     let limited = take(rateLimits, method);
     if (!limited && (method === 'chat.update' || method === 'chat.appendStream') && typeof params.channel === 'string') {
       const now = Date.now();
@@ -561,6 +569,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     rateLimit: (method, seconds, times = 1) => void rateLimits.set(method, { seconds, times }),
     failNext: (method, error, times = 1) => void failures.set(method, { error, times }),
     dropNext: (method, times = 1) => void drops.set(method, times),
+    delay: (method, ms, jitterMs = 0) => void (ms > 0 || jitterMs > 0 ? delays.set(method, { ms, jitterMs }) : delays.delete(method)),
     expireResponseUrl: (id) => void expired.add(id),
     waitForCalls: (method, count, timeoutMs = 5_000) =>
       waitUntil(() => {

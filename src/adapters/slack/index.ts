@@ -58,7 +58,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   const client = createWebClient(settings.botToken, clientOpts);
   // Name look-ups are best effort: no retries, short timeout.
   const lookupClient = createWebClient(settings.botToken, { ...clientOpts, retries: 0, timeoutMs: 3_000 });
-  const displayName = createDisplayNames(lookupClient, logger, now);
+  const names = createDisplayNames(lookupClient, logger, now);
   const deliver = createSender({ client, logger, now });
   const command = deps.config.slack.command;
   const responseType = deps.config.slack.command_response;
@@ -99,10 +99,15 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // No check for a stop here: what reaches a listener was (events) or is about to be (commands)
     // acknowledged to Slack, which will not send it again, so it is handed over even while stopping.
     const message: InboundMessage = decoded.message;
-    const run = (async () => {
-      if (lookupName && message.displayName === undefined) message.displayName = await displayName(message.userId);
-      return handler(message);
-    })()
+    // Handed over at once, with the name only if it is known: a look-up first would let a later message,
+    // posted to another instance, reach the journal first (ARCHITECTURE.md §9). Where the name shows
+    // (channels), it is looked up meanwhile and the turn asks for it (`senderName`).
+    if (lookupName && message.displayName === undefined) {
+      const known = names.cached(message.userId);
+      if (known) message.displayName = known.name;
+      else if (!message.isDirect) names.prefetch(message.userId);
+    }
+    const run = handler(message)
       .catch((error: unknown) => {
         logger.error('slack', `handing over ${message.updateId} failed: ${oneLine(error)}`);
       })
@@ -321,6 +326,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     problem() {
       return socketWatch?.problem() ?? null;
     },
+
+    senderName: (userId) => names.lookup(userId),
 
     async close() {
       // Nothing else to release: the Web API clients send through the global fetch, whose idle
