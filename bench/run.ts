@@ -183,6 +183,15 @@ function rows(r: Results): Row[] {
     add('Instances', 'same, each session sticky to one instance (no lease hand-over per message)', n(i.scaleOut.stickyRatio), '×');
     add('Instances', `failover: SIGKILL of the Telegram door holder → a message sent then is answered, p50 of ${i.failover.trialsMs.length} (lease ${i.failover.leaseSeconds} s; goal ≤ 30)`, n(i.failover.p50Ms / 1000, 1), 's');
     add('Instances', `session_search over ${n(i.search.messages, 0)} messages on PostgreSQL, p95 (goal < 10)`, n(i.search.p95Ms), 'ms');
+    if (i.handover) {
+      const h = i.handover;
+      add('Instances', `SIGTERM of the Telegram door holder → the standby polls, worst of ${h.polledMs.length} (lease ${h.leaseSeconds} s; goal within one heartbeat, ${n(h.heartbeatMs / 1000, 1)} s)`, n(h.maxMs / 1000, 1), 's');
+    }
+    if (i.rolling) {
+      const r2 = i.rolling;
+      add('Instances', `rolling restart of ${r2.instances} instances under steady Slack traffic (${r2.users} conversations, ${n(r2.sent, 0)} messages): lost / doubled (goal 0 / 0)`, `${r2.lost} / ${r2.doubled}`, 'messages');
+      add('Instances', 'same: answers out of the order their conversation sent them (goal 0)', n(r2.outOfOrder, 0), 'answers');
+    }
   }
   if (r.pgpath) {
     const p = r.pgpath;
