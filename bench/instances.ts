@@ -387,7 +387,9 @@ export async function rollingRestart(pgServer: BenchPostgres, slack: SlackFake, 
       lost += sent.filter((t) => !counts.has(t)).length;
       const answeredOrder = [...new Set(slack.messages.filter((m) => m.channel === channel).flatMap((m) => [...(m.text ?? '').matchAll(/r\d+k\d+/g)].map((x) => x[0])))];
       const sentOrder = sent.filter((t) => counts.has(t));
-      outOfOrder += answeredOrder.filter((t, i) => t !== sentOrder[i]).length;
+      const misplaced = answeredOrder.filter((t, i) => t !== sentOrder[i]);
+      outOfOrder += misplaced.length;
+      if (misplaced.length) log(`instances: rolling restart: ${channel} answered ${answeredOrder.join(' ')}`);
     }
     const doubled = [...counts.values()].filter((c) => c > 1).length;
     const seconds = Math.round((performance.now() - t0) / 100) / 10;
