@@ -306,8 +306,8 @@ export async function sigtermHandover(pgServer: BenchPostgres, tg: TelegramFake,
 
 /**
  * A rolling restart under steady traffic: two instances behind one Slack app (each event goes to one of
- * them; one that cannot be reached gets the event again at the other, with the same event_id, as Slack
- * retries); SIGTERM the first, start it again, then the same with the second. Every conversation sends
+ * them, once its /readyz says 200; one that cannot be reached gets the event again at the other, with the
+ * same event_id, as Slack retries); SIGTERM the first, start it again, then the same with the second. Every conversation sends
  * one message per ROLLING_GAP_MS throughout. Counted afterwards: messages never answered, answered more
  * than once, and answers out of the order they were sent in.
  */
@@ -320,10 +320,18 @@ export async function rollingRestart(pgServer: BenchPostgres, slack: SlackFake, 
   const live: Array<Started | null> = [null, null];
   const all: Started[] = [];
   let n = 0;
+  // As a load balancer in front of a rolling restart would: an instance gets traffic once /readyz says 200.
   const start = async (slot: number) => {
-    const s = await startInstance(`rolling-${slot}-${n++}`, vars, config);
+    const healthPort = await freePort();
+    const s = await startInstance(`rolling-${slot}-${n++}`, { ...vars, SWITCHBOARD_HEALTH_PORT: String(healthPort) }, config);
     all.push(s);
     await waitReady([s]);
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`http://127.0.0.1:${healthPort}/readyz`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      if (i > 600) throw new Error(`${s.id} not ready within 30 s`);
+      await sleep(50);
+    }
     live[slot] = s;
   };
   const sentBy = new Map<string, string[]>();
