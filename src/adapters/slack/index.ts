@@ -7,7 +7,8 @@
 import { slackFetcher } from './attachments.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from './bolt.js';
+import { App, HTTPReceiver, SocketModeReceiver } from './bolt.js';
+import { type SocketModeWatch, watchSocketMode } from './socket-state.js';
 import { refuseFutureTimestamps } from './timestamp.js';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
@@ -58,7 +59,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   const client = createWebClient(settings.botToken, clientOpts);
   // Name look-ups are best effort: no retries, short timeout.
   const lookupClient = createWebClient(settings.botToken, { ...clientOpts, retries: 0, timeoutMs: 3_000 });
-  const displayName = createDisplayNames(lookupClient, logger, now);
+  const names = createDisplayNames(lookupClient, logger, now);
   const prompts = new PromptRefs<{ channel: string; ts: string; text: string }>();
   const deliver = createSender({ client, logger, now, promptSent: (id, ref) => prompts.set(id, ref) });
   const command = deps.config.slack.command;
@@ -69,7 +70,10 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   let identity: BotIdentity = {};
   // Bolt's warnings and errors while start() waits go to debug: start() reports the outcome itself.
   let starting = false;
-  const startHold: LogHold = { held: () => starting };
+  // Socket Mode: the connection's state after start (`problem()`, `/readyz`), from its client's events.
+  let socketWatch: SocketModeWatch | undefined;
+  let socketClient: SocketModeReceiver['client'] | undefined;
+  const startHold: LogHold = { held: () => starting, seen: (text) => socketWatch?.note(text) };
   const inFlight = new Set<Promise<unknown>>();
 
   function boundPort(): number | undefined {
@@ -97,10 +101,15 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // No check for a stop here: what reaches a listener was (events) or is about to be (commands)
     // acknowledged to Slack, which will not send it again, so it is handed over even while stopping.
     const message: InboundMessage = decoded.message;
-    const run = (async () => {
-      if (lookupName && message.displayName === undefined) message.displayName = await displayName(message.userId);
-      return handler(message);
-    })()
+    // Handed over at once, with the name only if it is known: a look-up first would let a later message,
+    // posted to another instance, reach the journal first (ARCHITECTURE.md §9). Where the name shows
+    // (channels), it is looked up meanwhile and the turn asks for it (`senderName`).
+    if (lookupName && message.displayName === undefined) {
+      const known = names.cached(message.userId);
+      if (known) message.displayName = known.name;
+      else if (!message.isDirect) names.prefetch(message.userId);
+    }
+    const run = handler(message)
       .catch((error: unknown) => {
         logger.error('slack', `handing over ${message.updateId} failed: ${oneLine(error)}`);
       })
@@ -115,9 +124,12 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // A fixed authorize instead of `token`: Bolt then never repeats auth.test (start did it once).
     const authorize = async () => ({ botToken: settings.botToken, botId: identity.botId, botUserId: identity.botUserId, teamId: identity.teamId });
     const common = { authorize, logger: bolt, clientOptions: options, convoStore: false as const, ignoreSelf: true };
+    // The Socket Mode receiver as App would build it (same client options), kept to watch its client.
+    const socketReceiver = mode === 'socket' ? new SocketModeReceiver({ appToken: settings.appToken ?? '', logger: bolt, installerOptions: { clientOptions: options } }) : undefined;
+    socketClient = socketReceiver?.client;
     const instance =
-      mode === 'socket'
-        ? new App({ ...common, socketMode: true, appToken: settings.appToken })
+      socketReceiver
+        ? new App({ ...common, socketMode: true, receiver: socketReceiver })
         : new App({
             ...common,
             // processBeforeResponse false: Bolt answers 200 (events) and ack() (commands) before any slow work.
@@ -254,6 +266,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // the gateway journals them. Only after the transport is closed is anything refused.
     const instance = app;
     app = undefined;
+    socketWatch?.stop();
+    socketWatch = undefined;
     if (instance) {
       const openServer = server;
       openServer?.closeIdleConnections();
@@ -306,10 +320,17 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         starting = false;
       }
       app = instance;
+      if (socketClient) socketWatch = watchSocketMode(socketClient);
       logger.info('slack', mode === 'http' ? `listening on port ${boundPort()} (${SLACK_EVENTS_PATH})` : 'connected in Socket Mode');
     },
 
     stop,
+
+    problem() {
+      return socketWatch?.problem() ?? null;
+    },
+
+    senderName: (userId) => names.lookup(userId),
 
     async close() {
       // Nothing else to release: the Web API clients send through the global fetch, whose idle
