@@ -26,7 +26,7 @@ import type { PlatformId } from './platform/ids.js';
  * 2-core VM): a round trip to an idle thread costs about 0.3–1 ms of latency and 0.1 ms of the
  * event loop, an inline render of 4,000 characters of an ordinary answer 3–10 ms, of 8,000 about 20.
  */
-export const INLINE_MAX_CHARS = 4_000;
+export const INLINE_MAX_CHARS = 2_000;
 
 /** A render still running on the thread after this is abandoned (the thread ended) and sent as written. */
 export const RENDER_TIMEOUT_MS = 5_000;

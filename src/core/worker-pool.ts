@@ -1,11 +1,13 @@
 /**
  * CPU work off the event loop (ARCHITECTURE.md §6d): a few worker threads, started on the first job
  * and not keeping the process alive while idle, each doing one job at a time. What a thread runs is
- * the caller's (`spawn`); the protocol is `{ id, request }` in and `{ id, result }` or `{ id, error }`
- * out. A job still running after `timeoutMs` ends its thread — the job is rejected with WorkerTimeout
- * and the next job gets a new thread — and a thread that dies (an uncaught error, out of memory, an
- * exit) rejects its job with WorkerFailed; jobs waiting for a thread are not affected by either. The
- * timeout counts from when a thread takes the job, so a queue behind a slow job does not time out.
+ * the caller's (`spawn`); the protocol is `{ ready: true }` once the thread has loaded its code, then
+ * `{ id, request }` in and `{ id, result }` or `{ id, error }` out. A job still running after
+ * `timeoutMs` ends its thread — the job is rejected with WorkerTimeout and the next job gets a new
+ * thread — and a thread that dies (an uncaught error, out of memory, an exit) or is not ready within
+ * `startTimeoutMs` rejects its job with WorkerFailed; jobs waiting for a thread are not affected by
+ * either. The timeout counts from when a ready thread takes the job: neither a queue behind a slow job
+ * nor the loading of a new thread (on a busy machine, seconds) is counted against a job.
  */
 import type { Worker } from 'node:worker_threads';
 
@@ -32,6 +34,8 @@ export interface WorkerPoolOptions {
   size: number;
   /** A job still running after this ends its thread. */
   timeoutMs: number;
+  /** A thread not ready after this is ended (default 30 s). */
+  startTimeoutMs?: number;
 }
 
 interface Job<Req, Res> {
@@ -45,9 +49,10 @@ interface Slot<Req, Res> {
   job: Job<Req, Res> | null;
   jobId: number;
   timer: NodeJS.Timeout | null;
+  ready: boolean;
 }
 
-type Reply<Res> = { id: number; result: Res; error?: undefined } | { id: number; error: string };
+type Reply<Res> = { ready: true } | { id: number; result: Res; error?: undefined } | { id: number; error: string };
 
 export class WorkerPool<Req, Res> {
   private readonly slots = new Set<Slot<Req, Res>>();
@@ -103,8 +108,20 @@ export class WorkerPool<Req, Res> {
     const worker = this.options.spawn();
     worker.unref();
     this.started++;
-    const slot: Slot<Req, Res> = { worker, job: null, jobId: -1, timer: null };
+    const slot: Slot<Req, Res> = { worker, job: null, jobId: -1, timer: null, ready: false };
+    const startTimeoutMs = this.options.startTimeoutMs ?? 30_000;
+    const starting = setTimeout(() => {
+      this.lost(slot, new WorkerFailed(`the worker thread was not ready within ${startTimeoutMs} ms`));
+      void worker.terminate();
+    }, startTimeoutMs);
+    starting.unref(); // a thread loading is no reason to stay alive; one with a job is held by its ref
     worker.on('message', (reply: Reply<Res>) => {
+      if ('ready' in reply) {
+        clearTimeout(starting);
+        slot.ready = true;
+        if (slot.job) this.startClock(slot, slot.job);
+        return;
+      }
       if (slot.job === null || reply.id !== slot.jobId) return;
       const job = this.release(slot)!;
       if (reply.error !== undefined) job.reject(new WorkerFailed(reply.error));
@@ -112,7 +129,10 @@ export class WorkerPool<Req, Res> {
       this.dispatch();
     });
     worker.on('error', (error: Error) => this.lost(slot, new WorkerFailed(`the worker thread failed: ${error.message}`)));
-    worker.on('exit', (code: number) => this.lost(slot, new WorkerFailed(`the worker thread stopped (exit code ${code})`)));
+    worker.on('exit', (code: number) => {
+      clearTimeout(starting);
+      this.lost(slot, new WorkerFailed(`the worker thread stopped (exit code ${code})`));
+    });
     this.slots.add(slot);
     return slot;
   }
@@ -122,6 +142,17 @@ export class WorkerPool<Req, Res> {
     slot.jobId = this.nextId++;
     // Held open while it has a job (its answer is awaited), let go when idle.
     slot.worker.ref();
+    if (slot.ready) this.startClock(slot, job);
+    try {
+      slot.worker.postMessage({ id: slot.jobId, request: job.request });
+    } catch (error) {
+      this.release(slot);
+      job.reject(new WorkerFailed(`the job could not be sent: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+
+  /** The job's timeout, from now (its thread is ready). */
+  private startClock(slot: Slot<Req, Res>, job: Job<Req, Res>): void {
     slot.timer = setTimeout(() => {
       // Busy with this job for who knows how long: the thread is ended; the next job starts another.
       this.slots.delete(slot);
@@ -130,12 +161,7 @@ export class WorkerPool<Req, Res> {
       job.reject(new WorkerTimeout(this.options.timeoutMs));
       this.dispatch();
     }, this.options.timeoutMs);
-    try {
-      slot.worker.postMessage({ id: slot.jobId, request: job.request });
-    } catch (error) {
-      this.release(slot);
-      job.reject(new WorkerFailed(`the job could not be sent: ${error instanceof Error ? error.message : String(error)}`));
-    }
+    slot.timer.unref();
   }
 
   /** The slot's job, taken off it; the slot is idle (and its thread unref'd) after. */

@@ -1,7 +1,7 @@
 /**
  * The render worker's thread (ARCHITECTURE.md §6d): the same renderFor as on the event loop, run on
- * a worker thread for answers long enough to stall it. One request at a time: `{ id, request }` in,
- * `{ id, result }` or `{ id, error }` out (the protocol of src/core/worker-pool.ts). An answer whose
+ * a worker thread for answers long enough to stall it. `{ ready: true }` once loaded, then one request
+ * at a time: `{ id, request }` in, `{ id, result }` or `{ id, error }` out (src/core/worker-pool.ts). An answer whose
  * render throws — a stack overflow the bounds did not foresee, any bug — is reported as an error
  * line, and the caller sends the answer as written; the thread lives on for the next one.
  *
@@ -21,3 +21,4 @@ port.on('message', ({ id, request }: { id: number; request: RenderRequest }) => 
     port.postMessage({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
   }
 });
+port.postMessage({ ready: true });
