@@ -10,10 +10,11 @@
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { renderChunks, type ChunkedFormat } from '../src/render/index.js';
+import { renderChunks, renderFor, RENDER_PLATFORMS, type ChunkedFormat } from '../src/render/index.js';
+import { createRenderService, INLINE_MAX_CHARS, sharedRenderPool } from '../src/app-render.js';
 import { validateTelegramMarkdownV2 } from '../src/render/validate-mdv2.js';
 import { missingWords, sourceWords, validateChunk, validateSlackMrkdwn } from '../src/render/validate.js';
-import { commonmarkExamples, LLM_ANSWERS } from '../test/render/corpus.js';
+import { commonmarkExamples, LLM_ANSWERS, ordinaryAnswer } from '../test/render/corpus.js';
 
 export interface RenderBenchRow {
   name: string;
@@ -124,6 +125,66 @@ export async function benchRender(): Promise<RenderBenchRow[]> {
   return rows;
 }
 
+/** Event-loop stall while one answer renders: the gateway's renderer (the worker past INLINE_MAX_CHARS) against renderFor inline. */
+export interface RenderStallRow {
+  platform: string;
+  /** Answer size in characters (an ordinary model answer, test/render/corpus.ts ordinaryAnswer). */
+  chars: number;
+  mode: 'worker' | 'inline';
+  renders: number;
+  /** Over the renders: the 95th percentile and the largest of each render's longest stall. */
+  p95Ms: number;
+  maxMs: number;
+}
+
+/** The longest the event loop went without running a 1 ms timer while `work` ran. */
+async function stallMs(work: () => unknown): Promise<number> {
+  let last = performance.now();
+  let worst = 0;
+  const probe = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  await new Promise((r) => setTimeout(r, 5));
+  last = performance.now();
+  worst = 0;
+  await work();
+  await new Promise((r) => setTimeout(r, 2));
+  worst = Math.max(worst, performance.now() - last);
+  clearInterval(probe);
+  return worst;
+}
+
+/**
+ * Event-loop stall p95/max while rendering a 30 KB and a 100 KB ordinary answer per platform: through
+ * the gateway's renderer (src/app-render.ts: on the render worker) and, for comparison, inline.
+ */
+export async function benchRenderStall(renders = 10): Promise<RenderStallRow[]> {
+  const service = createRenderService();
+  await service('telegram', ordinaryAnswer(30_000)); // the thread's start is not what is measured
+  const rows: RenderStallRow[] = [];
+  for (const chars of [30_000, 100_000]) {
+    const md = ordinaryAnswer(chars);
+    for (const platform of RENDER_PLATFORMS) {
+      for (const mode of ['worker', 'inline'] as const) {
+        const stalls: number[] = [];
+        for (let k = 0; k < renders; k++) stalls.push(await stallMs(() => (mode === 'worker' ? service(platform, md) : renderFor(platform, md))));
+        stalls.sort((a, b) => a - b);
+        const at = (q: number): number => Math.round(stalls[Math.min(stalls.length - 1, Math.ceil(q * stalls.length) - 1)] * 10) / 10;
+        rows.push({ platform, chars, mode, renders, p95Ms: at(0.95), maxMs: at(1) });
+      }
+    }
+  }
+  await sharedRenderPool().close();
+  return rows;
+}
+
+/** The stall rows as an aligned text table. */
+export function formatRenderStall(rows: readonly RenderStallRow[]): string {
+  return [`answers longer than ${INLINE_MAX_CHARS} characters go to the worker`, ...rows.map((r) => `${r.platform.padEnd(9)} ${String(r.chars / 1000).padStart(4)} KB  ${r.mode.padEnd(7)} p95 ${r.p95Ms.toFixed(1).padStart(6)} ms  max ${r.maxMs.toFixed(1).padStart(6)} ms`)].join('\n');
+}
+
 /** The rows as an aligned text table. */
 export function formatRenderBench(rows: readonly RenderBenchRow[]): string {
   const head = ['renderer', 'format', 'docs/s', 'valid %', 'intact %'];
@@ -136,4 +197,5 @@ export function formatRenderBench(rows: readonly RenderBenchRow[]): string {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await benchRender();
   process.stdout.write(`Renderers on ${benchCorpus().length} documents\n${formatRenderBench(rows)}\n`);
+  process.stdout.write(`Event-loop stall while rendering\n${formatRenderStall(await benchRenderStall())}\n`);
 }

@@ -10,14 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderPool, createRenderService, INLINE_MAX_CHARS, sharedRenderPool, spawnRenderThread } from '../../src/app-render.js';
 import { WorkerFailed } from '../../src/core/worker-pool.js';
 import { RENDER_PLATFORMS, renderAsWritten, renderFor } from '../../src/render/index.js';
-import { commonmarkExamples, LLM_ANSWERS, stressDocs } from './corpus.js';
+import { commonmarkExamples, LLM_ANSWERS, ordinaryAnswer, stressDocs } from './corpus.js';
 
-/** An ordinary answer of `size` characters: the corpus's model answers one after another. */
-function ordinary(size: number): string {
-  let text = '';
-  for (let i = 0; text.length < size; i++) text += `${LLM_ANSWERS[i % LLM_ANSWERS.length]}\n\n`;
-  return text.slice(0, size);
-}
+const ordinary = ordinaryAnswer;
 
 /** The longest the event loop went without running a 1 ms timer while `work` ran (and one tick after). */
 async function stallMs(work: () => unknown): Promise<number> {
