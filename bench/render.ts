@@ -125,12 +125,16 @@ export async function benchRender(): Promise<RenderBenchRow[]> {
   return rows;
 }
 
-/** Event-loop stall while one answer renders: the gateway's renderer (the worker past INLINE_MAX_CHARS) against renderFor inline. */
+/**
+ * Event-loop stall while one answer renders: the gateway's renderer (the worker past INLINE_MAX_CHARS),
+ * renderFor inline, and the loop doing nothing for as long as the worker took (the machine's floor:
+ * on a loaded machine the loop's thread waits for a core now and then, whatever it runs).
+ */
 export interface RenderStallRow {
   platform: string;
   /** Answer size in characters (an ordinary model answer, test/render/corpus.ts ordinaryAnswer). */
   chars: number;
-  mode: 'worker' | 'inline';
+  mode: 'worker' | 'inline' | 'idle';
   renders: number;
   /** Over the renders: the 95th percentile and the largest of each render's longest stall. */
   p95Ms: number;
@@ -158,21 +162,32 @@ async function stallMs(work: () => unknown): Promise<number> {
 
 /**
  * Event-loop stall p95/max while rendering a 30 KB and a 100 KB ordinary answer per platform: through
- * the gateway's renderer (src/app-render.ts: on the render worker) and, for comparison, inline.
+ * the gateway's renderer (src/app-render.ts: on the render worker), inline for comparison, and idle.
+ * The worker rows are measured first, so the inline renders' garbage is not collected during them.
  */
 export async function benchRenderStall(renders = 10): Promise<RenderStallRow[]> {
   const service = createRenderService();
   await service('telegram', ordinaryAnswer(30_000)); // the thread's start is not what is measured
   const rows: RenderStallRow[] = [];
-  for (const chars of [30_000, 100_000]) {
-    const md = ordinaryAnswer(chars);
-    for (const platform of RENDER_PLATFORMS) {
-      for (const mode of ['worker', 'inline'] as const) {
+  const took = new Map<string, number>();
+  const row = (platform: string, chars: number, mode: RenderStallRow['mode'], stalls: number[]): RenderStallRow => {
+    stalls.sort((a, b) => a - b);
+    const at = (q: number): number => Math.round(stalls[Math.min(stalls.length - 1, Math.ceil(q * stalls.length) - 1)] * 10) / 10;
+    return { platform, chars, mode, renders: stalls.length, p95Ms: at(0.95), maxMs: at(1) };
+  };
+  for (const mode of ['worker', 'idle', 'inline'] as const) {
+    for (const chars of [30_000, 100_000]) {
+      const md = ordinaryAnswer(chars);
+      for (const platform of RENDER_PLATFORMS) {
         const stalls: number[] = [];
-        for (let k = 0; k < renders; k++) stalls.push(await stallMs(() => (mode === 'worker' ? service(platform, md) : renderFor(platform, md))));
-        stalls.sort((a, b) => a - b);
-        const at = (q: number): number => Math.round(stalls[Math.min(stalls.length - 1, Math.ceil(q * stalls.length) - 1)] * 10) / 10;
-        rows.push({ platform, chars, mode, renders, p95Ms: at(0.95), maxMs: at(1) });
+        for (let k = 0; k < renders; k++) {
+          const start = performance.now();
+          if (mode === 'worker') stalls.push(await stallMs(() => service(platform, md)));
+          else if (mode === 'idle') stalls.push(await stallMs(() => new Promise((r) => setTimeout(r, took.get(`${platform}${chars}`) ?? 1))));
+          else stalls.push(await stallMs(() => renderFor(platform, md)));
+          if (mode === 'worker') took.set(`${platform}${chars}`, Math.max(took.get(`${platform}${chars}`) ?? 0, performance.now() - start));
+        }
+        rows.push(row(platform, chars, mode, stalls));
       }
     }
   }
