@@ -22,9 +22,12 @@ import type { RenderRequest } from './render/request.js';
 import type { PlatformId } from './platform/ids.js';
 
 /**
- * Answers up to this many characters render inline. Measured (bench/render.ts, `stall` figures;
- * 2-core VM): a round trip to an idle thread costs about 0.3–1 ms of latency and 0.1 ms of the
- * event loop, an inline render of 4,000 characters of an ordinary answer 3–10 ms, of 8,000 about 20.
+ * Answers up to this many characters render inline. Measured (slack, medians of 21, on this 2-core VM
+ * while it was shared, load 15): a round trip to the thread holds the event loop 0.5–1 ms whatever the
+ * size, and answers in 1.3–2× the inline time; inline, 250 characters take 11 ms, 2,000 take 29, 4,000
+ * take 114 (on an idle core about a fifth of that). So an answer up to 2,000 characters — most chat
+ * replies — is not delayed by a thread's round trip (or its start), and no inline render holds the
+ * loop much past 10 ms on an idle core.
  */
 export const INLINE_MAX_CHARS = 2_000;
 
