@@ -31,8 +31,12 @@ import type { PlatformId } from './platform/ids.js';
  */
 export const INLINE_MAX_CHARS = 2_000;
 
-/** A render still running on the thread after this is abandoned (the thread ended) and sent as written. */
-export const RENDER_TIMEOUT_MS = 5_000;
+/**
+ * A render still running on the thread after this is abandoned (the thread ended) and sent as written: a
+ * bounded answer (§6c) takes at most about 250 ms on an idle core, so this is a render gone wrong, not a
+ * busy machine (a 30 KB answer took over 5 s once here, at a load of 18 on 2 cores).
+ */
+export const RENDER_TIMEOUT_MS = 10_000;
 
 /**
  * The thread's limits. Its stack is the event loop's (V8's default, about 1 MB, not a worker's 4 MB), so

@@ -36,10 +36,14 @@ async function stallMs(work: () => unknown): Promise<number> {
   return worst;
 }
 
-/** The best of up to three runs (stopping at one within `goal`): a garbage collection or a busy neighbour stalls one run, not all three. */
+/**
+ * The best of up to five runs, stopping at the first within `goal`: a garbage collection, or a busy
+ * machine keeping the loop's thread off a core (on a shared 2-core box the idle loop alone misses a
+ * 1 ms timer by up to 200 ms now and then: bench/render.ts, idle rows), stalls one run, not all five.
+ */
 async function bestStall(work: () => unknown, goal: number): Promise<number> {
   let best = Infinity;
-  for (let k = 0; k < 3 && best > goal; k++) best = Math.min(best, await stallMs(work));
+  for (let k = 0; k < 5 && best > goal; k++) best = Math.min(best, await stallMs(work));
   return best;
 }
 

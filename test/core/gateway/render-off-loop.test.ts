@@ -39,12 +39,13 @@ async function stallMs(work: () => Promise<unknown>): Promise<number> {
 describe('a long answer through the gateway', () => {
   it('reaches the chat as renderFor writes it, and the event loop never stalls past 100 ms during the turn', async () => {
     const answer = ordinaryAnswer(30_000);
-    const core = makeCore({ modelUrl: model.openaiUrl, allowed: '1001', render: createRenderService() });
+    const fallbacks: string[] = [];
+    const core = makeCore({ modelUrl: model.openaiUrl, allowed: '1001', render: createRenderService({ onFallback: (reason) => fallbacks.push(reason) }) });
     try {
       const expected = renderFor('telegram', answer).chunks;
       let best = Infinity;
-      // Best of three turns: a garbage collection or a busy neighbour stalls one, not all three.
-      for (let k = 0; k < 3 && best > 100; k++) {
+      // Best of up to five turns: a garbage collection or a busy machine stalls one, not all five.
+      for (let k = 0; k < 5 && best > 100; k++) {
         const before = core.door.sent.length;
         model.queue({ text: answer });
         const ms = await stallMs(async () => {
@@ -52,6 +53,7 @@ describe('a long answer through the gateway', () => {
           await until(() => core.door.sent.length === before + expected.length, 20_000);
         });
         best = Math.min(best, ms);
+        expect(fallbacks, 'rendered on the worker, not sent as written').toEqual([]);
         expect(core.door.sent.slice(before).map((s) => s.text)).toEqual(expected);
       }
       expect(expected.length).toBeGreaterThan(5);
