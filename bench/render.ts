@@ -10,10 +10,11 @@
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { renderChunks, type ChunkedFormat } from '../src/render/index.js';
+import { renderChunks, renderFor, RENDER_PLATFORMS, type ChunkedFormat } from '../src/render/index.js';
+import { createRenderService, INLINE_MAX_CHARS, sharedRenderPool } from '../src/app-render.js';
 import { validateTelegramMarkdownV2 } from '../src/render/validate-mdv2.js';
 import { missingWords, sourceWords, validateChunk, validateSlackMrkdwn } from '../src/render/validate.js';
-import { commonmarkExamples, LLM_ANSWERS } from '../test/render/corpus.js';
+import { commonmarkExamples, LLM_ANSWERS, ordinaryAnswer } from '../test/render/corpus.js';
 
 export interface RenderBenchRow {
   name: string;
@@ -124,6 +125,82 @@ export async function benchRender(): Promise<RenderBenchRow[]> {
   return rows;
 }
 
+/**
+ * Event-loop stall while one answer renders: the gateway's renderer (the worker past INLINE_MAX_CHARS),
+ * renderFor inline, and the loop doing nothing for as long as the worker took (the machine's floor:
+ * on a loaded machine the loop's thread waits for a core now and then, whatever it runs).
+ */
+export interface RenderStallRow {
+  platform: string;
+  /** Answer size in characters (an ordinary model answer, test/render/corpus.ts ordinaryAnswer). */
+  chars: number;
+  mode: 'worker' | 'inline' | 'idle';
+  renders: number;
+  /** Over the renders: the median, the 95th percentile and the largest of each render's longest stall. */
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+/** The longest the event loop went without running a 1 ms timer while `work` ran. */
+async function stallMs(work: () => unknown): Promise<number> {
+  let last = performance.now();
+  let worst = 0;
+  const probe = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  await new Promise((r) => setTimeout(r, 5));
+  last = performance.now();
+  worst = 0;
+  await work();
+  await new Promise((r) => setTimeout(r, 2));
+  worst = Math.max(worst, performance.now() - last);
+  clearInterval(probe);
+  return worst;
+}
+
+/**
+ * Event-loop stall p95/max while rendering a 30 KB and a 100 KB ordinary answer per platform: through
+ * the gateway's renderer (src/app-render.ts: on the render worker), inline for comparison, and idle.
+ * The worker rows are measured first, so the inline renders' garbage is not collected during them.
+ */
+export async function benchRenderStall(renders = 20, inlineRenders = 5): Promise<RenderStallRow[]> {
+  const service = createRenderService();
+  await service('telegram', ordinaryAnswer(30_000)); // the thread's start is not what is measured
+  const rows: RenderStallRow[] = [];
+  const took = new Map<string, number>();
+  const row = (platform: string, chars: number, mode: RenderStallRow['mode'], stalls: number[]): RenderStallRow => {
+    stalls.sort((a, b) => a - b);
+    const at = (q: number): number => Math.round(stalls[Math.min(stalls.length - 1, Math.ceil(q * stalls.length) - 1)] * 10) / 10;
+    return { platform, chars, mode, renders: stalls.length, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: at(1) };
+  };
+  for (const mode of ['worker', 'idle', 'inline'] as const) {
+    for (const chars of [30_000, 100_000]) {
+      const md = ordinaryAnswer(chars);
+      for (const platform of RENDER_PLATFORMS) {
+        const stalls: number[] = [];
+        for (let k = 0; k < (mode === 'inline' ? inlineRenders : renders); k++) {
+          const start = performance.now();
+          if (mode === 'worker') stalls.push(await stallMs(() => service(platform, md)));
+          else if (mode === 'idle') stalls.push(await stallMs(() => new Promise((r) => setTimeout(r, took.get(`${platform}${chars}`) ?? 1))));
+          else stalls.push(await stallMs(() => renderFor(platform, md)));
+          if (mode === 'worker') took.set(`${platform}${chars}`, Math.max(took.get(`${platform}${chars}`) ?? 0, performance.now() - start));
+        }
+        rows.push(row(platform, chars, mode, stalls));
+      }
+    }
+  }
+  await sharedRenderPool().close();
+  return rows;
+}
+
+/** The stall rows as an aligned text table. */
+export function formatRenderStall(rows: readonly RenderStallRow[]): string {
+  return [`answers longer than ${INLINE_MAX_CHARS} characters go to the worker`, ...rows.map((r) => `${r.platform.padEnd(9)} ${String(r.chars / 1000).padStart(4)} KB  ${r.mode.padEnd(7)} p50 ${r.p50Ms.toFixed(1).padStart(6)} ms  p95 ${r.p95Ms.toFixed(1).padStart(6)} ms  max ${r.maxMs.toFixed(1).padStart(6)} ms`)].join('\n');
+}
+
 /** The rows as an aligned text table. */
 export function formatRenderBench(rows: readonly RenderBenchRow[]): string {
   const head = ['renderer', 'format', 'docs/s', 'valid %', 'intact %'];
@@ -136,4 +213,5 @@ export function formatRenderBench(rows: readonly RenderBenchRow[]): string {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = await benchRender();
   process.stdout.write(`Renderers on ${benchCorpus().length} documents\n${formatRenderBench(rows)}\n`);
+  process.stdout.write(`Event-loop stall while rendering\n${formatRenderStall(await benchRenderStall())}\n`);
 }

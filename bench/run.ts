@@ -24,6 +24,7 @@ import { benchBespoke, type BespokeBench } from './bespoke.js';
 import { benchMcp, type McpBench } from './mcp.js';
 import { benchMedia, type MediaBench } from './media.js';
 import { machine, round, type Machine } from './util.js';
+import type { RenderStallRow } from './render.js';
 
 interface Row {
   section: string;
@@ -47,6 +48,7 @@ interface Results {
   gateway?: GatewayBench;
   prompt?: PromptBench;
   render?: RenderRow[] | { unavailable: string };
+  renderStall?: RenderStallRow[];
   search?: SearchBenchResult;
   footprint?: FootprintBench;
   dbsize?: DbSizeBench;
@@ -118,6 +120,9 @@ function rows(r: Results): Row[] {
   if (r.render) {
     if ('unavailable' in r.render) add('Render', 'renderer benchmark', 'unavailable', r.render.unavailable);
     else for (const row of r.render) add('Render', `${row.name} (${row.format}); valid ${n(row.validPct, 1)}%, intact ${n(row.intactPct, 1)}%`, n(row.docsPerSec, 0), 'documents/s');
+  }
+  for (const row of r.renderStall ?? []) {
+    add('Render', `event-loop stall rendering a ${n(row.chars / 1000, 0)} KB ordinary answer for ${row.platform}, ${{ worker: 'as the gateway does (render worker)', inline: 'inline (for comparison)', idle: 'the loop idle as long (the machine\'s floor)' }[row.mode]}, p50 / p95 / max of ${row.renders}${row.mode === 'worker' ? ' (goal: max ≤ 100)' : ''}`, `${n(row.p50Ms, 1)} / ${n(row.p95Ms, 1)} / ${n(row.maxMs, 1)}`, 'ms');
   }
   if (r.search) {
     const s = r.search;
@@ -296,6 +301,8 @@ if (!skip.has('prompt')) {
 if (!skip.has('render')) {
   log('render: documents per second per format…');
   results.render = await renderBench();
+  log('render: event-loop stall while rendering 30 KB and 100 KB answers…');
+  results.renderStall = await ((await import('./render.js')) as typeof import('./render.js')).benchRenderStall();
 }
 if (!skip.has('search')) {
   log('search: session_search and compression…');

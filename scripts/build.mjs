@@ -199,7 +199,8 @@ const lazySegmenter = {
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli.ts', 'commands/source-maps': 'src/commands/source-maps.ts' },
+  // render-worker: the render thread's code (src/app-render.ts starts it from dist/render-worker.js).
+  entryPoints: { cli: 'src/cli.ts', 'commands/source-maps': 'src/commands/source-maps.ts', 'render-worker': 'src/render/thread.ts' },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

@@ -37,7 +37,7 @@ import { settingsRedactor } from './core/secrets/known.js';
 import { redactingProvider } from './core/secrets/provider.js';
 import { secondOpinionFor } from './guard/index.js';
 import type { SecondOpinion } from './core/guard.js';
-import { renderFor } from './render/index.js';
+import { createRenderService } from './app-render.js';
 import { Retention } from './core/retention.js';
 import { MediaIntake } from './core/media/intake.js';
 import { mediaReaders, transcriberFor } from './media/index.js';
@@ -171,8 +171,12 @@ export function createApp(options: AppOptions): App {
         secondOpinion,
       }));
   const prompts = new SessionPrompts(store, build, logger);
+  // Long answers render on a worker thread, off the event loop every door shares (ARCHITECTURE.md §6d).
+  const renderService = createRenderService({
+    onFallback: (reason, r) => logger.warn('render', `a ${r.markdown.length}-character answer for ${r.platform} went out as written (render worker: ${reason})`),
+  });
   const render: Renderer =
-    options.render ?? ((platform, markdown) => renderFor(platform, markdown, { color: platform === 'cli' && (options.terminalColor ?? false) }));
+    options.render ?? ((platform, markdown) => renderService(platform, markdown, { color: platform === 'cli' && (options.terminalColor ?? false) }));
 
   const delivery = new DeliveryService({
     store,

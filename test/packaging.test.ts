@@ -20,7 +20,8 @@ import { eventBody, startSlackFake } from './fakes/slack.js';
 import { scanText } from '../src/guard/scan.js';
 import { ATTACKS, BENIGN } from './guard/corpus.js';
 import { REDTEAM } from './guard/redteam/corpus.js';
-import { RENDER_PLATFORMS, renderFor } from '../src/render/index.js';
+import { RENDER_PLATFORMS, renderAsWritten, renderFor } from '../src/render/index.js';
+import { INLINE_MAX_CHARS } from '../src/app-render.js';
 import { SCOPE } from './guard/redteam/score.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -188,6 +189,34 @@ describe('packaging', () => {
     // the table's columns are padded to display width: the CJK cell counts two columns a character
     expect(renderFor('cli', inputs[0]).chunks[0]).toMatch(/Anna +\| +日本語 +\|/);
   }, 60_000);
+
+  it('the bundled `render` renders a long answer on the render worker, dist/render-worker.js, which `npm pack` ships with dist/', () => {
+    const md = Array.from({ length: 60 }, (_, i) => `## Part ${i}\n\nSome **bold** words, a [link](https://example.com/${i}) and \`code\`.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| ${i} | x |\n`).join('\n');
+    expect(md.length).toBeGreaterThan(INLINE_MAX_CHARS);
+    const renderWith = (bin: string) => spawnSync(process.execPath, [bin, 'render', '--platform', 'telegram'], { encoding: 'utf8', input: md, env: { PATH: process.env.PATH, HOME: hermeticDirs().home }, cwd: hermeticDirs().cwd, timeout: 60_000 });
+    const r = renderWith(COMPILED_BIN);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ chunks: renderFor('telegram', md).chunks });
+    // Without the worker's file, the same command says so in one line and writes the answer as it is:
+    // so the output above came from the worker.
+    const copy = mkdtempSync(join(tmpdir(), 'sb-render-worker-'));
+    try {
+      mkdirSync(join(copy, 'bin'));
+      copyFileSync(COMPILED_BIN, join(copy, 'bin', 'switchboard.js'));
+      execFileSync('cp', ['-r', join(root, 'dist'), join(copy, 'dist')]);
+      rmSync(join(copy, 'dist', 'render-worker.js'));
+      const bare = renderWith(join(copy, 'bin', 'switchboard.js'));
+      expect(bare.status).toBe(0);
+      expect(bare.stderr).toMatch(/^switchboard render: a telegram document was written as is \(render worker: .*no render-worker\.js beside the bundle.*\)\n$/);
+      expect(JSON.parse(bare.stdout)).toEqual({ chunks: renderAsWritten('telegram', md).chunks });
+    } finally {
+      removeDir(copy);
+    }
+    // `npm pack` ships the package.json "files" (no .npmignore): dist/ whole, so dist/render-worker.js.
+    expect(readdirSync(root)).not.toContain('.npmignore');
+    expect((pkg as { files?: string[] }).files).toContain('dist');
+  }, 120_000);
 
   it('every file in dist/ is Latin-1, so V8 keeps each loaded module one byte a character', () => {
     const files = ['cli.js', ...readdirSync(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join('chunks', f))];

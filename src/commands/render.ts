@@ -11,13 +11,15 @@
  * email — one chunk, the text/plain body (--html: the HTML alternative instead); cli — terminal
  * text without colours. A document with nothing visible gives `[]`. `cron` is not a target (a cron
  * job renders for the platform it delivers to): one line on stderr, exit 2, as for an unknown
- * platform or a bad flag.
+ * platform or a bad flag. A long document is rendered as the gateway renders it, on the render
+ * worker (src/app-render.ts); when that fails, it is written as is and one line on stderr says so.
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { oneLine } from '../core/errors.js';
 import { CommandLineError, parseCommandLine } from './io.js';
-import { assertRenderPlatform, RENDER_PLATFORMS, RenderError, renderEmail, renderFor, type RenderPlatform } from '../render/index.js';
+import { assertRenderPlatform, RENDER_PLATFORMS, RenderError, type RenderPlatform } from '../render/index.js';
+import { createRenderService, type RenderService } from '../app-render.js';
 
 export interface RenderIO {
   stdin: NodeJS.ReadableStream;
@@ -43,13 +45,11 @@ inside is written \\n); blank lines are skipped; output lines come in input orde
   not json                             →  {"error":"…"}   (the rest go on; exit code 1)`;
 const Line = z.object({ markdown: z.string() });
 
-/** The chunks for one document. */
-function chunksFor(platform: RenderPlatform, markdown: string, html: boolean): string[] {
-  if (platform === 'email' && html) {
-    const out = renderEmail(markdown).html;
-    return out ? [out] : [];
-  }
-  return renderFor(platform, markdown).chunks;
+/** The chunks for one document (with --html, e-mail's HTML alternative). */
+async function chunksFor(render: RenderService, platform: RenderPlatform, markdown: string, html: boolean): Promise<string[]> {
+  const message = await render(platform, markdown);
+  if (platform === 'email' && html) return message.html ? [message.html] : [];
+  return message.chunks;
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
@@ -111,10 +111,13 @@ export async function run(argv: string[], io: RenderIO): Promise<number> {
     return 2;
   }
   const html = values.html === true;
+  const render = createRenderService({
+    onFallback: (reason) => void write(io.stderr, `switchboard render: a ${platform} document was written as is (render worker: ${reason})\n`),
+  });
 
   if (!values.jsonl) {
     const markdown = await readAll(io.stdin);
-    await write(io.stdout, JSON.stringify({ chunks: chunksFor(platform, markdown, html) }) + '\n');
+    await write(io.stdout, JSON.stringify({ chunks: await chunksFor(render, platform, markdown, html) }) + '\n');
     return 0;
   }
 
@@ -129,7 +132,7 @@ export async function run(argv: string[], io: RenderIO): Promise<number> {
       out = JSON.stringify({ error: input });
     } else {
       try {
-        out = JSON.stringify({ chunks: chunksFor(platform, input.markdown, html) });
+        out = JSON.stringify({ chunks: await chunksFor(render, platform, input.markdown, html) });
       } catch (error) {
         failed = true;
         out = JSON.stringify({ error: oneLine(error) });

@@ -13,11 +13,12 @@ import { discordMeasure, discordTokens } from './discord-markdown.js';
 import { emailHtml } from './email-html.js';
 import { emailTextTokens } from './email-text.js';
 import { RenderError } from './errors.js';
+import { sourceDocument } from './fallback.js';
 import { walkBounded } from './parse.js';
 import { slackMeasure, slackTokens } from './slack-mrkdwn.js';
 import { telegramMeasure, telegramTokens } from './telegram-html.js';
 import { terminalTokens } from './terminal.js';
-import { codePointLength, graphemes } from './text.js';
+import { codePointLength, graphemes, wellFormed } from './text.js';
 import type { Root } from 'mdast';
 import type { Token } from './tokens.js';
 
@@ -88,6 +89,12 @@ export function renderChunks(markdown: string, format: ChunkedFormat, options: R
   return walkBounded(markdown, (root) => chunksOf(root, format, options));
 }
 
+/** How an answer becomes the tree the serializers walk: parsed within the bounds, or taken as written. */
+type Walk = <T>(markdown: string, walk: (root: Root) => T) => T;
+
+/** The answer as written (fallback.ts): what an answer past the bounds becomes; linear, never parsed. */
+const asWritten: Walk = (markdown, walk) => walk(sourceDocument(wellFormed(markdown)));
+
 /** Max subject length before it is cut at a word and given an ellipsis. */
 export const SUBJECT_MAX = 120;
 
@@ -96,7 +103,11 @@ export const SUBJECT_MAX = 120;
  * else the first non-empty line; null when there is nothing).
  */
 export function renderEmail(markdown: string): { text: string; html: string; subject: string | null } {
-  return walkBounded(markdown, (root) => {
+  return emailWith(walkBounded, markdown);
+}
+
+function emailWith(walkWith: Walk, markdown: string): { text: string; html: string; subject: string | null } {
+  return walkWith(markdown, (root) => {
     const text = chunksOf(root, 'email-text', { limit: null })[0] ?? '';
     return { text, html: emailHtml(root), subject: subjectOf(root, text) };
   });
@@ -148,16 +159,31 @@ export function assertRenderPlatform(platform: string): asserts platform is Rend
  * target (a cron job delivers in its target's format): RenderError, as from assertRenderPlatform.
  */
 export function renderFor(platform: PlatformId, markdown: string, options: { color?: boolean } = {}): RenderedMessage {
+  return renderForWith(walkBounded, platform, markdown, options);
+}
+
+/**
+ * Renders an answer for a platform as written: its text escaped for the format, in paragraphs, its
+ * fenced code kept as code — what renderFor gives for an answer past RENDER_BOUNDS, whatever the
+ * answer. Linear in the length and never parsed: the fallback when rendering it properly failed
+ * or took too long (the render worker, ARCHITECTURE.md §6d).
+ */
+export function renderAsWritten(platform: PlatformId, markdown: string, options: { color?: boolean } = {}): RenderedMessage {
+  return renderForWith(asWritten, platform, markdown, options);
+}
+
+function renderForWith(walkWith: Walk, platform: PlatformId, markdown: string, options: { color?: boolean }): RenderedMessage {
   assertRenderPlatform(platform);
   const entry = PLATFORM_FORMATS[platform];
   if (entry.format === 'email-text') {
-    const email = renderEmail(markdown);
+    const email = emailWith(walkWith, markdown);
     const message: RenderedMessage = { chunks: email.text ? [email.text] : [] };
     if (email.html) message.html = email.html;
     if (email.subject !== null) message.subject = email.subject;
     return message;
   }
-  return { chunks: renderChunks(markdown, entry.format, { limit: entry.messageLimit, color: options.color }) };
+  const limit = entry.messageLimit;
+  return { chunks: walkWith(markdown, (root) => chunksOf(root, entry.format, { limit, color: options.color })) };
 }
 
 /**

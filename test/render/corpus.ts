@@ -104,6 +104,13 @@ Let me know if you'd like a version for @here or @everyone announcements 😄`,
 *Generated automatically.* 日本語のテキストも大丈夫です。`,
 ];
 
+/** An ordinary answer of `size` characters, as a model writes a long one: the answers above one after another. */
+export function ordinaryAnswer(size: number): string {
+  let text = '';
+  for (let i = 0; text.length < size; i++) text += `${LLM_ANSWERS[i % LLM_ANSWERS.length]}\n\n`;
+  return text.slice(0, size);
+}
+
 /** Deterministic filler text. */
 function lorem(words: number, seed = 1): string {
   const vocab = ['alpha', 'beta', 'gamma', 'delta', 'render', 'chunk', 'message', 'limit', 'platform', 'token', 'émoji', 'naïve', 'Zürich', '東京', 'данные', 'x1', 'y22'];

@@ -226,7 +226,7 @@ export class Gateway {
     if (await this.access.allows(message)) return next();
     const text = await this.access.refusal(message);
     this.deps.logger.info('auth', `refused ${message.platform} user ${message.userId}${text === null ? ' (not answered)' : ''}`);
-    const refusal = text === null ? null : this.deps.replies.prepare({ ...replyTarget, ephemeral: true }, text);
+    const refusal = text === null ? null : await this.deps.replies.prepare({ ...replyTarget, ephemeral: true }, text);
     await this.deps.replies.commit(null, async (tx, reply) => {
       if (!(await tx.inbound.mark(message.platform, message.updateId, 'refused'))) throw new AnsweredElsewhere(message.updateId);
       await reply(refusal);
@@ -250,7 +250,7 @@ export class Gateway {
       modelStatus: (c: TurnContext, session?: Pick<SessionRecord, 'model'>) => agent.modelStatus(agent.modelOf(session, c.model)),
     };
     const text = 'unknown' in parsed ? unknownCommandText(parsed.unknown) : await COMMAND_HANDLERS[parsed.command](ctx, deps);
-    const answer = text === null ? null : this.deps.replies.prepare(ctx.replyTarget, text);
+    const answer = text === null ? null : await this.deps.replies.prepare(ctx.replyTarget, text);
     await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
       if (!(await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'done'))) throw new AnsweredElsewhere(ctx.message.updateId);
       await reply(answer);

@@ -3,8 +3,11 @@ import type { DeliveryTarget, OutboundMessage } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { Address } from '../../platform/address.js';
 
-/** Markdown → what a platform shows (src/render), injected so core depends on no render details. */
-export type Renderer = (platform: PlatformId, markdown: string) => OutboundMessage;
+/**
+ * Markdown → what a platform shows (src/render), injected so core depends on no render details. A
+ * long answer is rendered off the event loop (src/app-render.ts, ARCHITECTURE.md §6d): a promise.
+ */
+export type Renderer = (platform: PlatformId, markdown: string) => OutboundMessage | Promise<OutboundMessage>;
 
 /**
  * What a reply may carry besides its text: an e-mail subject, and a time (epoch ms) before which it
@@ -51,13 +54,13 @@ export class Replies {
   constructor(private readonly deps: RepliesDeps) {}
 
   /** Renders Markdown for a platform as a reply would be (streamed updates use it too). */
-  render(platform: PlatformId, markdown: string): OutboundMessage {
+  async render(platform: PlatformId, markdown: string): Promise<OutboundMessage> {
     return this.deps.render(platform, markdown);
   }
 
   /** A reply to `target`, rendered now (before its transaction); null when it renders to nothing. */
-  prepare(target: DeliveryTarget, markdown: string, { notBefore, files, ...extra }: ReplyExtra = {}): Outgoing | null {
-    const rendered = this.deps.render(target.platform, markdown);
+  async prepare(target: DeliveryTarget, markdown: string, { notBefore, files, ...extra }: ReplyExtra = {}): Promise<Outgoing | null> {
+    const rendered = await this.deps.render(target.platform, markdown);
     // Files the turn attached go after its text, as parts of the same reply (ARCHITECTURE.md §15).
     if (!rendered.chunks.length && !files?.length) return null;
     const message: OutboundMessage = { ...rendered, ...extra, ...(files?.length ? { files } : {}) };
@@ -97,8 +100,8 @@ export class Replies {
   }
 
   /** One reply on its own (refusals, notices, cron reports): rendered, then stored in a transaction of its own. */
-  send(target: DeliveryTarget, markdown: string, sessionKey: string | null = null, extra?: ReplyExtra): Promise<number | null> {
-    const outgoing = this.prepare(target, markdown, extra);
+  async send(target: DeliveryTarget, markdown: string, sessionKey: string | null = null, extra?: ReplyExtra): Promise<number | null> {
+    const outgoing = await this.prepare(target, markdown, extra);
     return this.commit(sessionKey, (_tx, reply) => reply(outgoing));
   }
 }

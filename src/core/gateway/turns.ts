@@ -151,7 +151,7 @@ export class TurnRunner {
     const verdict = this.queues.offer(ctx.sessionKey, ctx.message);
     if (verdict === 'queued') return;
     if (verdict === 'full') {
-      const busy = this.deps.replies.prepare(ctx.replyTarget, BUSY);
+      const busy = await this.deps.replies.prepare(ctx.replyTarget, BUSY);
       await this.deps.replies.commit(ctx.sessionKey, async (tx, reply) => {
         if (!(await tx.inbound.mark(ctx.message.platform, ctx.message.updateId, 'refused'))) throw new AnsweredElsewhere(ctx.message.updateId);
         await reply(busy);
@@ -254,7 +254,7 @@ export class TurnRunner {
       capability,
       mode,
       target,
-      render: (markdown) => replies.render(target.platform, markdown).chunks,
+      render: async (markdown) => (await replies.render(target.platform, markdown)).chunks,
       resume,
       persist: (ids) => store.streams.save(sessionKey, ids, this.deps.now().getTime()),
       logger,
@@ -386,7 +386,7 @@ export class TurnRunner {
         // Paused for a person's yes: the approval (with the turn so far) and its prompt, in one commit.
         await finish();
         const opened = this.deps.approvals.open(ctx, result.pause, batch[batch.length - 1], replyTarget);
-        const prompt = replies.prepare(opened.target, withNotices(opened.markdown), { files: files.refs });
+        const prompt = await replies.prepare(opened.target, withNotices(opened.markdown), { files: files.refs });
         return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
           await tx.approvals.create(opened.approval);
           if (resuming) await tx.approvals.finish(resuming);
@@ -395,7 +395,7 @@ export class TurnRunner {
       }
       const answer = result.answer.trim() ? result.answer : files.refs.length ? '' : '(The model returned an empty answer.)';
       // Rendered before the transaction, which then only writes.
-      const reply = replies.prepare(await finish(), withNotices(answer), { ...quiet(), files: files.refs });
+      const reply = await replies.prepare(await finish(), withNotices(answer), { ...quiet(), files: files.refs });
       this.outcomes.answered++;
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
         await agent.commit(tx, result, ctx.person, at);
@@ -422,7 +422,7 @@ export class TurnRunner {
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
       // Files already attached were reported sent to the model: they go with the apology.
-      const reply = replies.prepare(target, withNotices(text), { ...quiet(), files: files.refs });
+      const reply = await replies.prepare(target, withNotices(text), { ...quiet(), files: files.refs });
       const at = this.deps.now().getTime();
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.

@@ -17,8 +17,8 @@ export interface LiveReplyOptions {
   capability: StreamingCapability;
   mode: LiveMode;
   target: DeliveryTarget;
-  /** Markdown → the platform's chunks (the real renderer, as for the finished answer). */
-  render: (markdown: string) => string[];
+  /** Markdown → the platform's chunks (the real renderer, as for the finished answer; off the event loop when long). */
+  render: (markdown: string) => string[] | Promise<string[]>;
   /** Messages an interrupted earlier run of this turn streamed into: they are edited, not posted again. */
   resume?: readonly string[];
   /** Saves the ids of the messages posted so far (before the next one is posted). */
@@ -180,7 +180,7 @@ export class LiveReply {
     if (this.options.mode === 'native') return this.pushNative();
     const version = this.version;
     const markdown = closeOpenMarkdown(this.text) + (this.status ? `${this.text.trim() ? '\n\n' : ''}_${this.status}_` : '');
-    const chunks = this.options.render(markdown);
+    const chunks = await this.options.render(markdown);
     this.shownVersion = version;
     this.more = false;
     if (!chunks.length) return;
