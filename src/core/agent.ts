@@ -8,10 +8,12 @@ import type { SessionPrompts } from './session-prompts.js';
 import type { Telemetry } from './telemetry.js';
 import type { BudgetCheck } from './cost/budgets.js';
 import { performance } from 'node:perf_hooks';
-import { addUsage, ZERO_USAGE, type ChatMessage, type MessageMedia, type ToolCall, type Usage } from './messages.js';
+import { addUsage, ZERO_USAGE, type ChatMessage, type MessageFile, type MessageMedia, type ToolCall, type Usage } from './messages.js';
 import { ToolRegistry, type ToolSource } from './tools/registry.js';
 import { LRUCache } from 'lru-cache';
 import { MediaDataCache } from './media/data.js';
+import { sentFiles } from './outbound-files.js';
+import type { AttachmentRef } from './types.js';
 import type { Tool, ToolContext } from './tools/types.js';
 import { ModelError, NO_MODEL } from './errors.js';
 import type { ChatConfig } from './config.js';
@@ -48,6 +50,8 @@ export interface TurnInput extends SessionFacts {
   userContent: string;
   /** Its images (ARCHITECTURE.md §15), stored with it and shown to the model on every later turn. */
   userMedia?: readonly MessageMedia[];
+  /** Its other attachments as facts (a voice note, a document), stored with it for its transcript. */
+  userFiles?: readonly MessageFile[];
   /** Untrusted text the user message brought in (a document, a transcript): the turn starts tainted (§17). */
   taint?: readonly TaintMark[];
   /** Per-call instruction after the history; never stored. */
@@ -159,6 +163,11 @@ export function newSessionId(now: Date): string {
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** A user message with its images and files (ARCHITECTURE.md §15), each field only when it has some. */
+function userMessage(content: string, media?: readonly MessageMedia[], files?: readonly MessageFile[]): ChatMessage {
+  return { role: 'user', content, ...(media?.length ? { media } : {}), ...(files?.length ? { files } : {}) };
 }
 
 const TOOL_BUDGET_TAIL =
@@ -314,7 +323,7 @@ export class Agent {
     // after it, rather than into a copy of a long history made for every turn.
     const messages: ChatMessage[] = history ?? (await store.messages.history(session.id));
     const stored = messages.length;
-    messages.push(input.userMedia?.length ? { role: 'user', content: input.userContent, media: input.userMedia } : { role: 'user', content: input.userContent });
+    messages.push(userMessage(input.userContent, input.userMedia, input.userFiles));
     const taint = new TurnTaint();
     for (const mark of input.taint ?? []) taint.mark(mark.kind, mark.source);
     return this.loop(input, {
@@ -477,10 +486,15 @@ export class Agent {
 
   /**
    * Stores a finished turn: its messages join the history verbatim and its usage is added to the
-   * session. `tx` is the caller's transaction, so the reply is stored with it.
+   * session. `tx` is the caller's transaction, so the reply is stored with it. `files`: what the reply
+   * carries (send_file, MCP images).
    */
-  async commit(tx: Repositories, result: TurnResult, personKey: string, at: number): Promise<void> {
-    await tx.messages.append(result.session.id, personKey, result.newMessages, at, result.usage);
+  async commit(tx: Repositories, result: TurnResult, personKey: string, at: number, files?: readonly AttachmentRef[]): Promise<void> {
+    let messages = result.newMessages;
+    const last = messages[messages.length - 1];
+    // The files the reply carries are kept with its message, for the transcript (never sent to the model).
+    if (files?.length && last?.role === 'assistant') messages = [...messages.slice(0, -1), { ...last, files: sentFiles(files) }];
+    await tx.messages.append(result.session.id, personKey, messages, at, result.usage);
     await tx.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
   }
 
@@ -503,8 +517,8 @@ export class Agent {
    * one that also stores the apology and settles the journal, so a crash between them cannot keep
    * the message and leave it journaled (answered again after a restart, it would be in the history twice).
    */
-  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[]): Promise<void> {
-    await tx.messages.append(session.id, personKey, [media?.length ? { role: 'user', content: userContent, media } : { role: 'user', content: userContent }], at);
+  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[], files?: readonly MessageFile[]): Promise<void> {
+    await tx.messages.append(session.id, personKey, [userMessage(userContent, media, files)], at);
   }
 
   /**

@@ -35,3 +35,15 @@ function imageProblem(error: unknown): string {
   if (/unsupported image format/i.test(text)) return 'the image format is not supported';
   return `the image could not be read (${text.split('\n')[0].slice(0, 120)})`;
 }
+
+/** Long side of the console's transcript thumbnails. */
+export const THUMBNAIL_SIDE = 320;
+
+/** A small copy of a stored image for the console (ARCHITECTURE.md §15): JPEG, or PNG where it has transparency. */
+export async function thumbnailImage(bytes: Uint8Array, side = THUMBNAIL_SIDE): Promise<{ bytes: Uint8Array; mime: string }> {
+  const input = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false });
+  const alpha = (await input.metadata()).hasAlpha === true;
+  const pipeline = input.resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
+  const data = alpha ? await pipeline.png().toBuffer() : await pipeline.jpeg({ quality: 80 }).toBuffer();
+  return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), mime: alpha ? 'image/png' : 'image/jpeg' };
+}

@@ -138,6 +138,13 @@ describe('documents', () => {
     expect(out.content).toContain('name,age\nada,36');
     expect(out.notices).toContain('I could not use "locked.pdf": the PDF is password-protected.');
     expect(out.taint.map((t) => `${t.kind}:${t.source}`)).toEqual(['document:report.pdf', 'document:notes.docx', 'document:people.csv']);
+    // Each is kept with the message as a fact for its transcript (the console lists them).
+    expect(out.files.map((f) => `${f.kind} ${f.name} ${f.mime}`)).toEqual([
+      'document report.pdf application/pdf',
+      'document notes.docx application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'document people.csv text/csv',
+      'document locked.pdf application/pdf',
+    ]);
   });
 
   it('a document cannot close its own data tag', async () => {

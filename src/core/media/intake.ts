@@ -8,7 +8,7 @@
  */
 import type { AppConfig } from '../config.js';
 import type { AttachmentFetcher, InboundAttachment, InboundMessage } from '../types.js';
-import type { MessageMedia } from '../messages.js';
+import type { MessageFile, MessageMedia } from '../messages.js';
 import type { MediaStore } from './types.js';
 import type { TaintMark } from '../taint.js';
 import type { MediaReaders, Transcriber } from './readers.js';
@@ -32,6 +32,8 @@ export interface MediaIntakeDeps {
 export interface PreparedMessage {
   content: string;
   media: MessageMedia[];
+  /** The message's other attachments as facts (kind, name, type, size), kept with it for its transcript. */
+  files: MessageFile[];
   /** One line each: an attachment that did not reach the model, and why. */
   notices: string[];
   /** Untrusted text this message brought in (documents, transcripts). */
@@ -86,7 +88,7 @@ export class MediaIntake {
    */
   async prepare(batch: readonly InboundMessage[], sessionKey: string, signal?: AbortSignal): Promise<PreparedMessage> {
     const parts: string[] = [];
-    const out: PreparedMessage = { content: '', media: [], notices: [], taint: [] };
+    const out: PreparedMessage = { content: '', media: [], files: [], notices: [], taint: [] };
     for (const message of batch) {
       const blocks: string[] = [];
       const text = formatUserContent(message);
@@ -110,8 +112,21 @@ export class MediaIntake {
     return out;
   }
 
-  /** One attachment: its block of the user message ('' when it is an image part), notices and taint added to `out`. */
+  /**
+   * One attachment: its block of the user message ('' when it is an image part), notices and taint added
+   * to `out`; what it was, unless an image part, to `out.files` (the transcript shows it).
+   */
   private async one(platform: PlatformId, a: InboundAttachment, out: PreparedMessage, signal?: AbortSignal): Promise<string> {
+    const fact: { -readonly [K in keyof MessageFile]: MessageFile[K] } = { kind: a.kind, name: a.name, mime: a.declaredMime ?? 'application/octet-stream', bytes: a.declaredSize ?? 0 };
+    const images = out.media.length;
+    try {
+      return await this.fetchAndRead(platform, a, out, fact, signal);
+    } finally {
+      if (out.media.length === images) out.files.push(fact);
+    }
+  }
+
+  private async fetchAndRead(platform: PlatformId, a: InboundAttachment, out: PreparedMessage, fact: { mime: string; bytes: number }, signal?: AbortSignal): Promise<string> {
     const { config } = this.deps;
     const failed = (reason: string) => {
       out.notices.push(`I could not use ${quote(a.name)}: ${reason}.`);
@@ -129,18 +144,20 @@ export class MediaIntake {
       if (signal?.aborted) throw error;
       return failed(error instanceof AttachmentError ? error.message : `the download failed (${oneLine(error)})`);
     }
+    fact.bytes = bytes.byteLength;
     if (bytes.byteLength === 0) return failed('the file is empty (0 bytes)');
     try {
-      return await this.read(a, bytes, out, signal);
+      return await this.read(a, bytes, out, fact, signal);
     } catch (error) {
       if (signal?.aborted) throw error;
       return failed(error instanceof AttachmentError ? error.message : oneLine(error));
     }
   }
 
-  private async read(a: InboundAttachment, bytes: Uint8Array, out: PreparedMessage, signal?: AbortSignal): Promise<string> {
+  private async read(a: InboundAttachment, bytes: Uint8Array, out: PreparedMessage, fact: { mime: string }, signal?: AbortSignal): Promise<string> {
     const { readers, config } = this.deps;
     const sniffed = await readers.sniff(bytes);
+    if (sniffed) fact.mime = sniffed;
     const mime = sniffed ?? 'application/octet-stream';
     const named = (why = 'not read') => `[file ${quote(a.name)}, ${sniffed ?? a.declaredMime ?? 'unknown type'}, ${formatSize(bytes.byteLength)}: ${why}]`;
 
