@@ -3,7 +3,9 @@ import type { Settings } from './settings.js';
 import type { Repositories, SessionRecord, Store } from './store/types.js';
 import type { Address, SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
-import type { Provider } from './providers/provider.js';
+import type { ModelRequest, ModelResponse, Provider } from './providers/provider.js';
+import { refusesImages } from './providers/errors.js';
+import { NO_VISION_NOTICE } from './media/parts.js';
 import type { SessionPrompts } from './session-prompts.js';
 import type { Telemetry } from './telemetry.js';
 import type { BudgetCheck } from './cost/budgets.js';
@@ -15,7 +17,7 @@ import { MediaDataCache } from './media/data.js';
 import { sentFiles } from './outbound-files.js';
 import type { AttachmentRef } from './types.js';
 import type { Tool, ToolContext } from './tools/types.js';
-import { ModelError, NO_MODEL } from './errors.js';
+import { ModelError, NO_MODEL, oneLine } from './errors.js';
 import type { ChatConfig } from './config.js';
 import { TurnTaint, type TaintMark } from './taint.js';
 import { approvalReason, UNATTENDED_DENIAL } from './approvals/policy.js';
@@ -114,6 +116,8 @@ export interface TurnResult {
   requests: number;
   /** Set when the turn paused for an approval: `answer` is empty and nothing of it is stored yet but the pause. */
   pause?: ApprovalRequest;
+  /** One line each the user is told besides the answer (the model refused the images, ARCHITECTURE.md §15). */
+  notices?: string[];
 }
 
 /** How the call a paused turn waited on ends: run it now (approved) or this text is its result. */
@@ -192,6 +196,11 @@ export class Agent {
   private readonly now: () => Date;
   /** The bytes of stored images, as the requests carry them. */
   private readonly mediaData = new MediaDataCache();
+  /**
+   * Sessions whose model refused image parts (ARCHITECTURE.md §15): their later turns send the one-line
+   * placeholders at once rather than fail first (while this process runs).
+   */
+  private readonly refusedImages = new LRUCache<string, true>({ max: 20_000 });
 
   constructor(private readonly deps: AgentDeps) {
     this.registryNow = new ToolRegistry(deps.tools);
@@ -330,7 +339,7 @@ export class Agent {
       session,
       messages,
       stored,
-      media: await this.imagesOf(messages),
+      media: await this.imagesOf(session.id, messages),
       ctx: this.toolContext(input, session, taint),
       registry,
       tools,
@@ -356,7 +365,7 @@ export class Agent {
     const taint = new TurnTaint();
     for (const m of paused.taint) taint.mark(m.kind, m.source);
     const ctx = this.toolContext(input, session, taint);
-    const media = await this.imagesOf(messages);
+    const media = await this.imagesOf(session.id, messages);
     const [call, ...rest] = paused.calls;
     const content = 'result' in verdict ? verdict.result : await verdict.run(() => this.runTool(registry, call.name, call.arguments, ctx, false).then((r) => ('content' in r ? r.content : r.reason)));
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
@@ -377,9 +386,27 @@ export class Agent {
     });
   }
 
-  /** Images reach the model as image parts only where it takes them (model.vision). */
-  private imagesOf(messages: readonly ChatMessage[]): Promise<LoopState['media']> {
-    return this.deps.settings.config.model.vision ? this.mediaData.load(this.deps.store.media, messages) : Promise.resolve(undefined);
+  /** Images reach the model as image parts only where it takes them (model.vision, and it has not refused them). */
+  private imagesOf(sessionId: string, messages: readonly ChatMessage[]): Promise<LoopState['media']> {
+    if (!this.deps.settings.config.model.vision || this.refusedImages.has(sessionId)) return Promise.resolve(undefined);
+    return this.mediaData.load(this.deps.store.media, messages);
+  }
+
+  /**
+   * One model request. A model that refuses image parts (providers/errors.ts) is asked once more with the
+   * one-line placeholders instead; the session remembers it and the user is told once (ARCHITECTURE.md §15).
+   */
+  private async ask(request: ModelRequest, st: LoopState, notices: string[]): Promise<ModelResponse> {
+    try {
+      return await this.deps.provider.complete(request);
+    } catch (error) {
+      if (!request.media?.size || !refusesImages(error) || request.signal?.aborted) throw error;
+      this.refusedImages.set(st.session.id, true);
+      st.media = undefined;
+      notices.push(NO_VISION_NOTICE);
+      this.deps.logger.warn('media', `session ${st.session.id}: the model refused image parts (${oneLine(error)}); asking again with a line naming each image`);
+      return await this.deps.provider.complete({ ...request, media: undefined });
+    }
   }
 
   private toolContext(input: TurnInput, session: SessionRecord, taint: TurnTaint): ToolContext {
@@ -404,12 +431,13 @@ export class Agent {
 
   /** The model loop: answers the calls left, asks the model, runs its calls, until it answers or pauses. */
   private async loop(input: TurnInput, st: LoopState): Promise<TurnResult> {
-    const { provider, settings, logger } = this.deps;
+    const { settings, logger } = this.deps;
     const { session, messages, ctx } = st;
     const specs = ToolRegistry.specs(st.tools);
     const unattended = input.unattended ?? false;
     const maxIterations = settings.config.model.max_tool_iterations;
     let answer: string | null = null;
+    const notices: string[] = [];
     // The model the session started with (ARCHITECTURE.md §13), the same for every call of the turn.
     const model = session.model ?? settings.model.name;
     for (;;) {
@@ -430,7 +458,7 @@ export class Agent {
               unattendedDenials: st.unattendedDenials,
             };
             logger.info('approvals', `session ${session.id}: ${call.name} waits for approval (${outcome.reason})`);
-            return { answer: '', session, newMessages: [], usage: st.usage, requests: st.requests, pause: { call, reason: outcome.reason, paused } };
+            return { answer: '', session, newMessages: [], usage: st.usage, requests: st.requests, pause: { call, reason: outcome.reason, paused }, ...(notices.length ? { notices } : {}) };
           }
           logger.info('approvals', `session ${session.id}: ${call.name} denied (a scheduled run cannot ask for approval)`);
           st.unattendedDenials.push(call.name);
@@ -448,17 +476,21 @@ export class Agent {
       let soFar = '';
       const onText = input.onText;
       const asked = performance.now();
-      const response = await provider.complete({
-        model,
-        system: session.promptLayers,
-        messages,
-        tail,
-        tools: specs,
-        ...(st.media?.size ? { media: st.media } : {}),
-        maxOutputTokens: settings.config.model.max_output_tokens,
-        signal: input.signal,
-        ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
-      });
+      const response = await this.ask(
+        {
+          model,
+          system: session.promptLayers,
+          messages,
+          tail,
+          tools: specs,
+          ...(st.media?.size ? { media: st.media } : {}),
+          maxOutputTokens: settings.config.model.max_output_tokens,
+          signal: input.signal,
+          ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
+        },
+        st,
+        notices,
+      );
       st.requests++;
       this.deps.telemetry?.model(model, (performance.now() - asked) / 1000, response.usage);
       st.usage = addUsage(st.usage, response.usage);
@@ -481,7 +513,7 @@ export class Agent {
       if (last.role === 'assistant') last.content = answer;
     }
     logger.debug('agent', `session ${session.id}: ${st.requests} request(s), ${st.usage.inputTokens} in / ${st.usage.cachedTokens} cached / ${st.usage.outputTokens} out`);
-    return { answer, session, newMessages: messages.slice(st.stored), usage: st.usage, requests: st.requests };
+    return { answer, session, newMessages: messages.slice(st.stored), usage: st.usage, requests: st.requests, ...(notices.length ? { notices } : {}) };
   }
 
   /**

@@ -78,7 +78,7 @@ describe('images', () => {
     const png = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 4, background: '#f00a' } }).png().toBuffer());
     const first = await i.prepare([message({ photo: [{ ...fake.addFile(png), width: 8, height: 8 }] })], 'nv');
     expect(first.media[0].mime).toBe('image/png');
-    expect(first.notices).toEqual(['This model cannot see images: it was told only the name, type and size of each.']);
+    expect(first.notices).toEqual(['This model cannot see images (model.vision): it was told only the name, type and size of each.']);
     const second = await i.prepare([message({ photo: [{ ...fake.addFile(png), width: 8, height: 8 }] })], 'nv');
     expect(second.notices).toEqual([]);
   });

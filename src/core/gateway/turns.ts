@@ -379,6 +379,7 @@ export class TurnRunner {
         result = await this.answer(input);
       }
       if (signal.aborted && this.stopping) return false;
+      allNotices.push(...(result.notices ?? []));
       const at = this.deps.now().getTime();
       if (result.pause) {
         // Paused for a person's yes: the approval (with the turn so far) and its prompt, in one commit.

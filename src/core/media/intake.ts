@@ -14,7 +14,7 @@ import type { TaintMark } from '../taint.js';
 import type { MediaReaders, Transcriber } from './readers.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { AttachmentError } from './errors.js';
-import { formatSize } from './parts.js';
+import { formatSize, NO_VISION_NOTICE } from './parts.js';
 import { formatUserContent } from '../user-content.js';
 import { oneLine } from '../errors.js';
 
@@ -107,7 +107,7 @@ export class MediaIntake {
     out.content = parts.join('\n\n');
     if (out.media.length && !this.deps.config.model.vision && !this.toldNoVision.has(sessionKey)) {
       this.toldNoVision.add(sessionKey);
-      out.notices.push('This model cannot see images: it was told only the name, type and size of each.');
+      out.notices.push(NO_VISION_NOTICE);
     }
     return out;
   }
