@@ -39,7 +39,7 @@ import type { SecondOpinion } from './core/guard.js';
 import { renderFor } from './render/index.js';
 import { Retention } from './core/retention.js';
 import { MediaIntake } from './core/media/intake.js';
-import { mediaReaders, transcriberFor } from './media/index.js';
+import { mediaReaders, transcriberFor, transcriptionMissing } from './media/index.js';
 import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
@@ -226,7 +226,7 @@ export function createApp(options: AppOptions): App {
   });
   const media =
     options.media ??
-    new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: transcriberFor(settings), fetcher: (p) => adapter(p)?.attachments });
+    new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: transcriberFor(settings), transcriptionMissing: transcriptionMissing(settings), fetcher: (p) => adapter(p)?.attachments });
   const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now, media, telemetry: options.telemetry });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) }, options.onCronQueued);

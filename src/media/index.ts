@@ -25,3 +25,15 @@ export function transcriberFor(settings: Pick<Settings, 'config' | 'transcriptio
   if (!baseURL) return null;
   return new OpenAITranscriber({ baseURL, apiKey: settings.transcription?.apiKey, model: t.model, timeoutMs });
 }
+
+/**
+ * Why voice notes are not transcribed, as the one line a user can act on (ARCHITECTURE.md §15), or null when a
+ * backend is set. The `openai` backend has no endpoint of its own when the model is not OpenAI-compatible
+ * (Anthropic) and neither TRANSCRIPTION_BASE_URL nor transcription.base_url is set.
+ */
+export function transcriptionMissing(settings: Pick<Settings, 'config' | 'transcription'>): string | null {
+  const t = settings.config.transcription;
+  if (t.backend === 'off') return 'transcription is off (transcription.backend: off)';
+  if (t.backend === 'command' || settings.transcription?.baseURL || t.base_url) return null;
+  return 'no transcription service is set — set TRANSCRIPTION_BASE_URL to an OpenAI-compatible /audio/transcriptions server (OpenAI, Groq, whisper.cpp), or transcription.backend: command';
+}

@@ -8,7 +8,8 @@ import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { makeAdapter, testConfig } from '../adapters/telegram-helpers.js';
 import { openSqliteStore, sqlitePath } from '../../src/store/sqlite/index.js';
 import { MediaIntake } from '../../src/core/media/intake.js';
-import { mediaReaders } from '../../src/media/index.js';
+import { mediaReaders, transcriberFor, transcriptionMissing } from '../../src/media/index.js';
+import { loadSettings } from '../../src/core/settings.js';
 import { CommandTranscriber } from '../../src/media/transcribe-command.js';
 import { OpenAITranscriber } from '../../src/media/transcribe-openai.js';
 import { telegramAttachments } from '../../src/adapters/telegram/attachments.js';
@@ -207,5 +208,23 @@ describe(`voice notes${speechSkip}`, () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('no transcription backend', () => {
+  it('with an Anthropic model and no TRANSCRIPTION_BASE_URL, a voice note is one line naming the setting to set', async () => {
+    const settings = loadSettings({ SWITCHBOARD_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', PATH: process.env.PATH });
+    expect(transcriberFor(settings)).toBeNull();
+    const why = transcriptionMissing(settings);
+    const i = new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: null, transcriptionMissing: why, fetcher: () => adapter.attachments });
+    const ogg = new Uint8Array(Buffer.concat([Buffer.from('OggS'), Buffer.alloc(28), Buffer.from('OpusHead'), Buffer.alloc(200)]));
+    const out = await i.prepare([message({ voice: { ...fake.addFile(ogg), duration: 4 } }, 'listen')], 'anth');
+    expect(out.notices).toEqual([
+      'I cannot listen to "voice.ogg": no transcription service is set — set TRANSCRIPTION_BASE_URL to an OpenAI-compatible /audio/transcriptions server (OpenAI, Groq, whisper.cpp), or transcription.backend: command.',
+    ]);
+    expect(out.content).toBe('listen\n\n[voice note, 240 bytes: not transcribed (no transcription set up)]');
+    // With the endpoint set, there is a backend and nothing is missing.
+    const set = loadSettings({ SWITCHBOARD_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', TRANSCRIPTION_BASE_URL: 'http://127.0.0.1:9/v1', PATH: process.env.PATH });
+    expect([transcriberFor(set)?.name, transcriptionMissing(set)]).toEqual(['openai', null]);
   });
 });

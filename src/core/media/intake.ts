@@ -22,8 +22,10 @@ export interface MediaIntakeDeps {
   config: Pick<AppConfig, 'media' | 'model'>;
   store: MediaStore;
   readers: MediaReaders;
-  /** null: transcription is off (`transcription.backend: off`). */
+  /** null: no transcription (`transcription.backend: off`, or no endpoint for `openai`). */
   transcriber: Transcriber | null;
+  /** Then: why, the line a user can act on (naming the setting); default "transcription is off". */
+  transcriptionMissing?: string | null;
   /** The door that reported a message, to fetch its attachments. */
   fetcher: (platform: PlatformId) => AttachmentFetcher | undefined;
 }
@@ -207,8 +209,8 @@ export class MediaIntake {
     const label = a.kind === 'voice' ? 'voice note' : a.kind === 'video' ? 'video note' : `audio ${quote(a.name)}`;
     const transcriber = this.deps.transcriber;
     if (!transcriber) {
-      out.notices.push(`I cannot listen to ${quote(a.name)}: transcription is off (transcription.backend).`);
-      return `[${label}, ${formatSize(bytes.byteLength)}: not transcribed (transcription is off)]`;
+      out.notices.push(`I cannot listen to ${quote(a.name)}: ${this.deps.transcriptionMissing ?? 'transcription is off (transcription.backend: off)'}.`);
+      return `[${label}, ${formatSize(bytes.byteLength)}: not transcribed (no transcription set up)]`;
     }
     let transcript;
     try {
