@@ -37,3 +37,17 @@ export function transcriptionMissing(settings: Pick<Settings, 'config' | 'transc
   if (t.backend === 'command' || settings.transcription?.baseURL || t.base_url) return null;
   return 'no transcription service is set — set TRANSCRIPTION_BASE_URL to an OpenAI-compatible /audio/transcriptions server (OpenAI, Groq, whisper.cpp), or transcription.backend: command';
 }
+
+/** How long after the ready line pdf.js is warmed (a short-lived `start`, a test's, never pays for it). */
+export const WARM_UP_DELAY_MS = 10_000;
+
+/**
+ * Warms pdf.js in the background (ARCHITECTURE.md §15) `delayMs` after the gateway is up, while `running()` —
+ * loading it and reading a small PDF once — so the first PDF someone sends takes what a later one does
+ * (without it the first paid 1–2 s for loading pdf.js). The timer never keeps the process alive.
+ */
+export function warmMediaReaders(running: () => boolean, delayMs = WARM_UP_DELAY_MS): void {
+  setTimeout(() => {
+    if (running()) void import('./pdf.js').then((m) => m.warmPdf()).catch(() => undefined);
+  }, delayMs).unref();
+}
