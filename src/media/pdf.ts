@@ -20,17 +20,20 @@ const pdfjs = () =>
     return lib;
   }));
 
-/** A small PDF (three pages of text) the warm-up reads, written here rather than shipped as a file. */
+/** Pages of the warm-up PDF: enough for V8 to compile pdf.js's text paths optimised, as a real document makes it. */
+const WARM_UP_PAGES = 10;
+
+/** A small PDF (WARM_UP_PAGES pages of text) the warm-up reads, written here rather than shipped as a file. */
 function warmUpPdf(): Uint8Array {
   const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
   const kids: string[] = [];
-  for (let p = 0; p < 3; p++) {
-    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${Array.from({ length: 20 }, (_, l) => `(Warm-up page ${p + 1} line ${l + 1}) Tj T*`).join(' ')} ET`;
+  for (let p = 0; p < WARM_UP_PAGES; p++) {
+    const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${Array.from({ length: 45 }, (_, l) => `(Warm-up page ${p + 1} line ${l + 1}) Tj T*`).join(' ')} ET`;
     kids.push(`${objects.length + 1} 0 R`);
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${objects.length + 2} 0 R >>`);
     objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
   }
-  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count 3 >>`;
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${WARM_UP_PAGES} >>`;
   let out = '%PDF-1.4\n';
   const offsets = objects.map((body, i) => {
     const at = out.length;
