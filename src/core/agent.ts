@@ -158,6 +158,8 @@ export interface AgentDeps {
   telemetry?: Telemetry;
   /** Throws BudgetSpent when the turn would start over its daily budget (no model call is made). */
   budget?: BudgetCheck;
+  /** The bytes of stored images as requests carry them, shared with media intake (ARCHITECTURE.md §15). */
+  mediaData?: MediaDataCache;
 }
 
 export function newSessionId(now: Date): string {
@@ -195,7 +197,7 @@ export class Agent {
   private readonly pinned = new LRUCache<string, ToolRegistry>({ max: 20_000 });
   private readonly now: () => Date;
   /** The bytes of stored images, as the requests carry them. */
-  private readonly mediaData = new MediaDataCache();
+  private readonly mediaData: MediaDataCache;
   /**
    * Sessions whose model refused image parts (ARCHITECTURE.md §15): their later turns send the one-line
    * placeholders at once rather than fail first (while this process runs).
@@ -204,6 +206,7 @@ export class Agent {
 
   constructor(private readonly deps: AgentDeps) {
     this.registryNow = new ToolRegistry(deps.tools);
+    this.mediaData = deps.mediaData ?? new MediaDataCache();
     this.now = deps.now ?? (() => new Date());
   }
 

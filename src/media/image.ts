@@ -13,12 +13,16 @@ export const MAX_INPUT_PIXELS = 40_000_000;
 
 sharp.cache(false); // each image is read once: libvips' operation cache would only hold memory
 
-export async function reencodeImage(bytes: Uint8Array, maxSide: number): Promise<EncodedImage> {
+/**
+ * `mime`: the sniffed type; a JPEG has no transparency, so its header is not read a second time to ask.
+ * Scaled with the Mitchell filter: a third fewer taps than sharp's default Lanczos-3 at the usual
+ * 1.5× reduction of a phone photo, little ringing, and no difference a model would see.
+ */
+export async function reencodeImage(bytes: Uint8Array, maxSide: number, mime?: string): Promise<EncodedImage> {
   try {
     const input = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false });
-    const meta = await input.metadata();
-    const alpha = meta.hasAlpha === true;
-    const pipeline = input.rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+    const alpha = mime === 'image/jpeg' ? false : (await input.metadata()).hasAlpha === true;
+    const pipeline = input.rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, kernel: 'mitchell' });
     const { data, info } = alpha
       ? await pipeline.png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true })
       : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: false }).toBuffer({ resolveWithObject: true });

@@ -10,7 +10,7 @@ import { OpenAITranscriber } from './transcribe-openai.js';
 
 export const mediaReaders: MediaReaders = {
   sniff: async (bytes) => (await import('./sniff.js')).sniffMime(bytes),
-  image: async (bytes, maxSide) => (await import('./image.js')).reencodeImage(bytes, maxSide),
+  image: async (bytes, maxSide, mime) => (await import('./image.js')).reencodeImage(bytes, maxSide, mime),
   pdf: async (bytes, maxChars) => (await import('./pdf.js')).pdfText(bytes, maxChars),
   docx: async (bytes) => (await import('./docx.js')).docxText(bytes),
 };

@@ -10,6 +10,7 @@ import type { AppConfig } from '../config.js';
 import type { AttachmentFetcher, InboundAttachment, InboundMessage } from '../types.js';
 import type { MessageFile, MessageMedia } from '../messages.js';
 import type { MediaStore } from './types.js';
+import type { MediaDataCache } from './data.js';
 import type { TaintMark } from '../taint.js';
 import type { MediaReaders, Transcriber } from './readers.js';
 import type { PlatformId } from '../../platform/ids.js';
@@ -26,6 +27,8 @@ export interface MediaIntakeDeps {
   transcriber: Transcriber | null;
   /** Then: why, the line a user can act on (naming the setting); default "transcription is off". */
   transcriptionMissing?: string | null;
+  /** The bytes of stored images as requests carry them (the agent's): a new image goes in at once. */
+  imageData?: MediaDataCache;
   /** The door that reported a message, to fetch its attachments. */
   fetcher: (platform: PlatformId) => AttachmentFetcher | undefined;
 }
@@ -164,8 +167,10 @@ export class MediaIntake {
     const named = (why = 'not read') => `[file ${quote(a.name)}, ${sniffed ?? a.declaredMime ?? 'unknown type'}, ${formatSize(bytes.byteLength)}: ${why}]`;
 
     if (sniffed && IMAGE.test(sniffed)) {
-      const image = await readers.image(bytes, config.media.image_max_side);
+      const image = await readers.image(bytes, config.media.image_max_side, sniffed);
       const ref = await this.deps.store.put(image.bytes, image.mime);
+      // The turn's request carries these bytes next: kept, so they are not read back from the store.
+      this.deps.imageData?.keep(ref.id, image.bytes);
       out.media.push({ id: ref.id, mime: ref.mime, name: a.name, bytes: ref.bytes });
       return '';
     }
