@@ -5,6 +5,10 @@
  *   (USERS users, one message in flight each, spread over the instances; instant model);
  * - failover: SIGKILL the instance holding the Telegram long-polling door, with the default lease
  *   (gateway.lease_seconds 15): time until a message sent right after the kill is answered (p50);
+ * - hand-over: SIGTERM of the instance holding the Telegram door (lease HANDOVER_LEASE_S): time until the
+ *   standby holds the door and polls, against one heartbeat (a third of the lease);
+ * - rolling restart: two instances on Slack HTTP under steady traffic, SIGTERM one, start it again, then
+ *   the other: messages lost and doubled, and whether each conversation was answered in order;
  * - session_search p95 over 100,000 messages on PostgreSQL (the SQLite figure is bench/search.ts).
  *
  * Everything — PostgreSQL, the instances, the fakes and the load — shares this machine's cores, so
@@ -29,6 +33,12 @@ import { freePort } from '../test/helpers/ports.js';
 const USERS = 30;
 const MESSAGES = 900;
 const FAILOVER_TRIALS = 3;
+/** The hand-over run's lease (seconds): the heartbeat is a third of it. */
+const HANDOVER_LEASE_S = 6;
+const HANDOVER_TRIALS = 3;
+/** The rolling restart's steady load: ROLLING_USERS conversations, one message each per ROLLING_GAP_MS. */
+const ROLLING_USERS = 6;
+const ROLLING_GAP_MS = 250;
 export const SECRET = 'bench-instances-secret';
 
 export interface InstancesBench {
@@ -36,6 +46,10 @@ export interface InstancesBench {
   scaleOut: { users: number; messages: number; onePerSec: number; threePerSec: number; ratio: number; threeStickyPerSec: number; stickyRatio: number };
   failover: { leaseSeconds: number; trialsMs: number[]; p50Ms: number; doorTakenOverMs: number[] };
   search: { messages: number; p50Ms: number; p95Ms: number };
+  /** SIGTERM of the Telegram door holder → the standby holds the door and polls (ms per trial). */
+  handover?: { leaseSeconds: number; heartbeatMs: number; trialsMs: number[]; maxMs: number; polledMs: number[] };
+  /** Two instances restarted one after the other under steady Slack traffic. */
+  rolling?: { instances: number; users: number; sent: number; answered: number; lost: number; doubled: number; outOfOrder: number; seconds: number };
   bin: string;
 }
 
@@ -216,6 +230,186 @@ async function failover(pgServer: BenchPostgres, tg: TelegramFake, model: Instan
   return { leaseSeconds: 15, trialsMs, p50Ms: sorted[Math.floor(sorted.length / 2)], doorTakenOverMs };
 }
 
+/**
+ * SIGTERM of the instance holding the Telegram door: how long until the standby holds the door and
+ * polls. The stopping instance gives the lease up at once (ARCHITECTURE.md §18); the standby tries at
+ * its next heartbeat (a third of the lease), so the goal is one heartbeat.
+ */
+export async function sigtermHandover(pgServer: BenchPostgres, tg: TelegramFake, model: InstantModel, log: (l: string) => void): Promise<NonNullable<InstancesBench['handover']>> {
+  const url = await pgServer.database('bench_handover');
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-handover-'));
+  const config = join(dir, 'config.yaml');
+  writeFileSync(config, `gateway:\n  lease_seconds: ${HANDOVER_LEASE_S}\n`);
+  const vars = { DATABASE_URL: url, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'sk-bench', MODEL: 'bench-model', TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' };
+  const store = await openPostgresStore({ url, maxConnections: 2 });
+  const instances: Started[] = [];
+  const trialsMs: number[] = [];
+  const polledMs: number[] = [];
+  const holder = async () => {
+    const lease = await store.leases.get('door:telegram');
+    return lease && lease.expiresAt > Date.now() ? lease.holder : null;
+  };
+  try {
+    let n = 0;
+    const add = async () => {
+      const s = await startInstance(`handover-${n++}`, vars, config);
+      instances.push(s);
+      return s;
+    };
+    await add();
+    await sleep(1500);
+    await add();
+    for (let trial = 0; trial < HANDOVER_TRIALS; trial++) {
+      let current: string | null = null;
+      for (let i = 0; i < 300 && !(current = await holder()); i++) await sleep(100);
+      const warm = 7000 + trial;
+      tg.pushText({ text: `warm-up ${trial}`, userId: warm });
+      for (let i = 0; i < 300 && !tg.sent.some((m) => m.chatId === String(warm)); i++) await sleep(50);
+      // The standby has seen the holder renew at least once: it waits for its next heartbeat.
+      await sleep(HANDOVER_LEASE_S * 1000 / 3 + 200);
+      const victim = instances.find((i) => i.id === current && i.gw.child.exitCode === null);
+      if (!victim) throw new Error(`no live door holder (${current})`);
+      const wall0 = Date.now();
+      const t0 = performance.now();
+      const exited = victim.gw.stop('SIGTERM');
+      let took = 0;
+      for (;;) {
+        const h = await holder();
+        if (h && h !== current) {
+          took = performance.now() - t0;
+          break;
+        }
+        if (performance.now() - t0 > 60_000) throw new Error('no hand-over within 60 s');
+        await sleep(20);
+      }
+      // The new holder's first getUpdates after it took the door (the stopping one's last polls came before).
+      let polled = 0;
+      for (let i = 0; i < 500 && !polled; i++) {
+        const first = tg.requests.find((r) => r.method === 'getUpdates' && r.at >= wall0 + took);
+        if (first) polled = Math.max(took, first.at - wall0);
+        else await sleep(10);
+      }
+      if (await exited !== 0) throw new Error(`${victim.id} did not exit 0 on SIGTERM: ${victim.gw.stderr().slice(-500)}`);
+      trialsMs.push(Math.round(took));
+      polledMs.push(Math.round(polled || took));
+      log(`instances: hand-over ${trial + 1}/${HANDOVER_TRIALS}: SIGTERM → standby holds the door after ${Math.round(took)} ms, polls after ${Math.round(polled || took)} ms (lease ${HANDOVER_LEASE_S} s)`);
+      await add(); // a new standby for the next trial
+      await sleep(1500);
+    }
+  } finally {
+    await store.close();
+    await stopAll(instances);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { leaseSeconds: HANDOVER_LEASE_S, heartbeatMs: Math.round((HANDOVER_LEASE_S * 1000) / 3), trialsMs, maxMs: Math.max(...polledMs), polledMs };
+}
+
+/**
+ * A rolling restart under steady traffic: two instances behind one Slack app (each event goes to one of
+ * them, once its /readyz says 200; one that cannot be reached gets the event again at the other, with the
+ * same event_id, as Slack retries); SIGTERM the first, start it again, then the same with the second. Every conversation sends
+ * one message per ROLLING_GAP_MS throughout. Counted afterwards: messages never answered, answered more
+ * than once, and answers out of the order they were sent in.
+ */
+export async function rollingRestart(pgServer: BenchPostgres, slack: SlackFake, model: InstantModel, log: (l: string) => void): Promise<NonNullable<InstancesBench['rolling']>> {
+  const url = await pgServer.database('bench_rolling');
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-rolling-'));
+  const config = join(dir, 'config.yaml');
+  writeFileSync(config, 'streaming:\n  slack: off\n');
+  const vars = { DATABASE_URL: url, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'sk-bench', MODEL: 'bench-model', SLACK_BOT_TOKEN: slack.token, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, SLACK_ALLOWED_USERS: '*' };
+  const live: Array<Started | null> = [null, null];
+  const all: Started[] = [];
+  let n = 0;
+  // As a load balancer in front of a rolling restart would: an instance gets traffic once /readyz says 200.
+  const start = async (slot: number) => {
+    const healthPort = await freePort();
+    const s = await startInstance(`rolling-${slot}-${n++}`, { ...vars, SWITCHBOARD_HEALTH_PORT: String(healthPort) }, config);
+    all.push(s);
+    await waitReady([s]);
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`http://127.0.0.1:${healthPort}/readyz`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      if (i > 600) throw new Error(`${s.id} not ready within 30 s`);
+      await sleep(50);
+    }
+    live[slot] = s;
+  };
+  const sentBy = new Map<string, string[]>();
+  let ts = 0;
+  let sending = true;
+  const t0 = performance.now();
+  try {
+    await start(0);
+    await start(1);
+    const post = async (body: string, first: number): Promise<void> => {
+      // Slack retries an event that was not acknowledged; here at the other instance, at once.
+      for (let attempt = 0; attempt < 40; attempt++) {
+        const target = live[(first + attempt) % live.length];
+        if (target) {
+          try {
+            const res = await postSigned(target.events!, SECRET, body);
+            if (res.status === 200) return;
+          } catch {
+            // stopped or not listening yet
+          }
+        }
+        await sleep(50);
+      }
+      throw new Error('an event no instance acknowledged for 2 s');
+    };
+    const user = async (u: number) => {
+      const channel = `DROLL${u}`;
+      const sent: string[] = [];
+      sentBy.set(channel, sent);
+      for (let k = 0; sending; k++) {
+        const token = `r${u}k${k}`;
+        sent.push(token);
+        const body = eventBody({ type: 'message', channel_type: 'im', channel, user: `UROLL${u}`, text: `rolling ${token}`, ts: `17300${String(++ts).padStart(5, '0')}.000100` });
+        await post(body, (u + k) % 2);
+        await sleep(ROLLING_GAP_MS);
+      }
+    };
+    const load = Promise.all(Array.from({ length: ROLLING_USERS }, (_, u) => user(u)));
+    await sleep(2000);
+    for (const slot of [0, 1]) {
+      const old = live[slot]!;
+      live[slot] = null; // the balancer stops sending to it as it stops
+      const code = await old.gw.stop('SIGTERM');
+      if (code !== 0) throw new Error(`${old.id} exited ${code} on SIGTERM: ${old.gw.stderr().slice(-500)}`);
+      log(`instances: rolling restart: ${old.id} stopped (exit 0); starting it again…`);
+      await start(slot);
+      await sleep(2000);
+    }
+    sending = false;
+    await load;
+    // Whatever is still being answered arrives now.
+    const tokens = () => slack.messages.filter((m) => m.channel.startsWith('DROLL')).flatMap((m) => [...(m.text ?? '').matchAll(/r\d+k\d+/g)].map((x) => x[0]));
+    const expected = [...sentBy.values()].reduce((a, l) => a + l.length, 0);
+    for (let i = 0; i < 200 && new Set(tokens()).size < expected; i++) await sleep(50);
+    await sleep(1000);
+    const counts = new Map<string, number>();
+    for (const t of tokens()) counts.set(t, (counts.get(t) ?? 0) + 1);
+    let lost = 0;
+    let outOfOrder = 0;
+    for (const [channel, sent] of sentBy) {
+      lost += sent.filter((t) => !counts.has(t)).length;
+      const answeredOrder = [...new Set(slack.messages.filter((m) => m.channel === channel).flatMap((m) => [...(m.text ?? '').matchAll(/r\d+k\d+/g)].map((x) => x[0])))];
+      const sentOrder = sent.filter((t) => counts.has(t));
+      const misplaced = answeredOrder.filter((t, i) => t !== sentOrder[i]);
+      outOfOrder += misplaced.length;
+      if (misplaced.length) log(`instances: rolling restart: ${channel} answered ${answeredOrder.join(' ')}`);
+    }
+    const doubled = [...counts.values()].filter((c) => c > 1).length;
+    const seconds = Math.round((performance.now() - t0) / 100) / 10;
+    log(`instances: rolling restart: ${expected} messages sent, ${counts.size} answered, ${lost} lost, ${doubled} doubled, ${outOfOrder} out of order (${seconds} s)`);
+    return { instances: 2, users: ROLLING_USERS, sent: expected, answered: counts.size, lost, doubled, outOfOrder, seconds };
+  } finally {
+    sending = false;
+    await stopAll(all);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchInstances(log: (line: string) => void = () => undefined): Promise<InstancesBench> {
   const { cpus } = await import('node:os');
   const pgServer = await startBenchPostgres();
@@ -229,6 +423,10 @@ export async function benchInstances(log: (line: string) => void = () => undefin
     const threeStickyPerSec = await scaleRun(pgServer, slack, model, 3, log, true);
     log('instances: failover of the Telegram door (default 15 s lease)…');
     const fo = await failover(pgServer, tg, model, log);
+    log('instances: SIGTERM hand-over of the Telegram door…');
+    const handover = await sigtermHandover(pgServer, tg, model, log);
+    log('instances: rolling restart of two instances under steady Slack traffic…');
+    const rolling = await rollingRestart(pgServer, slack, model, log);
     log('instances: session_search over 100,000 messages on PostgreSQL…');
     const searchUrl = await pgServer.database('bench_search');
     const s = await benchSearchLatency(() => openPostgresStore({ url: searchUrl, maxConnections: 4 }));
@@ -238,6 +436,8 @@ export async function benchInstances(log: (line: string) => void = () => undefin
       scaleOut: { users: USERS, messages: MESSAGES, onePerSec: Math.round(onePerSec), threePerSec: Math.round(threePerSec), ratio: r2(threePerSec / onePerSec), threeStickyPerSec: Math.round(threeStickyPerSec), stickyRatio: r2(threeStickyPerSec / onePerSec) },
       failover: fo,
       search: { messages: s.messages, p50Ms: s.p50Ms, p95Ms: s.p95Ms },
+      handover,
+      rolling,
       bin: bin === COMPILED_BIN ? 'bin/switchboard.js (dist/)' : 'bin/switchboard-dev.js (tsx)',
     };
   } finally {

@@ -38,6 +38,9 @@ const EXTERNAL = [
   'hono',
   '@hono/node-server',
   '@anthropic-ai/sdk',
+  // pdf.js sets up its in-process ("fake") worker from pdf.worker.mjs beside its own file: bundled, that
+  // file is missing and every PDF failed to open in dist/ ("Setting up fake worker failed")
+  'pdfjs-dist',
 ];
 
 /**

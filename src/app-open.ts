@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Settings } from './core/settings.js';
 import type { Logger } from './core/logger.js';
 import type { Store } from './core/store/types.js';
+import type { MediaStore } from './core/media/types.js';
 import type { Adapter } from './core/types.js';
 import type { PlatformId } from './platform/ids.js';
 import type { App, AppOptions } from './app.js';
@@ -45,8 +46,11 @@ export function configuredDoors(settings: Settings): PlatformId[] {
  * files in the outbox folder); with `mailOnly`, e-mail alone and without reading a mailbox.
  * `loggerFor` gives each door its own logger.
  */
-export function openDoors(settings: Settings, options: { logger: Logger; loggerFor?: (platform: PlatformId) => Logger; mailOnly?: boolean }): Promise<Adapter[]> {
-  const deps = { config: settings.config, logger: options.logger, home: settings.home };
+export function openDoors(
+  settings: Settings,
+  options: { logger: Logger; loggerFor?: (platform: PlatformId) => Logger; mailOnly?: boolean; media?: () => MediaStore | undefined },
+): Promise<Adapter[]> {
+  const deps = { config: settings.config, logger: options.logger, home: settings.home, media: options.media };
   const which = options.mailOnly ? { ...settings, telegram: undefined, slack: undefined, discord: undefined, email: { ...settings.email, imap: undefined } } : settings;
   return createAdapters(which, deps, options.loggerFor);
 }
@@ -75,10 +79,13 @@ export async function openApp(settings: Settings, options: OpenAppOptions): Prom
   // A door that will be started logs through a held logger, so the log reads door by door (DoorKeeper.open).
   const doorLogs = purpose === 'send' ? undefined : heldDoorLogs(logger);
   const adapters: Adapter[] = [];
+  // The doors are made before the store; e-mail keeps inbound files in its media store once open.
+  let opened: Store | undefined;
   try {
-    adapters.push(...(await openDoors(settings, { logger, loggerFor: doorLogs?.loggerFor, mailOnly: purpose === 'terminal' })));
+    adapters.push(...(await openDoors(settings, { logger, loggerFor: doorLogs?.loggerFor, mailOnly: purpose === 'terminal', media: () => opened?.media })));
     if (terminal) adapters.push(terminal);
     const store = await openData(settings, { logger });
+    opened = store;
     try {
       const { createApp } = await import('./app.js');
       return createApp({ ...rest, settings, store, adapters, doorLogs, cron: purpose === 'serve' });

@@ -8,6 +8,7 @@
  *   adapter ─▶ gateway (journal → authorize → command → turn) ─▶ agent ─▶ replies (render → outbox)
  *           ◀─ delivery (outbox → adapter.deliver)
  */
+import { join } from 'node:path';
 import type { Settings } from './core/settings.js';
 import type { Logger } from './core/logger.js';
 import type { Store } from './core/store/types.js';
@@ -200,7 +201,7 @@ export function createApp(options: AppOptions): App {
   // An unset ${VAR} in a server's headers or env is one ConfigError line here, before anything starts.
   const mcpServers = settings.config.mcp_servers;
   const mcp = Object.keys(mcpServers).length
-    ? new McpHub({ servers: mcpServers, logger, env: options.env ?? process.env, reserved: tools.map((t) => t.name) })
+    ? new McpHub({ servers: mcpServers, logger, env: options.env ?? process.env, reserved: tools.map((t) => t.name), cacheFile: join(settings.home, 'mcp-tools.json') })
     : null;
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });

@@ -49,6 +49,9 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
   let restoreTerminal = () => undefined as void;
   /** An approval prompt was printed (ARCHITECTURE.md §16): the next line is its y/N answer. */
   let awaitingApproval: string | null = null;
+  /** The `you>` prompt, shown again once the answer of a turn resumed from elsewhere (an expiry) arrives. */
+  let promptAgain: (() => void) | null = null;
+  let reprompt = false;
 
   const clearIndicator = () => {
     if (indicator) clearInterval(indicator);
@@ -153,6 +156,9 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
     const terminal = createInterface({ input: filter, output: out, terminal: true, prompt: 'you> ' });
     rl = terminal;
     let busy = false;
+    promptAgain = () => {
+      if (!busy && !stopped && !awaitingApproval) terminal.prompt(true);
+    };
     let stopping = false;
     let pasted = '';
     const waiting: string[] = [];
@@ -268,6 +274,17 @@ export function createCliAdapter(options: CliAdapterOptions): Adapter & { finish
       const r = pendingReply;
       pendingReply = null;
       r?.();
+      if (reprompt && !r) {
+        reprompt = false;
+        promptAgain?.();
+      }
+    },
+    /** The y/N question was closed without a y or N (it expired; the console answered): it says why, and the next line is a message again. */
+    async closeApprovalPrompt(approvalId: string, text: string): Promise<void> {
+      if (awaitingApproval !== approvalId) return;
+      awaitingApproval = null;
+      out.write(`${text}\n`);
+      reprompt = true;
     },
   };
 }

@@ -36,6 +36,12 @@ export interface InboundMessage extends SessionAddress {
    */
   updateId: string;
   receivedAt: Date;
+  /**
+   * When the platform says the message was sent, in ms since the epoch (Slack's `ts`), where the door
+   * knows it. A session's pending messages are answered in this order (ARCHITECTURE.md §9): instances
+   * that receive a session's messages at once may journal them in another order.
+   */
+  sentAt?: number;
   /** Where the answer goes. */
   replyTarget: DeliveryTarget;
   /**
@@ -307,6 +313,13 @@ export interface Adapter {
    * (cron delivery, the outbox draining at shutdown).
    */
   deliver(delivery: Delivery): Promise<void>;
+  /**
+   * Optional capability (ARCHITECTURE.md §16): an approval prompt this door posted was closed without a
+   * press on it — it expired, was answered in the console or on another door, or the person wrote a new
+   * message meanwhile. The door shows `text` in place of the prompt's buttons (where it still knows the
+   * prompt's message: the process that posted it). A press on the prompt is handled by the door itself.
+   */
+  closeApprovalPrompt?(approvalId: string, text: string): Promise<void>;
   /** Optional capability: show "typing…" in the chat while a turn runs. */
   sendTyping?(target: DeliveryTarget): Promise<void>;
   /** Optional capability: show the answer while it is written (ARCHITECTURE.md §10). */
@@ -326,4 +339,10 @@ export interface Adapter {
    * wrong in one line (polling fails, the gateway connection is down). `/readyz` reports it (ARCHITECTURE.md §18).
    */
   problem?(): string | null;
+  /**
+   * Optional capability: the sender's display name, looked up when a turn needs it (a message in a
+   * group or channel journaled without one: the door hands messages over before any look-up, so
+   * that they are journaled in the order they came). Undefined when it cannot be had.
+   */
+  senderName?(userId: string): Promise<string | undefined>;
 }

@@ -40,6 +40,8 @@ export interface McpServerDeps {
   /** Delay before restart attempt n (1, 2, …); default 1 s doubling to 5 min. */
   backoffMs?: (attempt: number) => number;
   version: string;
+  /** The list this server gave last time (McpToolCache): offered at once, calls wait for the server. */
+  cached?: McpToolDef[] | null;
 }
 
 const defaultBackoff = (attempt: number) => Math.min(300_000, 1000 * 2 ** (attempt - 1));
@@ -67,6 +69,10 @@ export class McpServerLink {
   private readonly childEnv: Record<string, string>;
   /** The first connection attempt: start() waits on it (up to the start timeout). */
   private firstAttempt: Promise<void> | null = null;
+  /** Whether `listed` came from the server in this process (not from the cache). */
+  private live = false;
+  /** Calls made while the server is (re)connecting wait here for the outcome. */
+  private comeUp: Array<() => void> = [];
 
   constructor(
     readonly name: string,
@@ -77,6 +83,12 @@ export class McpServerLink {
     // An unset ${VAR} stops the start with one line naming it (a ConfigError), before anything runs.
     this.headers = expandVariables(config.headers, deps.env, `mcp_servers.${name}.headers`);
     this.childEnv = expandVariables(config.env, deps.env, `mcp_servers.${name}.env`);
+    this.listed = deps.cached ?? null;
+  }
+
+  /** Whether the tool list is the server's own answer in this process (else the cached one, or none). */
+  get listedLive(): boolean {
+    return this.live;
   }
 
   get state(): McpServerState {
@@ -99,18 +111,33 @@ export class McpServerLink {
     };
   }
 
-  /** Connects; resolves when the tools are listed or the start timeout passed (it keeps trying then). */
+  /** Starts the first connection (spawning the process) unless it began; returns at once. */
+  launch(): void {
+    if (!this.firstAttempt && !this.closed) this.firstAttempt = this.connect();
+  }
+
+  /** launch(), then resolves when the tools are listed or the start timeout passed (it keeps trying then). */
   start(): Promise<void> {
-    if (!this.firstAttempt) this.firstAttempt = this.connect();
+    this.launch();
     const wait = this.config.start_timeout_seconds * 1000;
     let timer: NodeJS.Timeout | undefined;
-    return Promise.race([this.firstAttempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]).finally(() => clearTimeout(timer));
+    return Promise.race([this.firstAttempt ?? Promise.resolve(), new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]).finally(() => clearTimeout(timer));
   }
 
   async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<CallToolResult> {
+    let timeoutMs = this.config.call_timeout_seconds * 1000;
+    this.launch(); // offered from the kept list and not started yet: it starts now, ahead of its turn
+    if (this.stateNow === 'starting' || this.stateNow === 'restarting') {
+      // Offered from the cached list before the server came up: the call waits for it, within its timeout.
+      const began = Date.now();
+      await this.waitForConnect(timeoutMs, options.signal);
+      timeoutMs -= Date.now() - began;
+    }
     const client = this.client;
-    if (!client || this.stateNow !== 'ready') throw new McpUnavailableError(`the MCP server '${this.name}' is unavailable right now (${this.problem ?? this.stateNow}); try again later`);
-    const timeoutMs = this.config.call_timeout_seconds * 1000;
+    if (!client || this.stateNow !== 'ready' || timeoutMs <= 0) {
+      const why = this.stateNow === 'starting' || this.stateNow === 'restarting' ? `not up after ${this.config.call_timeout_seconds} s` : (this.problem ?? this.stateNow);
+      throw new McpUnavailableError(`the MCP server '${this.name}' is unavailable right now (${why}); try again later`);
+    }
     // A signal of its own per call: the SDK listens on the one it is given, and a turn's signal
     // outlives many calls.
     const call = new AbortController();
@@ -135,7 +162,29 @@ export class McpServerLink {
     this.closed = true;
     clearTimeout(this.timer);
     this.stateNow = 'stopped';
+    this.settleWaiters();
     await this.drop();
+  }
+
+  /** Resolves when the connection in progress succeeded or failed, the time passed or the signal aborted. */
+  private waitForConnect(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.comeUp = this.comeUp.filter((f) => f !== done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      this.comeUp.push(done);
+    });
+  }
+
+  private settleWaiters(): void {
+    const waiting = this.comeUp;
+    this.comeUp = [];
+    for (const f of waiting) f();
   }
 
   private async connect(): Promise<void> {
@@ -155,6 +204,7 @@ export class McpServerLink {
       if (this.attempt > 0) this.deps.logger.info('mcp', `server '${this.name}' is back (${tools.length} tools)`);
       this.attempt = 0;
       this.setTools(tools);
+      this.settleWaiters();
     } catch (error) {
       // What a server that exits at once said on stderr may come after the close: wait a moment for it.
       let timer: NodeJS.Timeout | undefined;
@@ -162,6 +212,7 @@ export class McpServerLink {
       clearTimeout(timer);
       await this.drop();
       this.failed(`failed to start: ${this.describe(error)}`);
+      this.settleWaiters();
     }
   }
 
@@ -242,6 +293,7 @@ export class McpServerLink {
   private setTools(tools: McpToolDef[]): void {
     const before = this.listed;
     this.listed = tools;
+    this.live = true;
     if (!before || JSON.stringify(before) !== JSON.stringify(tools)) this.deps.onToolsChanged();
   }
 

@@ -46,6 +46,20 @@ describe('discord deliver', () => {
     }
   });
 
+  it('an approval prompt closed without a press is edited: its closing line, the buttons removed, SUPPRESS_EMBEDS kept', async () => {
+    const before = fake.messages.length;
+    await adapter.deliver(delivery({ platform: 'discord', chatId: fake.channelId, approvalId: 'abc123def456' }, ['**Approval needed:** run `files__write_file`']));
+    const prompt = fake.messages[before];
+    expect(JSON.stringify(prompt.components)).toContain('sb-approval:abc123def456:y');
+    await adapter.closeApprovalPrompt?.('abc123def456', 'No answer in time: the call was not made.');
+    expect(prompt.content).toBe('**Approval needed:** run `files__write_file`\n\n**No answer in time: the call was not made.**');
+    expect(prompt.components).toEqual([]);
+    expect(prompt.flags).toBe(1 << 2);
+    const edits = fake.requests.filter((r) => r.method === 'PATCH').length;
+    await adapter.closeApprovalPrompt?.('abc123def456', 'Denied in the console.');
+    expect(fake.requests.filter((r) => r.method === 'PATCH').length).toBe(edits);
+  });
+
   it('resumes from firstChunk without replying again', async () => {
     const before = fake.messages.length;
     const d = delivery({ platform: 'discord', chatId: fake.channelId, replyToMessageId: '1' }, ['a', 'b', 'c'], 1);

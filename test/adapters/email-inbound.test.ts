@@ -1,9 +1,10 @@
 /**
  * Inbound mail translation (ARCHITECTURE.md §11) on fixtures: only what the person wrote (the common client
- * reply styles and signatures cut), HTML-only mail as text, attachments named, long mail cut; the
+ * reply styles and signatures cut), HTML-only mail as text, attachments handed on as file parts, long mail cut; the
  * never-answered screen; the thread and reply headers; IMAP_URL validation.
  */
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staticSpecifiers } from '../helpers/source-imports.js';
@@ -97,7 +98,7 @@ describe('what the person wrote', () => {
     expect(mail.text).toBe('Plain words');
   });
 
-  it('names attachments with type and size and never passes their content on', async () => {
+  it('hands attachments on as file parts (bytes and SHA-256), never inside the text', async () => {
     const b = 'mixed-1';
     const raw = [
       `From: ${FROM}`,
@@ -121,8 +122,15 @@ describe('what the person wrote', () => {
       '',
     ].join('\r\n');
     const mail = await parseMail(raw);
-    expect(mail.text).toBe('See the attached report.\n\n[Attachments, not opened:]\n- q3.pdf (application/pdf, 1.8 KB)');
-    expect(mail.text).not.toContain('SECRET');
+    expect(mail.text).toBe('See the attached report.');
+    expect(mail.attachments).toHaveLength(1);
+    const [pdf] = mail.attachments;
+    expect(pdf).toMatchObject({ name: 'q3.pdf', type: 'application/pdf', bytes: 1800 });
+    expect(Buffer.from(pdf.data!).toString()).toBe('SECRET-PDF-CONTENT'.repeat(100));
+    expect(pdf.sha256).toBe(createHash('sha256').update('SECRET-PDF-CONTENT'.repeat(100)).digest('hex'));
+    // over the byte limit: described, its bytes not kept
+    const big = await parseMail(raw, { maxPartBytes: 1000 });
+    expect(big.attachments).toEqual([{ name: 'q3.pdf', type: 'application/pdf', bytes: 1800 }]);
   });
 
   it(`cuts a mail over ${MAX_TEXT_CHARS.toLocaleString('en-US')} characters and says so`, async () => {

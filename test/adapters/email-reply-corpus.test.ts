@@ -179,17 +179,18 @@ describe.skipIf(!present)(`the reply cut on the public corpora${SKIP}`, () => {
     let mail = await parseMail(raw(big));
     expect(mail.text.startsWith('Hello there, this is a line of text with bold and a link [https://x.example/a].')).toBe(true);
     expect(mail.text).toMatch(/\[The mail was cut here: it has [\d,]+ characters and only the first [\d,]+ were kept\.\]$/);
-    // The reply cut and the HTML (read in a worker thread): the event loop held under 100 ms. The
-    // whole parseMail adds mailparser's decoding of 850 KB, said here and bounded loosely.
+    // The reply cut and the HTML (read in a worker thread), and the whole parseMail (mailparser in
+    // the worker too): the event loop held under 100 ms.
     let cut = Infinity;
     let whole = Infinity;
-    for (let run = 0; run < 3; run++) {
+    // Best of up to five (a garbage collection, or the machine busy elsewhere, in one run is not the parser's).
+    for (let run = 0; run < 5 && (cut >= 100 || whole >= 100); run++) {
       cut = Math.min(cut, await loopHeld(() => writtenPart(big, true)));
       whole = Math.min(whole, await loopHeld(() => parseMail(raw(big))));
     }
     console.log(`850 KB HTML: the event loop held at most ${cut.toFixed(1)} ms by the reply cut, ${whole.toFixed(1)} ms by the whole parseMail`);
     expect(cut).toBeLessThan(100);
-    expect(whole).toBeLessThan(500);
+    expect(whole).toBeLessThan(100);
     const deep = '<div>'.repeat(20_000) + 'deep words' + '</div>'.repeat(20_000);
     mail = await parseMail(raw(`<p>Look:</p>${deep.slice(0, 90_000)}`));
     expect(mail.text).toMatch(/^Look:/);

@@ -72,6 +72,22 @@ describe('Slack deliver', () => {
     expect(slack.calls.filter((c) => c.method === 'chat.postMessage').every((c) => c.token === slack.token)).toBe(true);
   });
 
+  it('an approval prompt closed without a press (expired, answered elsewhere) is updated in place: its closing line, the buttons gone', async () => {
+    const before = slack.messages.length;
+    await adapter.deliver(delivery({ platform: 'slack', chatId: 'C0APPR', userId: 'U1001', approvalId: 'abc123def456' }, ['*Approval needed:* run `files__write_file`']));
+    const prompt = slack.messages[before];
+    const blocksOf = () => (typeof prompt.params.blocks === 'string' ? JSON.parse(prompt.params.blocks) : prompt.params.blocks) as Array<{ type: string }>;
+    expect(blocksOf().map((b) => b.type)).toEqual(['section', 'actions']);
+    await adapter.closeApprovalPrompt?.('abc123def456', 'No answer in time: the call was not made.');
+    expect(prompt.text).toBe('*Approval needed:* run `files__write_file`\n\n*No answer in time: the call was not made.*');
+    expect(blocksOf().map((b) => b.type)).toEqual(['section']);
+    // once: a second close (or one for a prompt this process never posted) changes nothing
+    const updates = slack.calls.filter((c) => c.method === 'chat.update').length;
+    await adapter.closeApprovalPrompt?.('abc123def456', 'Denied in the console.');
+    await adapter.closeApprovalPrompt?.('unknown00000', 'Denied in the console.');
+    expect(slack.calls.filter((c) => c.method === 'chat.update').length).toBe(updates);
+  });
+
   it('resumes at firstChunk, so a retried delivery never repeats a chunk', async () => {
     const before = slack.messages.length;
     const d = delivery({ platform: 'slack', chatId: 'D0001' }, ['a', 'b', 'c'], 2);

@@ -149,15 +149,20 @@ describe('Slack HTTP receiver', () => {
     expect(await sentinel()).toEqual([]);
   });
 
-  it('turns a DM into a direct message with the event_id as update id and a display name', async () => {
+  it('turns a DM into a direct message with the event_id as update id and Slack\'s ts as sentAt, handed over before any users.info', async () => {
+    const lookups = slack.callsTo('users.info').length;
     const res = await post(eventBody({ type: 'message', channel: 'D0001', channel_type: 'im', user: 'U1001', text: 'hello <@UBOT> there', ts: '1700000003.000100' }, { eventId: 'Ev0DM0001' }));
     expect(res.status).toBe(200);
     const [msg] = await waitFor(() => (received.length ? received : undefined));
+    // A DM never shows the sender's name, so it is not looked up; a turn that needs it asks the door.
+    expect(slack.callsTo('users.info').length).toBe(lookups);
+    expect(msg.displayName).toBeUndefined();
+    expect(msg.sentAt).toBe(1700000003000.1);
+    expect(await adapter.senderName!('U1001')).toBe('Alice');
     expect(msg).toMatchObject({
       platform: 'slack',
       chatId: 'D0001',
       userId: 'U1001',
-      displayName: 'Alice',
       text: 'hello there',
       isDirect: true,
       messageId: '1700000003.000100',

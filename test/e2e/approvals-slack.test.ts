@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startModelFake, type ModelFake } from '../fakes/model.js';
 import { blockActionsBody, blockActionsPayload, eventBody, postSigned, startSlackFake, type PostedMessage, type SlackFake } from '../fakes/slack.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
+import { doorEnv } from '../helpers/door-env.js';
 import { freePort } from '../helpers/ports.js';
 import { approvalScript } from '../helpers/approvals.js';
 
@@ -29,16 +30,7 @@ beforeAll(async () => {
 afterAll(() => cleanUp(() => slack?.close(), () => model?.close(), () => removeDir(home)));
 
 function env(extra: Record<string, string>) {
-  return cleanEnv({
-    SWITCHBOARD_HOME: home,
-    OPENAI_BASE_URL: model.openaiUrl,
-    OPENAI_API_KEY: 'sk-e2e',
-    MODEL: 'fake-model',
-    SLACK_BOT_TOKEN: slack.token,
-    SLACK_API_URL: slack.apiUrl,
-    SLACK_ALLOWED_USERS: 'U1001',
-    ...extra,
-  });
+  return cleanEnv({ SWITCHBOARD_HOME: home, ...doorEnv.model(model), ...doorEnv.slack(slack, { allowed: 'U1001' }), ...extra });
 }
 
 const memory = () => {

@@ -126,18 +126,55 @@ describe('approvals through switchboard start with Telegram', () => {
     expect(await gw.stop('SIGTERM')).toBe(0);
   });
 
+  it('a message sent while a call waits for a yes: the approval closes as not answered, the paused turn ends, then the message is answered with it in history', async () => {
+    gw = startCli(['start'], { env: env() });
+    await gw.waitFor(/ready \(telegram/);
+    const prompt = await say('SAVE ibis');
+    const keyboard = (prompt.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard;
+    const n = tg.sent.length;
+    tg.pushText({ text: 'actually, never mind', userId: 1001 });
+    const [ended, answered] = (await tg.waitForMessages(n + 2, 20_000)).slice(n);
+    // in order: the paused turn's end (the model told why the call was not made), then the new message's answer
+    expect(ended.plain).toMatch(/^Memory tool said: not answered: the user sent a new message/);
+    expect(answered.plain).toBe('Noted: actually, never mind');
+    expect(prompt.plain).toMatch(/\n\nNot answered: a new message came, so the call was not made\.$/);
+    expect(JSON.stringify(prompt.params.reply_markup)).toBe('{"inline_keyboard":[]}');
+    // the new message's request carries the paused exchange before it
+    const last = model.completions().at(-1)!;
+    const texts = JSON.stringify(last.body.messages);
+    expect(texts.indexOf('SAVE ibis')).toBeGreaterThan(-1);
+    expect(texts.indexOf('SAVE ibis')).toBeLessThan(texts.indexOf('actually, never mind'));
+    expect(toolResults(last, 'memory').at(-1)).toMatch(/^not answered/);
+    expect(memoryText()).not.toContain('ibis');
+    // a press on the old buttons runs nothing
+    const requests = model.completions().length;
+    const late = tg.pushCallback({ userId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
+    await until(() => tg.callbackAnswers.some((a) => a.queryId === late), 20_000, 'the late press answered', gw);
+    expect(tg.callbackAnswers.find((a) => a.queryId === late)?.text).toMatch(/not answered: a new message came/);
+    await sleep(300);
+    expect(model.completions().length).toBe(requests);
+    expect(memoryText()).not.toContain('ibis');
+    expect(tg.sent.length).toBe(n + 2);
+    expect(await gw.stop('SIGTERM')).toBe(0);
+  });
+
   it('no answer in time: the approval is denied and the model is told "no answer in time"', async () => {
     writeFileSync(join(home, 'config.yaml'), 'streaming:\n  telegram: off\ngateway:\n  lease_seconds: 1.5\napprovals:\n  timeout_minutes: 0.02\n');
     gw = startCli(['start'], { env: env() });
     await gw.waitFor(/ready \(telegram/);
+    const editsBefore = tg.callsOf('editMessageText').filter((c) => c.status === 200).length;
     const prompt = await say('SAVE lemur');
     expect(prompt.plain).toContain('within 1 seconds');
+    const keyboard = (prompt.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard;
     const n = tg.sent.length;
     const answer = (await tg.waitForMessages(n + 1, 20_000))[n];
     expect(answer.plain).toContain('no answer in time');
     expect(memoryText()).not.toContain('lemur');
-    // a late press: refused as expired
-    const keyboard = (prompt.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard;
+    // the prompt says so and its keyboard is gone (one editMessageText), before the answer came
+    expect(prompt.plain).toMatch(/no answer means no\.\n\nNo answer in time: the call was not made\.$/);
+    expect(JSON.stringify(prompt.params.reply_markup)).toBe('{"inline_keyboard":[]}');
+    expect(tg.callsOf('editMessageText').filter((c) => c.status === 200).length - editsBefore).toBe(1);
+    // a late press (a client that still shows the buttons): refused as expired
     const late = tg.pushCallback({ userId: 1001, data: keyboard[0][0].callback_data, messageId: prompt.messageId });
     await until(() => tg.callbackAnswers.some((a) => a.queryId === late), 20_000, 'the late press answered', gw);
     expect(tg.callbackAnswers.find((a) => a.queryId === late)?.text).toMatch(/expired/);

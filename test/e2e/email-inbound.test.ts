@@ -4,7 +4,8 @@
  * recording what the model was given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake, type RecordedRequest } from '../fakes/model.js';
@@ -12,6 +13,8 @@ import { startSmtpFake, type SmtpFake, type ReceivedMail } from '../fakes/smtp.j
 import { dovecotAvailability, startDovecot, type Dovecot } from '../fakes/dovecot.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, sleep, until, type Running } from '../helpers/cli.js';
 import { rawMail } from '../helpers/mail.js';
+import { pdfFile, pngFile } from '../helpers/media-files.js';
+import { freePort } from '../helpers/ports.js';
 
 const unavailable = dovecotAvailability();
 const title = (t: string) => (unavailable ? `${t} (skipped: ${unavailable})` : t);
@@ -22,6 +25,7 @@ let smtp: SmtpFake;
 let root: string;
 let gateway: Running | undefined;
 let env: NodeJS.ProcessEnv;
+let healthPort: number;
 
 const ALICE = 'Alice Example <ALICE@example.com>';
 
@@ -31,8 +35,9 @@ beforeAll(async () => {
   model = await startModelFake();
   smtp = await startSmtpFake();
   root = mkdtempSync(join(tmpdir(), 'sb-email-in-'));
+  healthPort = await freePort();
   const config = join(root, 'config.yaml');
-  writeFileSync(config, 'email:\n  max_age_days: 2\n');
+  writeFileSync(config, 'email:\n  max_age_days: 2\nmedia:\n  max_bytes: 100000\n');
   env = cleanEnv({
     SWITCHBOARD_HOME: join(root, 'home'),
     SWITCHBOARD_CONFIG: config,
@@ -43,6 +48,7 @@ beforeAll(async () => {
     IMAP_URL: dovecot.url,
     EMAIL_FROM: 'Switchboard <bot@example.com>',
     EMAIL_ALLOWED_SENDERS: 'Alice@Example.com, carol@example.org',
+    SWITCHBOARD_HEALTH_PORT: String(healthPort),
   });
 });
 afterAll(() => cleanUp(() => killIfRunning(gateway), () => dovecot?.stop(), () => model?.close(), () => smtp?.close(), () => removeDir(root)));
@@ -53,8 +59,8 @@ async function startGateway(): Promise<Running> {
   return gateway;
 }
 
-async function answer(n: number): Promise<ReceivedMail> {
-  const got = await smtp.waitForMessages(n, 15_000).catch((error: Error) => {
+async function answer(n: number, timeoutMs = 15_000): Promise<ReceivedMail> {
+  const got = await smtp.waitForMessages(n, timeoutMs).catch((error: Error) => {
     throw new Error(`${error.message}\n${gateway?.stderr() ?? ''}`);
   });
   return got[n - 1];
@@ -149,15 +155,84 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
     }
   });
 
-  it(title('resumes after the IMAP connection is killed and the server restarted'), { timeout: 60_000 }, async () => {
+  it(title('a photo and a PDF attached to a mail reach the model as an image part and the PDF\'s text; a stranger\'s attachment is never stored'), { timeout: 60_000 }, async () => {
     const mails = smtp.messages.length;
-    expect(await dovecot.dropConnections()).toBeGreaterThanOrEqual(1);
-    await dovecot.restart();
+    const calls = model.completions().length;
+    const mediaDir = join(env.SWITCHBOARD_HOME!, 'media');
+    const stored = () => (existsSync(mediaDir) ? readdirSync(mediaDir) : []);
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    const strangerPng = pngFile(48, 48);
+    const before = stored();
+    await dovecot.append(rawMail({ from: 'Mallory <mallory@evil.test>', subject: 'Look', messageId: '<stranger-files@evil.test>', text: 'See my file', attachments: [{ name: 'bait.png', type: 'image/png', data: strangerPng }, { name: 'bait.pdf', type: 'application/pdf', data: pdfFile('STRANGER-PDF') }] }));
+    const png = pngFile(64, 64);
+    const pdf = pdfFile('Invoice total ZEBRA-42');
+    const zip = randomBytes(150_000);
+    const files = [
+      { name: 'photo.png', type: 'image/png', data: png },
+      { name: 'invoice.pdf', type: 'application/pdf', data: pdf },
+      { name: 'big.zip', type: 'application/zip', data: zip },
+    ];
+    await dovecot.append(rawMail({ from: ALICE, subject: 'Files', messageId: '<files@example.com>', text: 'What is in these?', attachments: files }));
+    // the first image and PDF of the process load sharp and pdf.js: slow on a busy machine
+    const mail = await answer(mails + 1, 40_000);
+    expect(mail.envelope.to).toEqual(['alice@example.com']);
+    // over media.max_bytes: one line first in the reply, as on every door
+    expect(mail.parsed.text).toMatch(/^I could not use "big\.zip": it is 146 KB, over the limit of 98 KB \(media\.max_bytes\)\./);
+    expect(smtp.messages.length).toBe(mails + 1);
+    expect(model.completions().length).toBe(calls + 1);
+    const req = model.completions()[calls];
+    const messages = req.body.messages as Array<{ role: string; content: unknown }>;
+    const last = messages[messages.length - 1];
+    expect(last.role).toBe('user');
+    const blocks = last.content as Array<{ type: string; text?: string; image_url?: { url: string } }>;
+    expect(Array.isArray(blocks), JSON.stringify(last)).toBe(true);
+    const text = blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+    expect(text).toContain('What is in these?');
+    expect(text).toMatch(/<document name="invoice\.pdf" type="application\/pdf" untrusted="true">\s*Invoice total ZEBRA-42\s*<\/document>/);
+    const images = blocks.filter((b) => b.type === 'image_url');
+    expect(images).toHaveLength(1);
+    expect(images[0].image_url?.url).toMatch(/^data:image\/(png|jpeg|webp);base64,/);
+    expect(JSON.stringify(req.body)).not.toContain('STRANGER-PDF');
+    // Alice's files were kept (as sent, and the image as re-encoded); nothing of Mallory's.
+    expect(await seen('<stranger-files@evil.test>')).toBe(true);
+    const now = stored();
+    expect(now).toContain(sha(png));
+    expect(now).toContain(sha(pdf));
+    expect(now).not.toContain(sha(strangerPng));
+    expect(now).not.toContain(sha(zip));
+    expect(now).not.toContain(sha(pdfFile('STRANGER-PDF')));
+    expect(now.filter((f) => !before.includes(f)).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it(title('resumes after the IMAP connection is killed and the server restarted; /readyz says 503 naming the door within 5 s while it is down'), { timeout: 60_000 }, async () => {
+    const mails = smtp.messages.length;
+    const readyz = async () => {
+      const r = await fetch(`http://127.0.0.1:${healthPort}/readyz`);
+      return { status: r.status, body: (await r.json()) as { problems?: Record<string, string>; doors?: Record<string, string> } };
+    };
+    const ready = await readyz();
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+    expect(ready.body.doors?.email).toBe('connected');
+    await dovecot.restart(async () => {
+      // The server is gone: the door says so at once, and /readyz names it.
+      const downAt = Date.now();
+      let down = await readyz();
+      while (down.status !== 503 && Date.now() - downAt < 5000) {
+        await sleep(100);
+        down = await readyz();
+      }
+      expect(down.status, JSON.stringify(down.body)).toBe(503);
+      expect(down.body.problems?.['door:email']).toMatch(/IMAP .*127\.0\.0\.1:\d+/);
+      expect(down.body.doors?.email).toBe('down');
+      console.log(`/readyz said 503 for the e-mail door ${Date.now() - downAt} ms after the IMAP server stopped: ${down.body.problems?.['door:email']}`);
+    });
     await dovecot.append(rawMail({ from: ALICE, subject: 'After the drop', messageId: '<after-drop@example.com>', text: 'Still there?' }));
     const mail = await answer(mails + 1);
     expect(mail.parsed.subject).toBe('Re: After the drop');
     expect(await seen('<after-drop@example.com>')).toBe(true);
     expect(gateway!.stderr()).toMatch(/IMAP connection to 127\.0\.0\.1:\d+ dropped; reconnecting/);
+    // connected again: ready again
+    expect((await readyz()).status).toBe(200);
   });
 
   it(title('a restart answers nothing twice, even a journaled mail whose \\Seen was lost'), { timeout: 60_000 }, async () => {
@@ -177,10 +252,11 @@ describe.skipIf(Boolean(unavailable))('e-mail as a chat door', () => {
 });
 
 describe.skipIf(Boolean(unavailable))('doctor with IMAP_URL', () => {
-  it(title('accepts the mailbox, and names IMAP_URL in one line for a wrong password or host, the password hidden'), { timeout: 30_000 }, async () => {
+  it(title('accepts the mailbox, and names IMAP_URL in one line for a wrong password or host, the password hidden'), { timeout: 90_000 }, async () => {
     // each its own data folder: four processes migrating one new SQLite file wait on each other
     let n = 0;
-    const doctor = (imapUrl: string) => runCli(['doctor'], { env: { ...env, SWITCHBOARD_HOME: join(root, `doctor-${++n}`), IMAP_URL: imapUrl }, cwd: root });
+    // four at once: on a busy machine each can take longer than runCli's default 20 s
+    const doctor = (imapUrl: string) => runCli(['doctor'], { env: { ...env, SWITCHBOARD_HOME: join(root, `doctor-${++n}`), IMAP_URL: imapUrl }, cwd: root, timeoutMs: 60_000 });
     const [good, wrong, host, box] = await Promise.all([
       doctor(dovecot.url),
       doctor(`imap://bot:wrong-password@127.0.0.1:${dovecot.port}/INBOX`),

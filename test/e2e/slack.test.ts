@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { commandBody, eventBody, postSigned, startSlackFake, urlVerificationBody, type SlackFake } from '../fakes/slack.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, runCli, startCli, type Running } from '../helpers/cli.js';
+import { doorEnv } from '../helpers/door-env.js';
 import { freePort } from '../helpers/ports.js';
 
 const SECRET = 'e2e-signing-secret';
@@ -45,17 +46,7 @@ beforeAll(async () => {
   const port = await freePort();
   events = `http://127.0.0.1:${port}/slack/events`;
   gw = startCli(['start'], {
-    env: cleanEnv({
-      SWITCHBOARD_HOME: home,
-      OPENAI_BASE_URL: model.openaiUrl,
-      OPENAI_API_KEY: 'sk-e2e',
-      MODEL: 'fake-model',
-      SLACK_BOT_TOKEN: slack.token,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      SLACK_PORT: String(port),
-      SLACK_ALLOWED_USERS: ALLOWED,
-    }),
+    env: cleanEnv({ SWITCHBOARD_HOME: home, ...doorEnv.model(model), ...doorEnv.slack(slack, { allowed: ALLOWED, http: { secret: SECRET, port } }) }),
   });
   await gw.waitFor(/ready \(slack/);
 });
@@ -239,16 +230,7 @@ describe('switchboard start with Slack (HTTP mode)', () => {
 describe('switchboard start with a bad SLACK_BOT_TOKEN', () => {
   it('exits non-zero with one clear line', async () => {
     const res = await runCli(['start'], {
-      env: cleanEnv({
-        SWITCHBOARD_HOME: home,
-        OPENAI_BASE_URL: model.openaiUrl,
-        OPENAI_API_KEY: 'sk-e2e',
-        SLACK_BOT_TOKEN: 'xoxb-wrong',
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        SLACK_PORT: String(await freePort()),
-        SLACK_ALLOWED_USERS: ALLOWED,
-      }),
+      env: cleanEnv({ SWITCHBOARD_HOME: home, ...doorEnv.model(model), ...doorEnv.slack(slack, { allowed: ALLOWED, http: { secret: SECRET, port: await freePort() } }), SLACK_BOT_TOKEN: 'xoxb-wrong' }),
     });
     expect(res.code).not.toBe(0);
     const lines = res.stderr.trim().split('\n');

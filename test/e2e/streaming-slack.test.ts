@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js';
 import { eventBody, postSigned, startSlackFake, type SlackFake } from '../fakes/slack.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
+import { doorEnv } from '../helpers/door-env.js';
 import { freePort } from '../helpers/ports.js';
 
 const SECRET = 'e2e-signing-secret';
@@ -34,17 +35,7 @@ beforeAll(async () => {
   const port = await freePort();
   events = `http://127.0.0.1:${port}/slack/events`;
   gw = startCli(['start'], {
-    env: cleanEnv({
-      SWITCHBOARD_HOME: home,
-      OPENAI_BASE_URL: model.openaiUrl,
-      OPENAI_API_KEY: 'sk-e2e',
-      MODEL: 'fake-model',
-      SLACK_BOT_TOKEN: slack.token,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      SLACK_PORT: String(port),
-      SLACK_ALLOWED_USERS: ALICE,
-    }),
+    env: cleanEnv({ SWITCHBOARD_HOME: home, ...doorEnv.model(model), ...doorEnv.slack(slack, { allowed: ALICE, http: { secret: SECRET, port } }) }),
   });
   await gw.waitFor(/ready \(slack/);
 });

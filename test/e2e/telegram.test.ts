@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startModelFake, lastUserText, systemText, type ModelFake } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
+import { doorEnv } from '../helpers/door-env.js';
 
 let model: ModelFake;
 let tg: TelegramFake;
@@ -22,16 +23,7 @@ beforeAll(async () => {
 afterAll(() => cleanUp(() => tg?.close(), () => model?.close(), () => removeDir(home)));
 
 function env(extra: Record<string, string> = {}) {
-  return cleanEnv({
-    SWITCHBOARD_HOME: home,
-    OPENAI_BASE_URL: model.openaiUrl,
-    OPENAI_API_KEY: 'sk-e2e',
-    MODEL: 'fake-model',
-    TELEGRAM_BOT_TOKEN: tg.token,
-    TELEGRAM_API_ROOT: tg.url,
-    TELEGRAM_ALLOWED_USERS: '1001',
-    ...extra,
-  });
+  return cleanEnv({ SWITCHBOARD_HOME: home, ...doorEnv.model(model), ...doorEnv.telegram(tg, '1001'), ...extra });
 }
 
 describe('switchboard start with Telegram', () => {

@@ -43,8 +43,8 @@ export interface Dovecot {
   markUnseen(messageId: string): Promise<void>;
   /** Kills this server's `imap` processes: every client connection drops at once, as in a server crash. */
   dropConnections(): Promise<number>;
-  /** Drops every connection, stops the server and starts it again on the same port and maildir. */
-  restart(): Promise<void>;
+  /** Drops every connection, stops the server and starts it again on the same port and maildir; `whileDown` runs in between. */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Dovecot's own log (for a failing test's message). */
   log(): string;
   stop(): Promise<void>;
@@ -221,10 +221,14 @@ export async function startDovecot(options: { user?: string; pass?: string; capa
       });
     },
     dropConnections,
-    async restart() {
+    async restart(whileDown) {
       await dropConnections();
       await halt();
-      await launch();
+      try {
+        await whileDown?.();
+      } finally {
+        await launch();
+      }
     },
     log: () => (existsSync(logPath) ? readFileSync(logPath, 'utf8') : ''),
     async stop() {

@@ -138,6 +138,11 @@ export interface SlackFake {
   failNext(method: string, error: string, times?: number): void;
   /** The next `times` calls of `method` are cut off without an answer (a network error). */
   dropNext(method: string, times?: number): void;
+  /**
+   * Every later call of `method` is answered after `ms`, plus up to `jitterMs` more at random (the varying
+   * latency of the real API); `delay(method, 0)` undoes it.
+   */
+  delay(method: string, ms: number, jitterMs?: number): void;
   /** Makes a response_url answer 404 `expired_url` from now on. */
   expireResponseUrl(id: string): void;
   waitForCalls(method: string, count: number, timeoutMs?: number): Promise<SlackCall[]>;
@@ -147,6 +152,10 @@ export interface SlackFake {
   socketConnected(timeoutMs?: number): Promise<void>;
   /** Socket Mode: sends an envelope (`events_api`, `slash_commands`, …) and resolves with the client's ack. */
   sendSocketEnvelope(type: string, payload: Record<string, unknown>, timeoutMs?: number): Promise<SocketAck>;
+  /** Socket Mode: cuts every open connection (no close frame), as a network drop would. */
+  dropSockets(): void;
+  /** Socket Mode: the next `times` connection attempts are refused (the upgrade is cut off). */
+  refuseSockets(times?: number): void;
   close(): Promise<void>;
 }
 
@@ -253,6 +262,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const rateLimits = new Map<string, { seconds: number; times: number }>();
   const failures = new Map<string, { error: string; times: number }>();
   const drops = new Map<string, number>();
+  const delays = new Map<string, { ms: number; jitterMs: number }>();
   const expired = new Set<string>();
   const responseCounts = new Map<string, number>();
   const channelMessages = new Map<string, string>(); // `${channel}/${ts}` → text
@@ -400,6 +410,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         channelMessages.set(`${channel}/${ts}`, text ?? '');
         const posted = messages.find((m) => m.channel === channel && m.ts === ts);
         if (posted) posted.text = text;
+        // As Slack: blocks given with the update replace the message's (buttons not among them are gone).
+        if (posted && params.blocks !== undefined) posted.params = { ...posted.params, blocks: params.blocks };
         visible.push({ kind: 'update', channel, ts, text: text ?? '', at: Date.now() });
         return { ok: true, channel, ts, text };
       }
@@ -430,6 +442,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       req.socket.destroy();
       return;
     }
+    const latency = delays.get(method);
+    if (latency) await new Promise((resolve) => setTimeout(resolve, latency.ms + Math.random() * latency.jitterMs));
     let limited = take(rateLimits, method);
     if (!limited && (method === 'chat.update' || method === 'chat.appendStream') && typeof params.channel === 'string') {
       const now = Date.now();
@@ -511,8 +525,13 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<WebSocket>();
   const acks = new Map<string, (ack: SocketAck) => void>();
+  let refusals = 0;
   server.on('upgrade', (req, socket, head) => {
     if (!req.url?.startsWith('/socket')) return socket.destroy();
+    if (refusals > 0) {
+      refusals -= 1;
+      return socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
@@ -552,6 +571,7 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     rateLimit: (method, seconds, times = 1) => void rateLimits.set(method, { seconds, times }),
     failNext: (method, error, times = 1) => void failures.set(method, { error, times }),
     dropNext: (method, times = 1) => void drops.set(method, times),
+    delay: (method, ms, jitterMs = 0) => void (ms > 0 || jitterMs > 0 ? delays.set(method, { ms, jitterMs }) : delays.delete(method)),
     expireResponseUrl: (id) => void expired.add(id),
     waitForCalls: (method, count, timeoutMs = 5_000) =>
       waitUntil(() => {
@@ -577,6 +597,12 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
         });
         ws.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: type !== 'events_api', retry_attempt: 0, retry_reason: '' }));
       }),
+    dropSockets: () => {
+      for (const ws of sockets) ws.terminate();
+    },
+    refuseSockets: (times = 1) => {
+      refusals = times;
+    },
     close: async () => {
       for (const ws of sockets) ws.terminate();
       wss.close();

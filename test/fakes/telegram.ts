@@ -306,6 +306,10 @@ export async function startTelegramFake(options: TelegramFakeOptions = {}): Prom
     const limited = tooFrequent(res, chatId);
     if (limited !== null) return limited;
     Object.assign(message, { text: parsed.raw, plain: parsed.plain, entities: parsed.entities, parseMode: parsed.parseMode });
+    // As Telegram: a reply_markup given with the edit replaces the message's (an empty keyboard removes it).
+    if (params.reply_markup !== undefined) {
+      message.params = { ...message.params, reply_markup: typeof params.reply_markup === 'string' ? (JSON.parse(params.reply_markup) as unknown) : params.reply_markup };
+    }
     visible.push({ kind: 'edit', chatId, id: message.messageId, plain: parsed.plain, at: Date.now() });
     notify();
     const id = num(chatId) ?? chatId;

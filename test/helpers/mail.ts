@@ -12,6 +12,8 @@ export interface MailSpec {
   headers?: string[];
   text?: string;
   html?: string;
+  /** Files attached (multipart/mixed, base64). */
+  attachments?: Array<{ name: string; type: string; data: Buffer }>;
 }
 
 /** A message with a text/plain body, an HTML-only body, or both (multipart/alternative). */
@@ -28,6 +30,15 @@ export function rawMail(spec: MailSpec): string {
     ...(spec.headers ?? []),
     'MIME-Version: 1.0',
   ];
+  if (spec.attachments?.length) {
+    const b = 'b-mixed-1';
+    lines.push(`Content-Type: multipart/mixed; boundary="${b}"`, '', `--${b}`, 'Content-Type: text/plain; charset=utf-8', '', spec.text ?? '');
+    for (const a of spec.attachments) {
+      lines.push(`--${b}`, `Content-Type: ${a.type}; name="${a.name}"`, `Content-Disposition: attachment; filename="${a.name}"`, 'Content-Transfer-Encoding: base64', '', a.data.toString('base64').replace(/.{76}/g, '$&\n'));
+    }
+    lines.push(`--${b}--`);
+    return lines.join('\r\n').replace(/(?<!\r)\n/g, '\r\n') + '\r\n';
+  }
   const text = spec.text ?? (spec.html === undefined ? 'Hi' : undefined);
   if (text !== undefined && spec.html !== undefined) {
     const b = 'b-alt-1';

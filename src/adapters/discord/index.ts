@@ -18,7 +18,8 @@ import { toPlatformError, toStartError } from './errors.js';
 import { parseDispatch, type RawInteraction } from './guard.js';
 import { toInbound } from './inbound.js';
 import { createStreamingRest, discordStreaming } from './stream.js';
-import { createRest, deliverChunks, DEFAULT_API_URL, sendTyping } from './send.js';
+import { closeDiscordPrompt, createRest, deliverChunks, DEFAULT_API_URL, sendTyping, type DiscordPromptRef } from './send.js';
+import { PromptRefs } from '../../core/approvals/prompt-refs.js';
 import { completeInteraction, deferInteraction, interactionToInbound, isChatInputCommand, registerAskCommand } from './slash.js';
 import { answerPress, isComponentInteraction, toInboundAction } from './actions.js';
 
@@ -56,6 +57,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
   const apiUrl = settings.apiUrl ?? DEFAULT_API_URL;
   const token = bareToken(settings.token);
   const rest = createRest(token, settings.apiUrl);
+  const prompts = new PromptRefs<DiscordPromptRef>();
   const streamingRest = createStreamingRest(token, settings.apiUrl);
   const channels = new ChannelDirectory();
   const channel = (id: string) => channels.get(id);
@@ -93,6 +95,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     if (!h?.action || !decoded) return;
     try {
       const outcome = await h.action(decoded.action);
+      if (outcome.resolved || outcome.status === 'answered') prompts.take(decoded.action.approvalId);
       await answerPress(rest, interaction, outcome, decoded.content);
     } catch (error) {
       logger.warn(SCOPE, `approval press not acknowledged: ${toPlatformError(error, 'interaction').message}`);
@@ -233,7 +236,14 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
     async deliver(delivery: Delivery) {
       // @discordjs/rest forgets the token after any 401; set it again so one bad answer does not stick.
       rest.setToken(token);
-      await deliverChunks(rest, delivery);
+      await deliverChunks(rest, delivery, (id, ref) => prompts.set(id, ref));
+    },
+
+    async closeApprovalPrompt(approvalId: string, line: string) {
+      const ref = prompts.take(approvalId);
+      if (!ref) return;
+      rest.setToken(token);
+      await closeDiscordPrompt(rest, ref, line);
     },
 
     streaming: discordStreaming(() => streamingRest.setToken(token)),

@@ -72,11 +72,18 @@ export function messageBody(content: string, replyTo: string | undefined) {
   };
 }
 
+/**
+ * Where an approval prompt's buttons are (ARCHITECTURE.md §16): a channel message (edited with the bot's
+ * token) or an interaction's message (edited through its webhook while the interaction token lives, 15 min).
+ */
+export type DiscordPromptRef = { content: string; messageId: string } & ({ channelId: string } | { applicationId: string; interactionToken: string });
+
 /** `approvalId`: the chunk is an approval prompt's last, with its Approve / Deny buttons (ARCHITECTURE.md §16). */
-async function postChannel(rest: REST, channelId: string, content: string, replyTo: string | undefined, approvalId?: string): Promise<void> {
+async function postChannel(rest: REST, channelId: string, content: string, replyTo: string | undefined, approvalId?: string): Promise<DiscordPromptRef> {
   try {
     const body = { ...messageBody(content, replyTo), ...(approvalId ? { components: approvalComponents(approvalId) } : {}) };
-    await rest.post(Routes.channelMessages(channelId), { body });
+    const posted = (await rest.post(Routes.channelMessages(channelId), { body })) as { id?: string } | undefined;
+    return { content, messageId: String(posted?.id ?? ''), channelId };
   } catch (error) {
     throw toPlatformError(error, 'createMessage');
   }
@@ -87,14 +94,16 @@ function interactionExpired(error: unknown): boolean {
   return error instanceof DiscordAPIError && (error.status === 401 || error.status === 404) && [50027, 10015, 10008].includes(Number(error.code));
 }
 
-async function postInteraction(rest: REST, target: DeliveryTarget, index: number, content: string, approvalId?: string): Promise<void> {
+async function postInteraction(rest: REST, target: DeliveryTarget, index: number, content: string, approvalId?: string): Promise<DiscordPromptRef> {
   const extra = target.extra ?? {};
   const appId = extra.applicationId as string;
   const token = extra.interactionToken as string;
   const body = { ...editBody(content), ...(approvalId ? { components: approvalComponents(approvalId) } : {}) };
   try {
-    if (index === 0) await rest.patch(Routes.webhookMessage(appId, token, '@original'), { body, auth: false });
-    else await rest.post(Routes.webhook(appId, token), { body, auth: false });
+    const posted = (
+      index === 0 ? await rest.patch(Routes.webhookMessage(appId, token, '@original'), { body, auth: false }) : await rest.post(Routes.webhook(appId, token), { body, auth: false })
+    ) as { id?: string } | undefined;
+    return { content, messageId: index === 0 ? '@original' : String(posted?.id ?? ''), applicationId: appId, interactionToken: token };
   } catch (error) {
     if (interactionExpired(error) && extra.channelId) return postChannel(rest, extra.channelId, content, undefined, approvalId);
     throw toPlatformError(error, index === 0 ? 'editInteractionReply' : 'createFollowup');
@@ -115,8 +124,22 @@ async function finishStreamed(rest: REST, target: DeliveryTarget, messageId: str
   }
 }
 
-/** Sends chunks from `firstChunk` on, in order, reporting each one the platform accepted. */
-export async function deliverChunks(rest: REST, delivery: Delivery): Promise<void> {
+/**
+ * The prompt closed without a press on it: its closing line in bold, the buttons removed, SUPPRESS_EMBEDS
+ * kept (the prompt shows the model's arguments, §17).
+ */
+export async function closeDiscordPrompt(rest: REST, ref: DiscordPromptRef, line: string): Promise<void> {
+  const body = { ...editBody(`${ref.content}\n\n**${line}**`.slice(0, 2000)), components: [] };
+  try {
+    if ('channelId' in ref) await rest.patch(Routes.channelMessage(ref.channelId, ref.messageId), { body });
+    else await rest.patch(Routes.webhookMessage(ref.applicationId, ref.interactionToken, ref.messageId), { body, auth: false });
+  } catch (error) {
+    throw toPlatformError(error, 'editMessage');
+  }
+}
+
+/** Sends chunks from `firstChunk` on, in order, reporting each one the platform accepted; `promptSent` learns where an approval prompt's buttons went. */
+export async function deliverChunks(rest: REST, delivery: Delivery, promptSent?: (approvalId: string, ref: DiscordPromptRef) => void): Promise<void> {
   const { target, message } = delivery;
   const viaInteraction = Boolean(target.extra?.interactionToken && target.extra?.applicationId);
   const channelId = channelFor(target);
@@ -130,8 +153,10 @@ export async function deliverChunks(rest: REST, delivery: Delivery): Promise<voi
     }
     if (chunk.trim() !== '') {
       const approvalId = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
-      if (viaInteraction) await postInteraction(rest, target, i, chunk, approvalId);
-      else await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined, approvalId);
+      const ref = viaInteraction
+        ? await postInteraction(rest, target, i, chunk, approvalId)
+        : await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined, approvalId);
+      if (approvalId && ref.messageId) promptSent?.(approvalId, ref);
     }
     delivery.onChunkSent(i);
   }

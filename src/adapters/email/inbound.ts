@@ -4,11 +4,27 @@
  * continues the session; the reply goes to Reply-To or From with the threading headers in
  * `replyTarget.extra` (compose.ts writes them). The Message-ID is the dedup key.
  */
-import type { InboundMessage } from '../../core/types.js';
-import { replySubject, type InboundMail } from './parse.js';
+import type { AttachmentKind, InboundAttachment, InboundMessage } from '../../core/types.js';
+import { replySubject, type InboundMail, type MailAttachment } from './parse.js';
 
 /** `extra` keys compose.ts reads on an e-mail reply. */
 export const THREAD_KEYS = { inReplyTo: 'inReplyTo', references: 'references', subject: 'subject' } as const;
+
+/** What the declared type says a part is (the core sniffs the bytes and decides). */
+function kindOf(type: string): AttachmentKind {
+  if (type.startsWith('image/')) return 'image';
+  if (type.startsWith('audio/')) return 'audio';
+  if (type.startsWith('video/')) return 'video';
+  return 'file';
+}
+
+/**
+ * A mail's file parts as attachments: the ref is the SHA-256 of the bytes the door keeps
+ * (attachments.ts); a part over the byte limit has none and is refused by its declared size.
+ */
+export function attachmentsOf(parts: readonly MailAttachment[]): InboundAttachment[] {
+  return parts.map((p) => ({ kind: kindOf(p.type), name: p.name, declaredMime: p.type, declaredSize: p.bytes, ref: p.sha256 ?? 'not-kept' }));
+}
 
 /**
  * `fallbackId` names a mail without a Message-ID (`<uidvalidity.uid@imap.mailbox>`), so it is still
@@ -41,5 +57,6 @@ export function toInboundMessage(mail: InboundMail, fallbackId: string, received
     replyTarget: { platform: 'email', chatId: mail.replyTo || mail.from, userId: mail.from, extra },
     // A forwarded message is kept in `text` (it is what the person wants read) and reported here.
     ...(mail.quoted ? { quoted: mail.quoted } : {}),
+    ...(mail.attachments.length ? { attachments: attachmentsOf(mail.attachments) } : {}),
   };
 }

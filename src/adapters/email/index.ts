@@ -18,6 +18,7 @@ import { composeMail } from './compose.js';
 import { toPlatformError } from './errors.js';
 import { writeEml } from './file-outbox.js';
 import type { MailboxIntake } from './intake.js';
+import { MailAttachments } from './attachments.js';
 
 export { composeMail, domainOf, messageIdFor } from './compose.js';
 export { toPlatformError } from './errors.js';
@@ -50,6 +51,8 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
   const outboxDir = fileOutboxDir(deps.home);
   let smtp: Transporter | undefined;
   let intake: MailboxIntake | null = null;
+  // Inbound mail brings its files along: held, then kept in the media store for an accepted sender.
+  const files = new MailAttachments(deps.media ?? (() => undefined));
 
   async function transport(): Promise<Transporter> {
     if (!settings.smtpUrl) throw new Error('no SMTP_URL');
@@ -106,7 +109,10 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
       if (!settings.imap || intake) return;
       const { MailboxIntake } = await import('./intake.js');
       const { poll_seconds, max_age_days } = deps.config.email;
-      const door = new MailboxIntake({ imap: settings.imap, from: settings.from, pollSeconds: poll_seconds, maxAgeDays: max_age_days, logger: deps.logger, now }, handler);
+      const door = new MailboxIntake(
+        { imap: settings.imap, from: settings.from, pollSeconds: poll_seconds, maxAgeDays: max_age_days, logger: deps.logger, now, maxPartBytes: deps.config.media.max_bytes, attachments: files },
+        handler,
+      );
       await door.start();
       intake = door;
     },
@@ -132,6 +138,14 @@ export function createEmailAdapter(settings: EmailSettings, deps: AdapterDeps): 
       // The whole message is one mail: every chunk and file went with it.
       for (let i = 0; i < parts; i++) delivery.onChunkSent(i);
     },
+
+    /** The mailbox connection lost and being retried: one line for /readyz (ARCHITECTURE.md §18). */
+    problem(): string | null {
+      return intake?.problem ?? null;
+    },
+
+    // Any instance's turn may read a mail's files (from the media store): not only the one reading the mailbox.
+    attachments: files,
 
     async diagnose(): Promise<string[]> {
       const problems: string[] = [];

@@ -15,6 +15,7 @@ import { oneLine, PlatformApiError } from '../../core/errors.js';
 import { parseMail } from './parse.js';
 import { screenMail } from './screen.js';
 import { toInboundMessage } from './inbound.js';
+import type { MailAttachments } from './attachments.js';
 import { IMAP_CONNECT_TIMEOUT_MS, imapProblem, toImapError } from './imap-errors.js';
 
 export interface IntakeOptions {
@@ -25,6 +26,10 @@ export interface IntakeOptions {
   maxAgeDays: number;
   logger: Logger;
   now: () => Date;
+  /** File parts larger than this are described only, their bytes not kept (media.max_bytes). */
+  maxPartBytes?: number;
+  /** Where a mail's files are held while it is handed over, and kept once the gateway took it. */
+  attachments?: MailAttachments;
   /** Reconnect waits (ms) after the n-th failure in a row; default 0.5 s doubling to 60 s. */
   backoffMs?: (attempt: number) => number;
 }
@@ -82,6 +87,8 @@ export class MailboxIntake {
   /** Unseen mail too old to answer, by UID (UIDVALIDITY-scoped), so each is logged once. */
   private readonly tooOld = new Set<string>();
   private readonly backoff: (attempt: number) => number;
+  /** Why the mailbox is not being read right now (the connection dropped, a reconnect failed); null while it is. */
+  private down: string | null = null;
 
   constructor(
     private readonly options: IntakeOptions,
@@ -119,6 +126,11 @@ export class MailboxIntake {
     await first;
   }
 
+  /** Whether the mailbox is read now: null while connected, else one line (readiness, ARCHITECTURE.md §18). */
+  get problem(): string | null {
+    return this.down;
+  }
+
   /** Ends intake: the mail being handed over gets a short grace (then is left unseen for next time), then logout. */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -141,6 +153,7 @@ export class MailboxIntake {
       client.on('error', (error: Error) => logger.debug('email', `IMAP connection error: ${oneLine(error)}`));
       client.on('close', () => {
         closed = true;
+        if (!this.stopping) this.down ??= `IMAP connection to ${imap.host}:${imap.port} lost; reconnecting`;
         this.wake?.();
       });
       client.on('exists', () => {
@@ -155,6 +168,7 @@ export class MailboxIntake {
         if (failures) logger.info('email', `IMAP connection to ${imap.host}:${imap.port} back after ${failures} failed attempt(s)`);
         else logger.info('email', `reading ${imap.mailbox} on ${imap.host}:${imap.port} (${client.capabilities.has('IDLE') ? 'IDLE' : `polling every ${this.options.pollSeconds} s`})`);
         failures = 0;
+        this.down = null;
         onOpen();
         method = 'scan';
         while (!this.stopping && !closed) {
@@ -167,6 +181,7 @@ export class MailboxIntake {
         const e = toImapError(error, imap, method);
         if (fatal(e)) break;
         failures += 1;
+        this.down = `${e.message}; reconnecting`;
         logger.warn('email', `${e.message}; trying again in ${Math.round(this.backoff(failures) / 100) / 10} s`);
       } finally {
         if (this.client === client) this.client = null;
@@ -251,7 +266,7 @@ export class MailboxIntake {
     const { logger } = this.options;
     let mail;
     try {
-      mail = await parseMail(message.source as Buffer, { cutAtBytes: (message.size ?? 0) > MAX_SOURCE_BYTES ? MAX_SOURCE_BYTES : undefined });
+      mail = await parseMail(message.source as Buffer, { cutAtBytes: (message.size ?? 0) > MAX_SOURCE_BYTES ? MAX_SOURCE_BYTES : undefined, maxPartBytes: this.options.maxPartBytes, handOver: true });
     } catch (error) {
       logger.warn('email', `not answering mail UID ${message.uid}: it cannot be parsed (${oneLine(error)})`);
       return 'unparsable';
@@ -264,7 +279,17 @@ export class MailboxIntake {
     }
     if (this.stopping) return null;
     const inbound = toInboundMessage(mail, `<${key}@imap.${this.options.imap.host}>`, this.options.now());
-    const verdict = (await this.handler(inbound)) ?? 'accepted';
+    // The files are held while the gateway decides, kept only when it took the mail (attachments.ts).
+    const files = this.options.attachments;
+    files?.hold(mail.attachments);
+    let verdict: InboundVerdict;
+    try {
+      verdict = (await this.handler(inbound)) ?? 'accepted';
+    } catch (error) {
+      files?.release(mail.attachments);
+      throw error;
+    }
+    await files?.settle(mail.attachments, verdict);
     if (verdict === 'duplicate') logger.info('email', `not answering ${label}: this Message-ID was handled before`);
     else if (verdict === 'refused') logger.info('email', `not answering ${label}: the sender is not in EMAIL_ALLOWED_SENDERS (no reply, no backscatter)`);
     else if (verdict === 'ignored') logger.info('email', `not answering ${label}: nothing written in it`);

@@ -4,18 +4,20 @@
  * signatures cut by reply-cut.ts (checked on the public corpora of github/email_reply_parser and
  * mailgun/talon, test/fixtures/mail-replies), an HTML-only mail turned into text by `html-to-text`
  * (the client's quoted thread dropped, the person's own blockquotes kept), a forwarded message kept
- * and reported as `quoted`, attachments named with type and size.
+ * and reported as `quoted`, file parts handed on as attachments (ARCHITECTURE.md §15).
  *
- * The work is bounded: the body is cut to MAX_PARSE_CHARS (HTML to MAX_HTML_CHARS) before any of it
- * is parsed, saying so; the reply cut is linear in what is left; HTML is turned into text in a
- * worker thread (html-worker.ts) — so no mail holds the event loop for long (a 766 KB one-line quote
- * included).
+ * No mail holds the event loop for long: mailparser decodes the raw mail, and HTML is turned into
+ * text, in a worker thread (mail-worker.ts); what is left here is bounded — the body is cut to
+ * MAX_PARSE_CHARS (HTML to MAX_HTML_CHARS) before the reply cut reads it, saying so, and the reply
+ * cut is linear in what is left (a 766 KB one-line quote included).
  *
  * mailparser and html-to-text are loaded by the inbound door only (IMAP_URL).
  */
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { simpleParser, type AddressObject } from 'mailparser';
 import { cutReply } from './reply-cut.js';
-import { convertHtml } from './html-worker.js';
+import { convertHtml, HEADER_KEYS, parseInWorker, type ParsedPart, type ParsedSource } from './mail-worker.js';
+import { formatSize } from '../../core/media/parts.js';
+import { oneLine } from '../../core/errors.js';
 
 /** Longest text handed to the model; the rest is cut with a note (ARCHITECTURE.md §11). */
 export const MAX_TEXT_CHARS = 100_000;
@@ -26,10 +28,18 @@ export const MAX_HTML_CHARS = 400_000;
 /** Longest HTML body scanned for those invisible parts. */
 const MAX_RAW_HTML_CHARS = 2_000_000;
 
+/** File parts past this many bytes are described only when the caller names no limit (media.max_bytes' default). */
+const DEFAULT_MAX_PART_BYTES = 20_000_000;
+
+/** A file part of a mail, for the core's media intake (ARCHITECTURE.md §15). */
 export interface MailAttachment {
   name: string;
+  /** The declared Content-Type. */
   type: string;
   bytes: number;
+  /** SHA-256 of the bytes (the attachment's ref) with the bytes; absent when the part was over the limit. */
+  sha256?: string;
+  data?: Uint8Array;
 }
 
 /** A parsed inbound mail, reduced to what the door translates. */
@@ -48,6 +58,8 @@ export interface InboundMail {
   date?: Date;
   /** What the person wrote, with attachments listed and over-long text cut. */
   text: string;
+  /** File parts (attachments, large inline images), for the core's media intake. */
+  attachments: MailAttachment[];
   /** A forwarded message the person passed on (also in `text`): someone else's words. */
   quoted?: string;
   /** Header values for the never-answered rules (screen.ts), lower-cased names. */
@@ -139,48 +151,42 @@ export async function writtenPart(body: string, html: boolean): Promise<{ text: 
   return { ...reply, ...(cut ? { cutFrom: (html ? visible : body).trim().length } : {}) };
 }
 
-function attachmentsOf(mail: ParsedMail): MailAttachment[] {
-  return mail.attachments
-    .filter((a) => !a.related)
-    .map((a) => ({ name: a.filename ?? 'unnamed', type: a.contentType || 'application/octet-stream', bytes: a.size ?? a.content?.length ?? 0 }));
+/** An inline image (`cid:`) of an HTML body smaller than this is layout — a logo, an icon, a tracking pixel — and is not handed on. */
+export const MIN_INLINE_IMAGE_BYTES = 16 * 1024;
+
+/**
+ * The file parts handed to the core's media intake (ARCHITECTURE.md §15): every attachment, and an
+ * image the HTML shows inline (`cid:`, in a multipart/related body) when it is at least
+ * MIN_INLINE_IMAGE_BYTES (a pasted screenshot or photo, not a signature's logo).
+ */
+export function filePartsOf(parts: readonly ParsedPart[]): MailAttachment[] {
+  return parts
+    .filter((p) => !(p.related && p.contentType.startsWith('image/') && p.size < MIN_INLINE_IMAGE_BYTES))
+    .map((p, i) => ({ name: p.name ?? defaultName(p.contentType, i + 1), type: p.contentType, bytes: p.size, ...(p.sha256 && p.data ? { sha256: p.sha256, data: p.data } : {}) }));
 }
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+function defaultName(type: string, n: number): string {
+  const sub = /^[a-z]+\/([a-z0-9.+-]+)$/i.exec(type)?.[1]?.replace(/^x-/, '').replace(/\+.*$/, '') ?? 'bin';
+  const ext = sub === 'jpeg' ? 'jpg' : sub === 'plain' ? 'txt' : sub.length <= 5 ? sub : 'bin';
+  return `attachment-${n}.${ext}`;
 }
 
 /**
- * The body as it goes to the model: the person's words, attachments named, cut at MAX_TEXT_CHARS;
+ * The body as it goes to the model: the person's words, cut at MAX_TEXT_CHARS;
  * `totalChars`: the body's length when it was cut before parsing (writtenPart).
  */
-export function bodyOf(written: string, attachments: readonly MailAttachment[], totalChars?: number): string {
+export function bodyOf(written: string, totalChars?: number): string {
   let text = written;
   if (text.length > MAX_TEXT_CHARS || totalChars !== undefined) {
     const total = Math.max(totalChars ?? 0, text.length);
     const kept = Math.min(text.length, MAX_TEXT_CHARS);
     text = `${text.slice(0, MAX_TEXT_CHARS)}\n\n[The mail was cut here: it has ${total.toLocaleString('en-US')} characters and only the first ${kept.toLocaleString('en-US')} were kept.]`;
   }
-  if (attachments.length) {
-    const list = attachments.map((a) => `- ${a.name} (${a.type}, ${formatBytes(a.bytes)})`).join('\n');
-    text = `${text}${text ? '\n\n' : ''}[Attachments, not opened:]\n${list}`;
-  }
   return text;
 }
 
-function firstAddress(value: AddressObject | AddressObject[] | undefined): { address: string; name?: string } | null {
-  const list = Array.isArray(value) ? value : value ? [value] : [];
-  for (const group of list) {
-    for (const entry of group.value) {
-      if (entry.address) return { address: entry.address.toLowerCase(), name: entry.name || undefined };
-    }
-  }
-  return null;
-}
-
-function headerText(mail: ParsedMail, name: string): string | undefined {
-  const line = mail.headerLines.find((h) => h.key === name);
+function headerText(lines: ParsedSource['headerLines'], name: string): string | undefined {
+  const line = lines.find((h) => h.key === name);
   if (!line) return undefined;
   return line.line.slice(line.line.indexOf(':') + 1).replace(/\s+/g, ' ').trim();
 }
@@ -190,34 +196,89 @@ function idsOf(value: string | string[] | undefined): string[] {
   return raw.match(/<[^<>\s]+>/g) ?? [];
 }
 
-/** Parses a raw RFC 822 message; `cutAtBytes`: only that much of a bigger mail was read (its end, attachments mostly, is missing). */
-export async function parseMail(raw: Buffer | string, options: { cutAtBytes?: number } = {}): Promise<InboundMail> {
-  // skipHtmlToText: `text` is only a real text/plain part, so an HTML-only mail is converted here, quotes dropped.
-  const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
-  const from = firstAddress(mail.from);
-  const replyTo = firstAddress(mail.replyTo) ?? from;
-  const attachments = attachmentsOf(mail);
-  const plain = Boolean(mail.text?.trim());
-  const written = plain ? await writtenPart(mail.text ?? '', false) : typeof mail.html === 'string' ? await writtenPart(mail.html, true) : { text: '' };
-  const body = bodyOf(written.text, attachments, written.cutFrom);
+/** Most of a mail's header read on the event loop when the worker could not read the mail. */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/** The header of a raw mail alone (up to MAX_HEADER_BYTES), parsed on the event loop: bounded, fast. */
+async function headersOnly(raw: Buffer): Promise<ParsedSource> {
+  const head = raw.subarray(0, MAX_HEADER_BYTES);
+  const end = head.indexOf('\r\n\r\n');
+  const lf = head.indexOf('\n\n');
+  const at = end >= 0 && (lf < 0 || end < lf) ? end : lf;
+  const header = at >= 0 ? head.subarray(0, at) : head;
+  const mail = await simpleParser(Buffer.concat([header, Buffer.from('\r\n\r\n')]), { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  const addresses = (value: AddressObject | AddressObject[] | undefined) =>
+    (Array.isArray(value) ? value : value ? [value] : []).flatMap((g) => g.value.filter((e) => e.address).map((e) => ({ address: e.address as string, name: e.name || undefined })));
+  return {
+    from: addresses(mail.from),
+    replyTo: addresses(mail.replyTo),
+    subject: mail.subject,
+    messageId: mail.messageId,
+    inReplyTo: mail.inReplyTo,
+    references: Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [],
+    date: mail.date?.getTime(),
+    headerLines: mail.headerLines.filter((h) => HEADER_KEYS.includes(h.key)),
+    parts: [],
+  };
+}
+
+export interface ParseOptions {
+  /** Only that much of a bigger mail was read (its end, attachments mostly, is missing). */
+  cutAtBytes?: number;
+  /** File parts larger than this are described, their bytes not kept (media.max_bytes). */
+  maxPartBytes?: number;
+  /** How long the worker may take (PARSE_WORKER_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Move a Buffer that owns its memory to the worker instead of copying it: `raw` is empty afterwards. */
+  handOver?: boolean;
+}
+
+/**
+ * Parses a raw RFC 822 message off the event loop (mail-worker.ts); what is left here is bounded.
+ * A mail the worker cannot read in time (or at all) is answered from its headers, saying so.
+ */
+export async function parseMail(raw: Buffer | string, options: ParseOptions = {}): Promise<InboundMail> {
+  const bytes = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  const size = bytes.byteLength;
+  // Kept for the headers-only fallback: the bytes themselves may be moved to the worker.
+  const header = Buffer.from(bytes.subarray(0, MAX_HEADER_BYTES));
+  let source: ParsedSource;
+  let unread: string | undefined;
+  try {
+    source = await parseInWorker(bytes, options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES, { timeoutMs: options.timeoutMs, handOver: options.handOver || typeof raw === 'string' });
+  } catch (error) {
+    source = await headersOnly(header);
+    unread = `[This mail (${formatSize(size)}) could not be read: ${oneLine(error)}. Only its sender and subject came through.]`;
+  }
+  const from = source.from[0] ? { address: source.from[0].address.toLowerCase(), name: source.from[0].name } : null;
+  const replyTo = source.replyTo[0] ? source.replyTo[0].address.toLowerCase() : from?.address;
+  const parts = filePartsOf(source.parts);
+  // The end of a mail cut at cutAtBytes is missing: its last file part may be too.
+  if (options.cutAtBytes && parts.length) parts.pop();
+  const plain = Boolean(source.text?.trim());
+  const written = plain ? await writtenPart(source.text ?? '', false) : source.html !== undefined ? await writtenPart(source.html, true) : { text: '' };
+  const body = unread ?? bodyOf(written.text, written.cutFrom);
   const headers: MailHeaders = {
-    autoSubmitted: headerText(mail, 'auto-submitted'),
-    precedence: headerText(mail, 'precedence'),
-    listId: headerText(mail, 'list-id'),
-    authenticationResults: mail.headerLines.filter((h) => h.key === 'authentication-results').map((h) => h.line.slice(h.line.indexOf(':') + 1).replace(/\s+/g, ' ').trim()),
-    autoReplyMarkers: ['x-autoreply', 'x-autorespond'].filter((k) => mail.headerLines.some((h) => h.key === k)),
+    autoSubmitted: headerText(source.headerLines, 'auto-submitted'),
+    precedence: headerText(source.headerLines, 'precedence'),
+    listId: headerText(source.headerLines, 'list-id'),
+    authenticationResults: source.headerLines.filter((h) => h.key === 'authentication-results').map((h) => h.line.slice(h.line.indexOf(':') + 1).replace(/\s+/g, ' ').trim()),
+    autoReplyMarkers: ['x-autoreply', 'x-autorespond'].filter((k) => source.headerLines.some((h) => h.key === k)),
   };
   return {
-    messageId: idsOf(mail.messageId)[0] ?? null,
+    messageId: idsOf(source.messageId)[0] ?? null,
     from: from?.address ?? '',
     fromName: from?.name,
-    replyTo: replyTo?.address ?? '',
-    subject: (mail.subject ?? '').replace(/\s+/g, ' ').trim(),
-    inReplyTo: idsOf(mail.inReplyTo)[0],
-    references: idsOf(mail.references),
-    date: mail.date,
-    text: options.cutAtBytes ? `${body}\n\n[Only the first ${Math.round(options.cutAtBytes / 1024 / 1024)} MB of this mail were read; attachments after that are not listed.]`.trimStart() : body,
-    ...(written.quoted ? { quoted: written.quoted } : {}),
+    replyTo: replyTo ?? '',
+    subject: (source.subject ?? '').replace(/\s+/g, ' ').trim(),
+    inReplyTo: idsOf(source.inReplyTo)[0],
+    references: idsOf(source.references),
+    date: source.date === undefined ? undefined : new Date(source.date),
+    text: options.cutAtBytes
+      ? `${body}\n\n[Only the first ${Math.round(options.cutAtBytes / 1024 / 1024)} MB of this mail were read: an attachment it cuts through, and any after it, were not read.]`.trimStart()
+      : body,
+    attachments: parts,
+    ...(written.quoted && !unread ? { quoted: written.quoted } : {}),
     headers,
   };
 }

@@ -62,3 +62,9 @@ export function decodeBlockAction(body: unknown): DecodedAction {
     ...(b.message?.text ? { messageText: b.message.text } : {}),
   };
 }
+
+/** A closed prompt (ARCHITECTURE.md §16): its text with the closing line in bold, one section, no buttons. */
+export function closedPrompt(promptText: string, line: string): { text: string; blocks: Array<Record<string, unknown>> } {
+  const text = `${promptText}\n\n*${line}*`;
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: text.length > SECTION_MAX ? `${text.slice(0, SECTION_MAX - 1)}…` : text } }] };
+}

@@ -63,6 +63,8 @@ function describe(part: unknown): string {
 export interface LogHold {
   held(): boolean;
   last?: string;
+  /** Sees every warning and error, held or not (the Socket Mode watch takes a failed reconnect's reason from it). */
+  seen?(text: string): void;
 }
 
 /**
@@ -74,6 +76,7 @@ export function boltLogger(logger: Logger, scope = 'slack', hold?: LogHold): Bol
   const line = (parts: unknown[]): string => parts.map(describe).join(' ');
   const loud = (log: (scope: string, text: string) => void) => (...msg: unknown[]) => {
     const text = line(msg);
+    hold?.seen?.(text);
     if (!hold?.held()) return log(scope, text);
     hold.last = text;
     logger.debug(scope, text);

@@ -185,6 +185,16 @@ export function decodeMentionEvent(body: unknown, ctx: DecodeContext): Decoded {
   return handOver({ ...event, user: event.user }, { eventId: env.eventId, threadId, text, isDirect: event.channel.startsWith('D'), mentionsBot: true }, ctx);
 }
 
+/**
+ * A Slack `ts` (`1710000001.000100`: seconds and microseconds) as ms since the epoch; undefined when it
+ * is not one. The core answers a session's messages in this order (ARCHITECTURE.md §9).
+ */
+export function slackTsMs(ts: string): number | undefined {
+  const m = /^(\d{1,12})(?:\.(\d{1,6}))?$/.exec(ts);
+  if (!m) return undefined;
+  return Number(m[1]) * 1000 + Number((m[2] ?? '').padEnd(6, '0')) / 1000;
+}
+
 /** The inbound message of a person's `message` or `app_mention`, answered where `threadId` says. */
 function handOver(
   event: { channel: string; ts: string; user: string; thread_ts?: string; parent_user_id?: string; files?: unknown[] },
@@ -193,6 +203,7 @@ function handOver(
 ): Decoded {
   const { threadId } = facts;
   const attachments = slackAttachments(event.files);
+  const sentAt = slackTsMs(event.ts);
   return {
     ok: true,
     message: {
@@ -207,6 +218,7 @@ function handOver(
       messageId: event.ts,
       updateId: facts.eventId,
       receivedAt: ctx.now,
+      ...(sentAt === undefined ? {} : { sentAt }),
       replyTarget: { platform: 'slack', chatId: event.channel, threadId, userId: event.user },
       ...(attachments.length ? { attachments } : {}),
     },

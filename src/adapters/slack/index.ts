@@ -7,7 +7,8 @@
 import { slackFetcher } from './attachments.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from './bolt.js';
+import { App, HTTPReceiver, SocketModeReceiver } from './bolt.js';
+import { type SocketModeWatch, watchSocketMode } from './socket-state.js';
 import { refuseFutureTimestamps } from './timestamp.js';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
@@ -16,11 +17,12 @@ import type { Adapter, InboundHandler, InboundMessage, InboundVerdict } from '..
 import type { AdapterDeps } from '../deps.js';
 import { slackStreaming } from './stream.js';
 import { boltLogger, createWebClient, type LogHold, slackApiBase, webClientOptions } from './client.js';
-import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, startCallFailure } from './errors.js';
+import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, startCallFailure, toPlatformError } from './errors.js';
 import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
 import { createSender } from './send.js';
 import { createDisplayNames } from './users.js';
-import { APPROVAL_ACTION_IDS, decodeBlockAction } from './actions.js';
+import { APPROVAL_ACTION_IDS, closedPrompt, decodeBlockAction } from './actions.js';
+import { PromptRefs } from '../../core/approvals/prompt-refs.js';
 
 /** Bolt's default endpoint for events, commands and interactions. */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -57,8 +59,9 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   const client = createWebClient(settings.botToken, clientOpts);
   // Name look-ups are best effort: no retries, short timeout.
   const lookupClient = createWebClient(settings.botToken, { ...clientOpts, retries: 0, timeoutMs: 3_000 });
-  const displayName = createDisplayNames(lookupClient, logger, now);
-  const deliver = createSender({ client, logger, now });
+  const names = createDisplayNames(lookupClient, logger, now);
+  const prompts = new PromptRefs<{ channel: string; ts: string; text: string }>();
+  const deliver = createSender({ client, logger, now, promptSent: (id, ref) => prompts.set(id, ref) });
   const command = deps.config.slack.command;
   const responseType = deps.config.slack.command_response;
 
@@ -67,7 +70,10 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   let identity: BotIdentity = {};
   // Bolt's warnings and errors while start() waits go to debug: start() reports the outcome itself.
   let starting = false;
-  const startHold: LogHold = { held: () => starting };
+  // Socket Mode: the connection's state after start (`problem()`, `/readyz`), from its client's events.
+  let socketWatch: SocketModeWatch | undefined;
+  let socketClient: SocketModeReceiver['client'] | undefined;
+  const startHold: LogHold = { held: () => starting, seen: (text) => socketWatch?.note(text) };
   const inFlight = new Set<Promise<unknown>>();
 
   function boundPort(): number | undefined {
@@ -95,10 +101,15 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // No check for a stop here: what reaches a listener was (events) or is about to be (commands)
     // acknowledged to Slack, which will not send it again, so it is handed over even while stopping.
     const message: InboundMessage = decoded.message;
-    const run = (async () => {
-      if (lookupName && message.displayName === undefined) message.displayName = await displayName(message.userId);
-      return handler(message);
-    })()
+    // Handed over at once, with the name only if it is known: a look-up first would let a later message,
+    // posted to another instance, reach the journal first (ARCHITECTURE.md §9). Where the name shows
+    // (channels), it is looked up meanwhile and the turn asks for it (`senderName`).
+    if (lookupName && message.displayName === undefined) {
+      const known = names.cached(message.userId);
+      if (known) message.displayName = known.name;
+      else if (!message.isDirect) names.prefetch(message.userId);
+    }
+    const run = handler(message)
       .catch((error: unknown) => {
         logger.error('slack', `handing over ${message.updateId} failed: ${oneLine(error)}`);
       })
@@ -113,9 +124,12 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // A fixed authorize instead of `token`: Bolt then never repeats auth.test (start did it once).
     const authorize = async () => ({ botToken: settings.botToken, botId: identity.botId, botUserId: identity.botUserId, teamId: identity.teamId });
     const common = { authorize, logger: bolt, clientOptions: options, convoStore: false as const, ignoreSelf: true };
+    // The Socket Mode receiver as App would build it (same client options), kept to watch its client.
+    const socketReceiver = mode === 'socket' ? new SocketModeReceiver({ appToken: settings.appToken ?? '', logger: bolt, installerOptions: { clientOptions: options } }) : undefined;
+    socketClient = socketReceiver?.client;
     const instance =
-      mode === 'socket'
-        ? new App({ ...common, socketMode: true, appToken: settings.appToken })
+      socketReceiver
+        ? new App({ ...common, socketMode: true, receiver: socketReceiver })
         : new App({
             ...common,
             // processBeforeResponse false: Bolt answers 200 (events) and ack() (commands) before any slow work.
@@ -193,6 +207,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       }
       const outcome = handler.action ? await handler.action(decoded.action) : { status: 'unknown' as const, text: 'Approvals are not answered here.' };
       try {
+        if (outcome.resolved || outcome.status === 'answered') prompts.take(decoded.action.approvalId);
         if (outcome.resolved) {
           const text = `${decoded.messageText ?? 'Approval'}\n\n*${outcome.resolved}*`;
           // The prompt shows the model's arguments: no unfurl of a URL among them (§17).
@@ -251,6 +266,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // the gateway journals them. Only after the transport is closed is anything refused.
     const instance = app;
     app = undefined;
+    socketWatch?.stop();
+    socketWatch = undefined;
     if (instance) {
       const openServer = server;
       openServer?.closeIdleConnections();
@@ -303,10 +320,17 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         starting = false;
       }
       app = instance;
+      if (socketClient) socketWatch = watchSocketMode(socketClient);
       logger.info('slack', mode === 'http' ? `listening on port ${boundPort()} (${SLACK_EVENTS_PATH})` : 'connected in Socket Mode');
     },
 
     stop,
+
+    problem() {
+      return socketWatch?.problem() ?? null;
+    },
+
+    senderName: (userId) => names.lookup(userId),
 
     async close() {
       // Nothing else to release: the Web API clients send through the global fetch, whose idle
@@ -315,6 +339,16 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     },
 
     deliver,
+    /** The prompt closed without a press (expired, answered elsewhere): chat.update with its closing line, buttons gone. */
+    async closeApprovalPrompt(approvalId: string, line: string): Promise<void> {
+      const ref = prompts.take(approvalId);
+      if (!ref) return;
+      try {
+        await client.chat.update({ channel: ref.channel, ts: ref.ts, ...closedPrompt(ref.text, line) });
+      } catch (error) {
+        throw toPlatformError('chat.update', error);
+      }
+    },
     streaming: slackStreaming(client, () => identity.teamId),
     attachments: slackFetcher(settings.botToken, slackApiBase(settings.apiUrl)),
 

@@ -33,6 +33,8 @@ export interface SenderDeps {
   now: () => Date;
   /** Replaceable in tests; waits out a Retry-After. */
   sleep?: (ms: number) => Promise<void>;
+  /** An approval prompt was posted (chat.postMessage): where, for closeApprovalPrompt (ARCHITECTURE.md §16). */
+  promptSent?: (approvalId: string, ref: { channel: string; ts: string; text: string }) => void;
 }
 
 type ResponseType = 'in_channel' | 'ephemeral';
@@ -125,9 +127,10 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       );
       return;
     }
-    await callWithRateLimit('chat.postMessage', () =>
+    const posted = await callWithRateLimit('chat.postMessage', () =>
       deps.client.chat.postMessage({ channel: target.chatId, text, thread_ts: target.threadId, mrkdwn: true, ...NO_UNFURL, ...blocks }),
     );
+    if (approvalId && posted.ts) deps.promptSent?.(approvalId, { channel: posted.channel ?? target.chatId, ts: posted.ts, text });
   }
 
   /**

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import type { InboundAction } from '../../core/types.js';
 import { parseApprovalButton } from '../../core/approvals/buttons.js';
+import type { Api } from 'grammy/web';
+import type { TelegramPromptRef } from './send.js';
 
 const callbackSchema = z.looseObject({
   update_id: z.number().int().min(0),
@@ -47,4 +49,24 @@ export function toInboundAction(raw: unknown): CallbackResult {
     },
     ...(q.message ? { message: { chatId: q.message.chat.id, messageId: q.message.message_id } } : {}),
   };
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The prompt closed without a press on it (ARCHITECTURE.md §16): its text gains `text` in bold and the
+ * keyboard goes (one editMessageText). When the text cannot be edited (too long with the line, or HTML
+ * Telegram refuses now), the keyboard alone is removed.
+ */
+export async function closeTelegramPrompt(api: Api, ref: TelegramPromptRef, text: string): Promise<void> {
+  const noKeyboard = { inline_keyboard: [] };
+  try {
+    await api.editMessageText(ref.chatId, ref.messageId, `${ref.html}\n\n<b>${escapeHtml(text)}</b>`, {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      reply_markup: noKeyboard,
+    });
+  } catch {
+    await api.editMessageReplyMarkup(ref.chatId, ref.messageId, { reply_markup: noKeyboard });
+  }
 }

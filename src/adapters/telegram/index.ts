@@ -18,10 +18,11 @@ import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import { CHAT_COMMANDS } from '../../core/commands.js';
 import { getMeFailure, toPlatformError } from './errors.js';
 import { toInboundMessage, type BotIdentity } from './inbound.js';
-import { isCallbackQuery, toInboundAction } from './actions.js';
+import { closeTelegramPrompt, isCallbackQuery, toInboundAction } from './actions.js';
+import { PromptRefs } from '../../core/approvals/prompt-refs.js';
 import { telegramHtmlToPlain } from '../../render/index.js';
 import { Poller, type AllowedUpdate } from './polling.js';
-import { deliverChunks, sendTyping, type SendContext } from './send.js';
+import { deliverChunks, sendTyping, type SendContext, type TelegramPromptRef } from './send.js';
 import { telegramStreaming } from './stream.js';
 import { startWebhookServer, type WebhookServer } from './webhook.js';
 
@@ -61,6 +62,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
   const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
   const bot = new Bot(settings.token, { client: { apiRoot, fetch: createHttpFetch(agents) }, botInfo: deps.botInfo });
   const now = deps.now ?? (() => new Date());
+  const prompts = new PromptRefs<TelegramPromptRef>();
   const sendContext: SendContext = {
     api: bot.api,
     token: settings.token,
@@ -69,6 +71,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     maxRetryAfterSeconds: deps.maxRetryAfterSeconds ?? 30,
     maxRateLimitWaits: 5,
     toPlain: telegramHtmlToPlain,
+    promptSent: (approvalId, ref) => prompts.set(approvalId, ref),
   };
   let handler: InboundHandler | undefined;
   let accepting = false;
@@ -115,7 +118,9 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
     const outcome = to.action ? await to.action(result.action) : { status: 'unknown' as const, text: 'Approvals are not answered here.' };
     try {
       await bot.api.answerCallbackQuery(result.queryId, { text: outcome.text, show_alert: outcome.status === 'refused' });
-      if (outcome.resolved && result.message) await bot.api.editMessageReplyMarkup(result.message.chatId, result.message.messageId, { reply_markup: { inline_keyboard: [] } });
+      // Decided by this press, or already closed (expired, answered elsewhere) while its buttons stayed: they go.
+      if (outcome.resolved || outcome.status === 'answered') prompts.take(result.action.approvalId);
+      if ((outcome.resolved || outcome.status === 'answered') && result.message) await bot.api.editMessageReplyMarkup(result.message.chatId, result.message.messageId, { reply_markup: { inline_keyboard: [] } });
     } catch (error) {
       logger.warn('telegram', `could not acknowledge the approval press: ${toPlatformError('answerCallbackQuery', error, settings.token).message}`);
     }
@@ -237,6 +242,16 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
 
     deliver(delivery: Delivery): Promise<void> {
       return deliverChunks(sendContext, delivery);
+    },
+
+    async closeApprovalPrompt(approvalId: string, text: string): Promise<void> {
+      const ref = prompts.take(approvalId);
+      if (!ref) return;
+      try {
+        await closeTelegramPrompt(bot.api, ref, text);
+      } catch (error) {
+        throw toPlatformError('editMessageReplyMarkup', error, settings.token);
+      }
     },
 
     sendTyping(target: DeliveryTarget): Promise<void> {

@@ -37,6 +37,15 @@ export interface SendContext {
   /** 429s waited out per chunk before giving the chunk back to the outbox. */
   maxRateLimitWaits: number;
   toPlain: (html: string) => string;
+  /** An approval prompt's last chunk was posted (its buttons under it): where, for closeApprovalPrompt. */
+  promptSent?: (approvalId: string, ref: TelegramPromptRef) => void;
+}
+
+/** Where an approval prompt's buttons are: its last chunk's message and the HTML it shows. */
+export interface TelegramPromptRef {
+  chatId: number | string;
+  messageId: number;
+  html: string;
 }
 
 /** Telegram ids are numbers; other Bot API servers may use `@channel` names, which pass through. */
@@ -55,21 +64,21 @@ async function sendChunk(
   html: string,
   replyTo: number | undefined,
   approvalId?: string,
-): Promise<void> {
+): Promise<number> {
   let plain = false;
   let migrated = false;
   let waits = 0;
   for (;;) {
     const text = plain ? ctx.toPlain(html) : html;
     try {
-      await ctx.api.sendMessage(target.chatId, text, {
+      const sent = await ctx.api.sendMessage(target.chatId, text, {
         parse_mode: plain ? undefined : 'HTML',
         message_thread_id: target.threadId,
         reply_parameters: replyTo !== undefined ? { message_id: replyTo, allow_sending_without_reply: true } : undefined,
         link_preview_options: { is_disabled: true },
         ...(approvalId ? { reply_markup: approvalKeyboard(approvalId) } : {}),
       });
-      return;
+      return sent.message_id;
     } catch (error) {
       const retryAfter = retryAfterSeconds(error);
       if (retryAfter !== undefined && retryAfter <= ctx.maxRetryAfterSeconds && waits < ctx.maxRateLimitWaits) {
@@ -164,7 +173,8 @@ export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promi
     }
     // An approval prompt's buttons go under its last chunk.
     const buttons = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
-    await sendChunk(ctx, chat, chunk, i === 0 ? replyTo : undefined, buttons);
+    const messageId = await sendChunk(ctx, chat, chunk, i === 0 ? replyTo : undefined, buttons);
+    if (buttons) ctx.promptSent?.(buttons, { chatId: chat.chatId, messageId, html: chunk });
     delivery.onChunkSent(i);
   }
   const files = message.files ?? [];

@@ -13,7 +13,7 @@ import type { ActionOutcome, DeliveryTarget, InboundAction, InboundMessage } fro
 import type { ApprovalRequest, PausedTurn } from '../agent.js';
 import type { TurnContext } from '../gateway/context.js';
 import { personKey } from '../identity.js';
-import { serverOf } from './policy.js';
+import { serverOf, SUPERSEDED, SUPERSEDED_TEXT } from './policy.js';
 import { approvalPrompt } from './prompt.js';
 
 /** What an approval row's `turn` holds: the paused turn and the message the resume stands in for. */
@@ -30,9 +30,24 @@ export interface ApprovalDeskDeps {
   store: Store;
   logger: Logger;
   now: () => Date;
+  /** Shows `text` in place of the prompt's buttons, on the door that posted it (Adapter.closeApprovalPrompt). */
+  closePrompt?: (record: ApprovalRecord, text: string) => Promise<void>;
 }
 
+/** What a prompt says once nobody answered it in time. */
+export const EXPIRED_TEXT = 'No answer in time: the call was not made.';
+
+/** Pending approvals read at the first message after a start (pending ones come first in `list`). */
+const PENDING_LOAD_LIMIT = 1000;
+
 export class ApprovalDesk {
+  /**
+   * The pending approval of each session, as this process knows it: opened here, or pending at its
+   * first message (loaded once). A new message in such a session closes it first (supersede()).
+   */
+  private readonly pendingBySession = new Map<string, string>();
+  private loading: Promise<void> | null = null;
+
   constructor(private readonly deps: ApprovalDeskDeps) {}
 
   get timeoutMinutes(): number {
@@ -62,6 +77,7 @@ export class ApprovalDesk {
       expiresAt: now + Math.round(this.timeoutMinutes * 60_000),
     };
     const markdown = approvalPrompt({ ...approval, timeoutMinutes: this.timeoutMinutes, platform: target.platform });
+    this.pendingBySession.set(ctx.sessionKey, id);
     const { streamedMessageIds: _streamed, ...rest } = target;
     return { approval, markdown, target: { ...rest, approvalId: id } };
   }
@@ -87,12 +103,14 @@ export class ApprovalDesk {
       return { status: 'refused', text: 'Only the person who asked (or an approver) can answer this.' };
     }
     const by = `${action.platform}:${action.userId}`;
-    return this.decide(record.id, action.decision === 'approve' ? 'approved' : 'denied', by, action.displayName ?? by, resume);
+    // A press on the prompt is shown by its door; an answer from elsewhere (an e-mail code, another door) closes it here.
+    const elsewhere = action.platform !== record.platform || action.chatId !== record.chatId;
+    return this.decide(record.id, action.decision === 'approve' ? 'approved' : 'denied', by, action.displayName ?? by, resume, elsewhere);
   }
 
   /** The console's answer (the operator is an approver by holding the console token). */
   answerFromConsole(id: string, decision: 'approved' | 'denied', resume: (message: InboundMessage) => Promise<void>): Promise<ActionOutcome> {
-    return this.decide(id, decision, 'console', 'the console', resume);
+    return this.decide(id, decision, 'console', 'the console', resume, true);
   }
 
   /** An e-mail reply `approve CODE` / `deny CODE` from `userId`: the code stands for the approval. */
@@ -106,6 +124,7 @@ export class ApprovalDesk {
     by: string,
     label: string,
     resume: (message: InboundMessage) => Promise<void>,
+    closePrompt = false,
   ): Promise<ActionOutcome> {
     const { store, logger } = this.deps;
     const at = this.deps.now().getTime();
@@ -122,10 +141,11 @@ export class ApprovalDesk {
       return { status: 'answered', text: alreadyAnswered(current, at) };
     }
     logger.info('approvals', `approval ${id} (${decided.record.tool}) ${decision} by ${by}`);
+    this.forget(decided.record);
+    const resolved = `${decision === 'approved' ? 'Approved' : 'Denied'} ${label === 'the console' ? 'in' : 'by'} ${label}.`;
+    if (closePrompt) await this.close(decided.record, resolved);
     await resume(decided.message);
-    return decision === 'approved'
-      ? { status: 'approved', text: 'Approved.', resolved: `Approved by ${label}.` }
-      : { status: 'denied', text: 'Denied.', resolved: `Denied by ${label}.` };
+    return decision === 'approved' ? { status: 'approved', text: 'Approved.', resolved } : { status: 'denied', text: 'Denied.', resolved };
   }
 
   /** Denies what nobody answered in time; their turns resume (the model is told "no answer in time"). */
@@ -143,8 +163,56 @@ export class ApprovalDesk {
       return { records, messages };
     });
     for (const r of expired.records) logger.info('approvals', `approval ${r.id} (${r.tool}) expired: denied`);
+    for (const r of expired.records) this.forget(r);
+    for (const r of expired.records) await this.close(r, EXPIRED_TEXT);
     for (const m of expired.messages) await resume(m);
     return expired.records.length;
+  }
+
+  /**
+   * A new message came in a session whose turn waits for a yes (ARCHITECTURE.md §16): the approval is
+   * closed as not answered (its prompt says so, buttons gone) and its resume row journaled just before
+   * the message (`before` − 1 ms), so the paused turn ends first (the model told NOT_ANSWERED) and the new
+   * message is answered next with that exchange in history. Nothing runs; false when none was pending.
+   */
+  async supersede(sessionKey: string, before: Date, resume: (message: InboundMessage) => Promise<void>): Promise<boolean> {
+    this.loading ??= this.deps.store.approvals.list(PENDING_LOAD_LIMIT).then(
+      (records) => {
+        for (const r of records) if (r.state === 'pending' && !this.pendingBySession.has(r.sessionKey)) this.pendingBySession.set(r.sessionKey, r.id);
+      },
+      () => undefined,
+    );
+    await this.loading;
+    const id = this.pendingBySession.get(sessionKey);
+    if (!id) return false;
+    this.pendingBySession.delete(sessionKey);
+    const { store, logger } = this.deps;
+    const at = this.deps.now().getTime();
+    const decided = await store.transaction(async (tx) => {
+      const record = await tx.approvals.decide(id, 'denied', SUPERSEDED, at);
+      if (!record) return null;
+      const message = { ...resumeMessage(record, at), receivedAt: new Date(Math.min(at, before.getTime() - 1)) };
+      await tx.inbound.claim(message, record.sessionKey);
+      return { record, message };
+    });
+    if (!decided) return false; // answered, expired or closed meanwhile: the message is answered as it is
+    logger.info('approvals', `approval ${id} (${decided.record.tool}) not answered: a new message came in its chat`);
+    await this.close(decided.record, SUPERSEDED_TEXT);
+    await resume(decided.message);
+    return true;
+  }
+
+  private forget(record: ApprovalRecord): void {
+    if (this.pendingBySession.get(record.sessionKey) === record.id) this.pendingBySession.delete(record.sessionKey);
+  }
+
+  /** The prompt shows `text` instead of its buttons; a door that cannot is logged, the decision stands. */
+  private async close(record: ApprovalRecord, text: string): Promise<void> {
+    try {
+      await this.deps.closePrompt?.(record, text);
+    } catch (error) {
+      this.deps.logger.warn('approvals', `the prompt of approval ${record.id} could not be updated: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }
 
@@ -158,6 +226,7 @@ export function resumeMessage(record: ApprovalRecord, at: number): InboundMessag
 function alreadyAnswered(r: ApprovalRecord, at: number): string {
   if (r.state === 'pending' && r.expiresAt <= at) return 'This approval has expired; the call was not made.';
   if (r.decision === 'expired') return 'This approval has expired; the call was not made.';
+  if (r.answeredBy === SUPERSEDED) return 'This was not answered: a new message came, so the call was not made.';
   const who = r.answeredBy === 'console' ? 'in the console' : r.answeredBy ? `by ${r.answeredBy}` : '';
   return `This was already ${r.decision ?? 'answered'}${who ? ` ${who}` : ''}.`;
 }

@@ -31,3 +31,12 @@ export const DENIED_BY_USER = 'denied by the user: the call was not made';
 export const NO_ANSWER = 'no answer in time: the approval expired and the call was not made';
 /** A call approved, started and cut by a crash: it may or may not have happened, and is never started twice. */
 export const INTERRUPTED = 'Error: the approved call was interrupted (the gateway restarted while it ran); it may or may not have taken effect, and it was not run again.';
+/**
+ * The person wrote a new message instead of answering (ARCHITECTURE.md §16): the approval is closed, the
+ * call not made, the paused turn ends with this, and the new message is answered next with it in history.
+ */
+export const NOT_ANSWERED = 'not answered: the user sent a new message instead, so the call was not made (their message is answered next)';
+/** `answeredBy` of an approval closed that way. */
+export const SUPERSEDED = 'new-message';
+/** What the prompt then says instead of its buttons. */
+export const SUPERSEDED_TEXT = 'Not answered: a new message came, so the call was not made.';

@@ -66,7 +66,13 @@ export class Gateway {
   constructor(private readonly deps: GatewayDeps) {
     this.now = deps.now ?? (() => new Date());
     this.access = new Access(deps.settings, deps.store.pairing, this.now);
-    this.approvals = new ApprovalDesk({ settings: deps.settings, store: deps.store, logger: deps.logger, now: this.now });
+    this.approvals = new ApprovalDesk({
+      settings: deps.settings,
+      store: deps.store,
+      logger: deps.logger,
+      now: this.now,
+      closePrompt: async (record, text) => deps.adapter(record.platform)?.closeApprovalPrompt?.(record.id, text),
+    });
     this.turns = new TurnRunner({ ...deps, now: this.now, approvals: this.approvals });
     this.intake = compose([this.addressed, this.journal, this.authorize, this.deferWhileStopping, this.command, this.enqueue]);
     this.sweepSteps = compose([this.authorize, this.command, this.enqueue]);
@@ -253,6 +259,8 @@ export class Gateway {
   };
 
   private readonly enqueue: Step = async (ctx) => {
+    // A message while the session's turn waits for a yes closes that approval first (ARCHITECTURE.md §16).
+    if (!ctx.message.resumesApproval) await this.approvals.supersede(ctx.sessionKey, ctx.message.receivedAt, this.resume);
     await this.turns.offer(ctx);
     return 'accepted';
   };

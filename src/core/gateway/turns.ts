@@ -8,7 +8,7 @@
  *
  * Many instances (ARCHITECTURE.md §9): a session runs on one instance at a time, under the lease
  * `session:<key>`. Its turns take their batch from the journal (every pending message of the
- * session, whichever instance received it, in arrival order), and settling the journal rows is
+ * session, whichever instance received it, in the order they were sent), and settling the journal rows is
  * conditional, so a turn whose messages another instance answered first commits nothing. A turn
  * that leaves nothing of its session pending gives the lease up in its own transaction (one commit
  * fewer per message, issue #14); what another instance journaled meanwhile is read after the loop.
@@ -29,6 +29,8 @@ import { SessionQueues, Semaphore } from './session-queue.js';
 import type { Replies, Reply } from './replies.js';
 import { nextMessage, replyTargetOf, type TurnContext } from './context.js';
 import { startTyping } from './typing.js';
+import { inPlatformOrder } from './platform-order.js';
+import { withSenderNames } from './sender-names.js';
 import { performance } from 'node:perf_hooks';
 import { LiveReply } from '../streaming/live-reply.js';
 import { configuredMode } from '../streaming/mode.js';
@@ -36,7 +38,7 @@ import { cutOversized, maxMessageChars } from './oversized.js';
 import { TurnTaint } from '../taint.js';
 import type { ApprovalVerdict } from '../agent.js';
 import type { ApprovalDesk, StoredTurn } from '../approvals/desk.js';
-import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER } from '../approvals/policy.js';
+import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER, NOT_ANSWERED, SUPERSEDED } from '../approvals/policy.js';
 import type { MediaIntake, PreparedMessage } from '../media/intake.js';
 
 export interface TurnRunnerDeps {
@@ -230,12 +232,12 @@ export class TurnRunner {
   }
 
   /**
-   * The session's pending messages in arrival order (commands are journaled without a session key:
+   * The session's pending messages in the order they were sent (platform-order.ts; commands are journaled without a session key:
    * their own step answers them). Read through `inbound` — a transaction's, to see what it has
    * settled — or the store's, outside one.
    */
   private batchOf(sessionKey: string, inbound: Repositories['inbound'] = this.deps.store.inbound): Promise<InboundMessage[]> {
-    return inbound.pendingFor(sessionKey);
+    return inbound.pendingFor(sessionKey).then(inPlatformOrder);
   }
 
   /** The live reply of a turn, when its chat streams (ARCHITECTURE.md §10); null otherwise. */
@@ -310,7 +312,8 @@ export class TurnRunner {
    * attachments (or media intake) that is the texts alone; an intake that fails as a whole (the
    * media store gone) leaves the texts and one line saying the attachments were not read. Never throws.
    */
-  private async userMessage(sessionKey: string, batch: InboundMessage[], signal: AbortSignal): Promise<PreparedMessage> {
+  private async userMessage(sessionKey: string, unnamed: InboundMessage[], signal: AbortSignal): Promise<PreparedMessage> {
+    const batch = await withSenderNames(unnamed, this.deps.adapter);
     const plain = { content: formatBatch(batch), media: [], files: [], notices: [], taint: [] };
     const media = this.deps.media;
     if (!media || !batch.some((m) => m.attachments?.length)) return plain;
@@ -449,7 +452,7 @@ export class TurnRunner {
     const first = paused.messages[0];
     const userContent = first?.role === 'user' ? first.content : '';
     let verdict: ApprovalVerdict;
-    if (record.decision === 'denied') verdict = { result: DENIED_BY_USER };
+    if (record.decision === 'denied') verdict = { result: record.answeredBy === SUPERSEDED ? NOT_ANSWERED : DENIED_BY_USER };
     else if (record.decision === 'expired') verdict = { result: NO_ANSWER };
     else if (record.state === 'ran') verdict = { result: record.result ?? '' };
     else if (record.state === 'running') verdict = { result: INTERRUPTED };

@@ -297,6 +297,9 @@ export function createRestServer(world: FakeWorld, hooks: RestHooks): Server {
       times.push(now);
       world.editTimes.set(channelId, times);
       world.recordEdit(message, checked.content);
+      // As Discord: components and flags given with the edit replace the message's ([] removes the buttons).
+      if ('components' in obj) message.components = obj.components as typeof message.components;
+      if (obj.flags !== undefined) message.flags = obj.flags as typeof message.flags;
       const known = world.knownMessages.get(channelId)?.get(messageId);
       return { status: 200, body: { ...(known ?? {}), id: messageId, channel_id: channelId, content: checked.content, edited_timestamp: new Date().toISOString() } };
     }

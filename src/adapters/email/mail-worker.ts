@@ -1,0 +1,219 @@
+/**
+ * Reading mail off the event loop (ARCHITECTURE.md §11): mailparser's decoding of a raw mail (an
+ * 850 KB HTML body took 120–160 ms of the event loop; base64 attachments of megabytes more) and
+ * html-to-text (about 1 ms a KB on an idle machine, several times that on a busy one) run in one
+ * worker thread, started on the first mail and not keeping the process alive. Every door shares the
+ * event loop: what is left on it is bounded work on text already cut (parse.ts, reply-cut.ts).
+ *
+ * A job that takes longer than its timeout ends that worker (the next mail gets a new one) and the
+ * caller falls back: HTML to the text without markup, a whole mail to its headers alone, saying so.
+ *
+ * The worker's code is a string (no file of its own, so the bundle in dist/ needs no extra entry);
+ * it loads mailparser and html-to-text from the paths this module resolves. Each line of a
+ * `<blockquote>` starts with QUOTE_MARK for the reply cut (reply-cut.ts).
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { QUOTE_MARK } from './reply-cut.js';
+
+/** An HTML conversion still running after this is abandoned (its worker ended). */
+export const HTML_WORKER_TIMEOUT_MS = 5_000;
+/** A whole mail (up to MAX_SOURCE_BYTES, attachments decoded) still being parsed after this is abandoned. */
+export const PARSE_WORKER_TIMEOUT_MS = 15_000;
+
+/** An address of a From or Reply-To header. */
+export interface ParsedAddress {
+  address: string;
+  name?: string;
+}
+
+/** One MIME part that is a file, as the worker read it. */
+export interface ParsedPart {
+  name?: string;
+  contentType: string;
+  size: number;
+  /** In a multipart/related body (an image the HTML shows by `cid:`). */
+  related: boolean;
+  /** SHA-256 of the bytes (hex); absent with `data` when the part was over the byte limit it was given. */
+  sha256?: string;
+  data?: Uint8Array;
+}
+
+/** What the worker makes of a raw mail: plain data, no class of mailparser's. */
+export interface ParsedSource {
+  from: ParsedAddress[];
+  replyTo: ParsedAddress[];
+  subject?: string;
+  messageId?: string;
+  inReplyTo?: string;
+  references: string[];
+  /** Epoch ms. */
+  date?: number;
+  /** The header lines parse.ts reads (lower-cased key, the raw line). */
+  headerLines: Array<{ key: string; line: string }>;
+  /** A real text/plain body only (no text made from HTML). */
+  text?: string;
+  html?: string;
+  parts: ParsedPart[];
+}
+
+/** Header lines the door reads (screen.ts); the rest stay in the worker. */
+export const HEADER_KEYS = ['auto-submitted', 'precedence', 'list-id', 'authentication-results', 'x-autoreply', 'x-autorespond'];
+
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { compile } = require(workerData.htmlToText);
+const { simpleParser } = require(workerData.mailparser);
+const MARK = workerData.mark;
+const HEADER_KEYS = new Set(workerData.headerKeys);
+const markedBlockquote = (elem, walk, builder) => {
+  builder.openBlock({ leadingLineBreaks: 1 });
+  walk(elem.children, builder);
+  builder.closeBlock({
+    trailingLineBreaks: 1,
+    blockTransform: (str) => str.replace(/^\\n+|\\n+$/g, '').split('\\n').map((line) => (line.startsWith(MARK) ? line : MARK + line)).join('\\n'),
+  });
+};
+const toText = compile({
+  wordwrap: false,
+  formatters: { markedBlockquote },
+  selectors: [
+    { selector: 'img', format: 'skip' },
+    { selector: 'blockquote', format: 'markedBlockquote' },
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+  ],
+});
+const addresses = (value) => {
+  const out = [];
+  for (const group of Array.isArray(value) ? value : value ? [value] : []) {
+    for (const entry of group.value || []) if (entry.address) out.push({ address: entry.address, name: entry.name || undefined });
+  }
+  return out;
+};
+const list = (value) => (Array.isArray(value) ? value : value ? [value] : []);
+async function parse(raw, maxPartBytes) {
+  const mail = await simpleParser(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  const transfer = [];
+  const parts = (mail.attachments || []).map((a) => {
+    const size = a.size ?? (a.content ? a.content.length : 0);
+    const part = { name: a.filename || undefined, contentType: a.contentType || 'application/octet-stream', size, related: Boolean(a.related) };
+    if (a.content && size <= maxPartBytes) {
+      // A copy of its own: a small Buffer may sit in a shared pool, which must not be handed over.
+      const data = new Uint8Array(a.content);
+      part.sha256 = createHash('sha256').update(data).digest('hex');
+      part.data = data;
+      transfer.push(data.buffer);
+    }
+    return part;
+  });
+  const result = {
+    from: addresses(mail.from),
+    replyTo: addresses(mail.replyTo),
+    subject: mail.subject,
+    messageId: mail.messageId,
+    inReplyTo: mail.inReplyTo,
+    references: list(mail.references),
+    date: mail.date ? mail.date.getTime() : undefined,
+    headerLines: (mail.headerLines || []).filter((h) => HEADER_KEYS.has(h.key)),
+    text: mail.text,
+    html: typeof mail.html === 'string' ? mail.html : undefined,
+    parts,
+  };
+  return { result, transfer };
+}
+parentPort.on('message', async (job) => {
+  try {
+    if (job.op === 'html') parentPort.postMessage({ id: job.id, result: toText(job.html) });
+    else {
+      const { result, transfer } = await parse(job.raw, job.maxPartBytes);
+      parentPort.postMessage({ id: job.id, result }, transfer);
+    }
+  } catch (error) {
+    parentPort.postMessage({ id: job.id, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+interface Pending {
+  worker: Worker;
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+let worker: Worker | null = null;
+let nextId = 0;
+const pending = new Map<number, Pending>();
+
+/** Rejects the jobs of worker `w` (an ended worker's; a newer worker's jobs go on). */
+function failAll(w: Worker, error: Error): void {
+  for (const [id, p] of pending) {
+    if (p.worker !== w) continue;
+    pending.delete(id);
+    clearTimeout(p.timer);
+    p.reject(error);
+  }
+}
+
+function started(): Worker {
+  if (worker) return worker;
+  const require = createRequire(import.meta.url);
+  const workerData = { htmlToText: require.resolve('html-to-text'), mailparser: require.resolve('mailparser'), mark: QUOTE_MARK, headerKeys: HEADER_KEYS };
+  const w = new Worker(WORKER_CODE, { eval: true, workerData, stdout: false, stderr: false });
+  w.unref();
+  w.on('message', (m: { id: number; result?: unknown; error?: string }) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (![...pending.values()].some((q) => q.worker === w)) w.unref();
+    clearTimeout(p.timer);
+    if (m.error === undefined) p.resolve(m.result);
+    else p.reject(new Error(m.error));
+  });
+  w.on('error', (error) => {
+    if (worker === w) worker = null;
+    failAll(w, error);
+  });
+  w.on('exit', () => {
+    if (worker === w) worker = null;
+    failAll(w, new Error('the mail worker stopped'));
+  });
+  worker = w;
+  return w;
+}
+
+function run<T>(job: Record<string, unknown>, timeoutMs: number, what: string, transfer: ArrayBuffer[] = []): Promise<T> {
+  const w = started();
+  const id = nextId++;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      // The worker is busy with this one for who knows how long: end it; the next mail starts another.
+      if (worker === w) worker = null;
+      void w.terminate();
+      reject(new Error(`${what} took longer than ${timeoutMs / 1000} s to read`));
+    }, timeoutMs);
+    pending.set(id, { worker: w, resolve: resolve as (r: unknown) => void, reject, timer });
+    // Held open while it has work (the answer is awaited), let go when idle.
+    w.ref();
+    w.postMessage({ ...job, id }, transfer);
+  });
+}
+
+/** HTML as text (blockquote lines marked), converted in the worker thread; rejects after HTML_WORKER_TIMEOUT_MS. */
+export function convertHtml(html: string, timeoutMs = HTML_WORKER_TIMEOUT_MS): Promise<string> {
+  return run<string>({ op: 'html', html }, timeoutMs, 'the HTML');
+}
+
+/**
+ * A raw mail parsed by mailparser in the worker thread: headers, bodies, and the bytes of each file
+ * part up to `maxPartBytes` (larger ones are described only). With `handOver`, a Buffer that owns its
+ * whole memory is moved to the worker, not copied (copying 10 MB is itself tens of milliseconds of
+ * the event loop on a busy machine), and is empty afterwards; otherwise the bytes are copied.
+ */
+export function parseInWorker(raw: Uint8Array, maxPartBytes: number, options: { timeoutMs?: number; handOver?: boolean } = {}): Promise<ParsedSource> {
+  const owned = options.handOver && raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
+  const bytes = owned ? raw : new Uint8Array(raw);
+  return run<ParsedSource>({ op: 'parse', raw: bytes, maxPartBytes }, options.timeoutMs ?? PARSE_WORKER_TIMEOUT_MS, 'the mail', [bytes.buffer as ArrayBuffer]);
+}
