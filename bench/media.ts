@@ -40,6 +40,11 @@ export interface MediaBench {
   memory: { photos: number; beforeMiB: number; afterMiB: number; growthMiB: number };
   /** loadMs: importing pdf.js (once per process); firstMs: the first PDF after that; warmMs: median of 5 more. */
   pdf: { pages: number; chars: number; loadMs: number; firstMs: number; warmMs: number };
+  /**
+   * The first PDF in a fresh process (plain Node on dist/), median of 3 processes each: `coldMs` loading
+   * pdf.js with it (as before the warm-up), `warmedMs` after the gateway's background warm-up (`warmUpMs`).
+   */
+  pdfFirst: { coldMs: number; warmedMs: number; warmUpMs: number } | { skipped: string };
   /** The image part of the 1st and of the 3rd request of one session, byte for byte. */
   laterTurns: { identical: boolean; partBytes: number };
   loadAverage: number;
@@ -228,11 +233,55 @@ async function settledRssMiB(gc: () => void): Promise<number> {
   return process.memoryUsage.rss() / 1024 / 1024;
 }
 
-async function benchPdf(): Promise<MediaBench['pdf']> {
+const pdfLine = (p: number, l: number) => `Page ${p} line ${l}: revenue grew in the northern region while costs held steady over the quarter.`;
+
+async function benchPdfBytes(): Promise<Uint8Array> {
   const { pdf } = await import('../test/media/files.js');
+  return pdf(Array.from({ length: PDF_PAGES }, (_, p) => Array.from({ length: 45 }, (_, l) => pdfLine(p + 1, l + 1))));
+}
+
+/** The first PDF in fresh processes (bench/pdf-first.mjs on the bundle in dist/), cold and after the warm-up. */
+async function benchPdfFirst(): Promise<MediaBench['pdfFirst']> {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const chunks = fileURLToPath(new URL('../dist/chunks/', import.meta.url));
+  let chunk: string | undefined;
+  try {
+    chunk = readdirSync(chunks)
+      .filter((f) => /^pdf-.*\.js$/.test(f))
+      .map((f) => join(chunks, f))
+      .find((f) => /export\{[^}]*\bwarmPdf\b/.test(readFileSync(f, 'utf8')));
+  } catch {
+    chunk = undefined;
+  }
+  if (!chunk) return { skipped: 'no current build in dist/ (npm run build)' };
+  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-pdf-'));
+  try {
+    const file = join(dir, 'fifty.pdf');
+    writeFileSync(file, await benchPdfBytes());
+    const run = (mode: 'cold' | 'warmed') =>
+      JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('./pdf-first.mjs', import.meta.url)), chunk, file, mode], { encoding: 'utf8' })) as { warmUpMs: number | null; firstMs: number; chars: number };
+    const cold: number[] = [];
+    const warmed: number[] = [];
+    const warmUp: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      cold.push(run('cold').firstMs);
+      const w = run('warmed');
+      warmed.push(w.firstMs);
+      warmUp.push(w.warmUpMs ?? NaN);
+    }
+    return { coldMs: round(percentile(cold, 50)), warmedMs: round(percentile(warmed, 50)), warmUpMs: round(percentile(warmUp, 50)) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function benchPdf(): Promise<MediaBench['pdf']> {
   const { pdfText } = await import('../src/media/pdf.js');
-  const line = (p: number, l: number) => `Page ${p} line ${l}: revenue grew in the northern region while costs held steady over the quarter.`;
-  const bytes = pdf(Array.from({ length: PDF_PAGES }, (_, p) => Array.from({ length: 45 }, (_, l) => line(p + 1, l + 1))));
+  const line = pdfLine;
+  const bytes = await benchPdfBytes();
   const time = async () => {
     const t0 = performance.now();
     const text = await pdfText(bytes, Number.MAX_SAFE_INTEGER);
@@ -289,6 +338,8 @@ export async function benchMedia(log: (line: string) => void = () => undefined):
 
     const pdfResult = await benchPdf();
     log(`media: ${PDF_PAGES}-page PDF to text ${pdfResult.firstMs} ms (first, after ${pdfResult.loadMs} ms loading pdf.js), ${pdfResult.warmMs} ms (warm)`);
+    const pdfFirst = await benchPdfFirst();
+    log('skipped' in pdfFirst ? `media: first PDF in a fresh process skipped: ${pdfFirst.skipped}` : `media: first PDF in a fresh process ${pdfFirst.warmedMs} ms after the warm-up (${pdfFirst.warmUpMs} ms in the background), ${pdfFirst.coldMs} ms without it`);
     return {
       photos: PHOTOS,
       photoP50Ms: round(percentile(ms, 50)),
@@ -298,6 +349,7 @@ export async function benchMedia(log: (line: string) => void = () => undefined):
       voice,
       memory: { photos: MEMORY_PHOTOS, beforeMiB: round(beforeMiB, 1), afterMiB: round(afterMiB, 1), growthMiB: round(afterMiB - beforeMiB, 1) },
       pdf: pdfResult,
+      pdfFirst,
       laterTurns,
       loadAverage: round(Math.max(...loads), 1),
     };

@@ -40,7 +40,8 @@ import type { SecondOpinion } from './core/guard.js';
 import { createRenderService } from './app-render.js';
 import { Retention } from './core/retention.js';
 import { MediaIntake } from './core/media/intake.js';
-import { mediaReaders, transcriberFor } from './media/index.js';
+import { MediaDataCache } from './core/media/data.js';
+import { mediaReaders, transcriberFor, transcriptionMissing, warmMediaReaders } from './media/index.js';
 import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
@@ -209,7 +210,10 @@ export function createApp(options: AppOptions): App {
   const maintainSession =
     options.maintainSession ?? createCompressionMaintainer({ settings, store, provider, logger, tools, rebuildPrompt: (s) => prompts.rebuild(s), now });
   const budget = createBudgetCheck({ budgets: settings.config.budgets, store, prices: pricesOf(settings.config), defaultModel: settings.model.name, now });
+  // The bytes of stored images as requests carry them: media intake puts a new photo in, the agent sends it.
+  const imageData = new MediaDataCache();
   const agent = new Agent({
+    mediaData: imageData,
     settings,
     store,
     provider,
@@ -231,7 +235,7 @@ export function createApp(options: AppOptions): App {
   });
   const media =
     options.media ??
-    new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: transcriberFor(settings), fetcher: (p) => adapter(p)?.attachments });
+    new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: transcriberFor(settings), transcriptionMissing: transcriptionMissing(settings), imageData, fetcher: (p) => adapter(p)?.attachments });
   const gateway = new Gateway({ settings, store, agent, replies, logger, adapter, leases: presence, now, media, telemetry: options.telemetry });
   const doorKeeper = new DoorKeeper({ store, presence, logger });
   const scheduler = createCronScheduler({ settings, store, agent, replies, delivery, logger, now, leases: cronRunLeases(presence) }, options.onCronQueued);
@@ -259,6 +263,8 @@ export function createApp(options: AppOptions): App {
     warmUp: () => {
       guard.prepare?.();
       graphemeSplit('');
+      // The first PDF someone sends should not pay for loading pdf.js (ARCHITECTURE.md §15).
+      if (settings.config.media.max_per_message > 0) warmMediaReaders(() => lifecycle.state === 'running');
     },
   });
 

@@ -4,7 +4,7 @@ import { silentLogger } from '../core/logger.js';
 import { oneLine } from '../core/errors.js';
 import { configuredDoors, openData, openDoors, storeLocation } from '../app-open.js';
 import type { OutboxStatus } from '../core/store/types.js';
-import { transcriberFor } from '../media/index.js';
+import { transcriberFor, transcriptionMissing } from '../media/index.js';
 import { createProvider, HOW_TO_CONFIGURE_MODEL } from '../core/providers/index.js';
 import { formatTableSizes } from '../core/retention.js';
 import { instancesReport } from '../core/instances-report.js';
@@ -92,7 +92,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   // Transcription of voice notes (ARCHITECTURE.md §15)
   const transcriptionProblem = await transcriptionCheck;
   if (settings.config.transcription.backend === 'off') checks.push({ name: 'transcription', ok: true, detail: 'off: voice notes are not transcribed (transcription.backend)' });
-  else if (!transcriber) checks.push({ name: 'transcription', ok: true, detail: 'not set up: voice notes get one line saying so (set TRANSCRIPTION_BASE_URL, or transcription.backend: command)' });
+  else if (!transcriber) checks.push({ name: 'transcription', ok: true, detail: `voice notes are not transcribed: ${transcriptionMissing(settings) ?? 'no backend'}` });
   else if (transcriptionProblem) checks.push({ name: 'transcription', ok: false, detail: transcriptionProblem });
   else checks.push({ name: 'transcription', ok: true, detail: sameAsModel ? 'openai backend on the model endpoint' : `${transcriber.name} backend ready` });
 

@@ -102,6 +102,17 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<Env> {
     return detail ? json(c, detail) : json(c, { error: 'no such session' }, 404);
   });
 
+  // A thumbnail of a stored image (ARCHITECTURE.md §15), behind the login like every page: the transcript shows
+  // the console's own copy, never the platform's URL.
+  app.get('/media/:id{[0-9a-f]{64}}/thumbnail', async (c) => {
+    const id = c.req.param('id');
+    const ref = await deps.store.media.stat(id);
+    const bytes = ref?.mime.startsWith('image/') ? await deps.store.media.get(id) : undefined;
+    if (!ref || !bytes) return page(c, pages.errorPage(404, 'No such image (it may be past media retention).'), 404);
+    const image = deps.thumbnail ? await deps.thumbnail(bytes) : { bytes, mime: ref.mime };
+    return c.body(new Uint8Array(image.bytes), 200, { 'Content-Type': image.mime, 'Content-Disposition': 'inline' });
+  });
+
   app.get('/cron', async (c) => page(c, pages.cronPage(await data.cronJobs(deps), ctx(c))));
   app.get('/api/cron', async (c) => json(c, { jobs: await data.cronJobs(deps) }));
   app.post('/cron/:id/:action{run|pause|resume}', async (c) => {

@@ -8,6 +8,7 @@ import type { DailyActivity, OutboxItem, SessionRecord, TranscriptLine } from '.
 import { formatAddress } from '../platform/address.js';
 import { createRedactor } from '../core/secrets/redact.js';
 import { promptGuardNotes, redactTranscript } from './guard-notes.js';
+import { isMediaId } from '../core/media/types.js';
 
 const DAY_MS = 86_400_000;
 export const CHART_DAYS = 7;
@@ -74,8 +75,32 @@ export interface SessionDetail {
   layers: Array<{ name: string; chars: number; text: string }>;
   /** Where the guard changed what the model reads: "2 secrets redacted in AGENTS.md" (ARCHITECTURE.md §17). */
   guardNotes: string[];
-  transcript: Page<{ id: number; role: string; content: string; at: string }>;
+  transcript: Page<TranscriptItem>;
 }
+
+/** A message of a transcript as the console shows it. */
+export interface TranscriptItem {
+  id: number;
+  role: string;
+  content: string;
+  at: string;
+  /** What the message carried (ARCHITECTURE.md §15): a user's photos, voice notes and documents, the files a reply sent. */
+  attachments: AttachmentView[];
+}
+
+export interface AttachmentView {
+  kind: string;
+  name: string;
+  type: string;
+  bytes: number;
+  /** `in`: a user sent it; `out`: the agent sent it with its reply. */
+  direction: 'in' | 'out';
+  /** The console's own URL of a thumbnail of a stored image (behind its login); null when there is none to show. */
+  thumbnail: string | null;
+}
+
+/** The console's thumbnail URL of stored image `id`. */
+export const thumbnailPath = (id: string) => `/media/${id}/thumbnail`;
 
 export interface CronRow {
   id: string;
@@ -247,7 +272,7 @@ export async function session(deps: ConsoleDeps, id: string, page: number): Prom
   const slice = lines.slice(0, size);
   // The transcript as the model receives it: the requests pass the same redactor (src/core/secrets).
   const shown = redactTranscript(
-    slice.map((l) => ({ id: l.id, role: l.role, content: l.content, at: iso(l.createdAt) })),
+    await Promise.all(slice.map(async (l) => ({ id: l.id, role: l.role, content: l.content, at: iso(l.createdAt), attachments: await attachmentsOf(deps, l) }))),
     createRedactor(deps.secrets),
   );
   const guardNotes = promptGuardNotes(s.promptLayers);
@@ -264,6 +289,16 @@ export async function session(deps: ConsoleDeps, id: string, page: number): Prom
       items: shown.items,
     },
   };
+}
+
+/** A transcript line's attachments: its images (thumbnails while the store has them), then its other files. */
+async function attachmentsOf(deps: ConsoleDeps, line: TranscriptLine): Promise<AttachmentView[]> {
+  const direction = line.role === 'user' ? 'in' : 'out';
+  const stored = async (id: string | undefined, mime: string) =>
+    id && isMediaId(id) && mime.startsWith('image/') && (await deps.store.media.stat(id)) ? thumbnailPath(id) : null;
+  const images = (line.media ?? []).map(async (m): Promise<AttachmentView> => ({ kind: 'image', name: m.name, type: m.mime, bytes: m.bytes, direction, thumbnail: await stored(m.id, m.mime) }));
+  const files = (line.files ?? []).map(async (f): Promise<AttachmentView> => ({ kind: f.kind, name: f.name, type: f.mime, bytes: f.bytes, direction, thumbnail: await stored(f.id, f.mime) }));
+  return Promise.all([...images, ...files]);
 }
 
 export async function cronJobs(deps: ConsoleDeps): Promise<CronRow[]> {

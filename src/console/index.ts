@@ -77,6 +77,7 @@ export async function serveConsole(app: ConsoleHost, options: ConsoleForAppOptio
         changed: () => void app.scheduler.refresh().catch((error: unknown) => app.logger.warn('console', `cron refresh: ${oneLine(error)}`)),
       },
       ...(gateway ? { answerApproval: (id: string, decision: 'approved' | 'denied') => gateway.answerApproval(id, decision) } : {}),
+      thumbnail: async (bytes) => (await import('../media/image.js')).thumbnailImage(bytes),
       kickDelivery: (chat) => {
         options.beforeSend?.();
         app.delivery.kick(chat);

@@ -2,7 +2,8 @@
 import { formatUsd } from '../core/cost/pricing.js';
 import { html, type Markup } from './html.js';
 import { activityChart } from './chart.js';
-import type { CronRow, Overview, Page, PairingRow, ParkedReply, SessionDetail, SessionSummary } from './data.js';
+import type { AttachmentView, CronRow, Overview, Page, PairingRow, ParkedReply, SessionDetail, SessionSummary } from './data.js';
+import { formatSize } from '../core/media/parts.js';
 
 export interface PageContext {
   /** The CSRF token for this login's forms. */
@@ -106,13 +107,23 @@ export function sessionsPage(p: Page<SessionSummary>, ctx: PageContext): string 
   );
 }
 
+/** A message's attachments: a thumbnail of each stored image (served by the console itself), then kind, name, type and size. */
+function attachmentList(items: readonly AttachmentView[]): Markup | '' {
+  if (!items.length) return '';
+  return html`<ul class="attachments">${items.map(
+    (a) =>
+      html`<li class="attachment ${a.direction}">${a.thumbnail ? html`<a href="${a.thumbnail}"><img src="${a.thumbnail}" alt="${a.name}" loading="lazy"></a>` : ''}<span class="kind">${a.direction === 'in' ? 'received' : 'sent'} ${a.kind}</span> <span class="name">${a.name}</span> <small>${a.type}, ${formatSize(a.bytes)}</small></li>`,
+  )}</ul>`;
+}
+
 export function sessionPage(d: SessionDetail, ctx: PageContext): string {
   const s = d.session;
   const layers = d.layers.map(
     (l) => html`<tr><td><details><summary>${l.name}</summary><pre class="layer">${l.text}</pre></details></td><td class="n">${num(l.chars)}</td></tr>`,
   );
   const lines = d.transcript.items.map(
-    (m) => html`<article class="msg ${m.role}"><header>${m.role === 'user' ? s.user : 'assistant'} · ${when(m.at)}</header><div class="text">${m.content}</div></article>`,
+    (m) =>
+      html`<article class="msg ${m.role}"><header>${m.role === 'user' ? s.user : 'assistant'} · ${when(m.at)}</header>${m.content ? html`<div class="text">${m.content}</div>` : ''}${attachmentList(m.attachments)}</article>`,
   );
   return layout(
     `Session ${s.platform} ${s.user}`,
@@ -205,4 +216,5 @@ pre.layer{white-space:pre-wrap;max-height:24rem;overflow:auto;font-size:.8rem;ba
 form.inline{display:inline}td.actions form{margin-right:.3rem}button{font:inherit;padding:.2rem .7rem;border-radius:6px;border:1px solid var(--line);background:var(--bg);color:var(--fg);cursor:pointer}
 .notice{padding:.5rem .8rem;border-radius:6px;border:1px solid}.notice.ok{color:var(--ok)}.notice.bad{color:var(--bad)}.pager{display:flex;gap:1rem;margin:1rem 0}
 .login{max-width:32rem;margin-top:10vh}
+ul.attachments{list-style:none;padding:0;margin:.4rem 0 0}li.attachment{display:flex;gap:.5rem;align-items:center;font-size:.85rem;margin:.2rem 0}li.attachment img{max-width:160px;max-height:160px;border-radius:4px;border:1px solid var(--line)}li.attachment .kind{color:var(--muted)}
 `;

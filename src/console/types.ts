@@ -71,6 +71,8 @@ export interface ConsoleDeps {
   /** Wakes delivery for a chat (after a retry). */
   kickDelivery: (chat?: Address) => void;
   now?: () => Date;
+  /** A small copy of a stored image for the transcript (ARCHITECTURE.md §15); absent: the stored image as it is. */
+  thumbnail?: (bytes: Uint8Array) => Promise<{ bytes: Uint8Array; mime: string }>;
   /** Rows per page (sessions, transcript, outbox); default 50. */
   pageSize?: number;
 }

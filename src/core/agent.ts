@@ -3,17 +3,21 @@ import type { Settings } from './settings.js';
 import type { Repositories, SessionRecord, Store } from './store/types.js';
 import type { Address, SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
-import type { Provider } from './providers/provider.js';
+import type { ModelRequest, ModelResponse, Provider } from './providers/provider.js';
+import { refusesImages } from './providers/errors.js';
+import { NO_VISION_NOTICE } from './media/parts.js';
 import type { SessionPrompts } from './session-prompts.js';
 import type { Telemetry } from './telemetry.js';
 import type { BudgetCheck } from './cost/budgets.js';
 import { performance } from 'node:perf_hooks';
-import { addUsage, ZERO_USAGE, type ChatMessage, type MessageMedia, type ToolCall, type Usage } from './messages.js';
+import { addUsage, ZERO_USAGE, type ChatMessage, type MessageFile, type MessageMedia, type ToolCall, type Usage } from './messages.js';
 import { ToolRegistry, type ToolSource } from './tools/registry.js';
 import { LRUCache } from 'lru-cache';
 import { MediaDataCache } from './media/data.js';
+import { sentFiles } from './outbound-files.js';
+import type { AttachmentRef } from './types.js';
 import type { Tool, ToolContext } from './tools/types.js';
-import { ModelError, NO_MODEL } from './errors.js';
+import { ModelError, NO_MODEL, oneLine } from './errors.js';
 import type { ChatConfig } from './config.js';
 import { TurnTaint, type TaintMark } from './taint.js';
 import { approvalReason, UNATTENDED_DENIAL } from './approvals/policy.js';
@@ -48,6 +52,8 @@ export interface TurnInput extends SessionFacts {
   userContent: string;
   /** Its images (ARCHITECTURE.md §15), stored with it and shown to the model on every later turn. */
   userMedia?: readonly MessageMedia[];
+  /** Its other attachments as facts (a voice note, a document), stored with it for its transcript. */
+  userFiles?: readonly MessageFile[];
   /** Untrusted text the user message brought in (a document, a transcript): the turn starts tainted (§17). */
   taint?: readonly TaintMark[];
   /** Per-call instruction after the history; never stored. */
@@ -110,6 +116,8 @@ export interface TurnResult {
   requests: number;
   /** Set when the turn paused for an approval: `answer` is empty and nothing of it is stored yet but the pause. */
   pause?: ApprovalRequest;
+  /** One line each the user is told besides the answer (the model refused the images, ARCHITECTURE.md §15). */
+  notices?: string[];
 }
 
 /** How the call a paused turn waited on ends: run it now (approved) or this text is its result. */
@@ -150,6 +158,8 @@ export interface AgentDeps {
   telemetry?: Telemetry;
   /** Throws BudgetSpent when the turn would start over its daily budget (no model call is made). */
   budget?: BudgetCheck;
+  /** The bytes of stored images as requests carry them, shared with media intake (ARCHITECTURE.md §15). */
+  mediaData?: MediaDataCache;
 }
 
 export function newSessionId(now: Date): string {
@@ -159,6 +169,11 @@ export function newSessionId(now: Date): string {
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** A user message with its images and files (ARCHITECTURE.md §15), each field only when it has some. */
+function userMessage(content: string, media?: readonly MessageMedia[], files?: readonly MessageFile[]): ChatMessage {
+  return { role: 'user', content, ...(media?.length ? { media } : {}), ...(files?.length ? { files } : {}) };
 }
 
 const TOOL_BUDGET_TAIL =
@@ -182,10 +197,16 @@ export class Agent {
   private readonly pinned = new LRUCache<string, ToolRegistry>({ max: 20_000 });
   private readonly now: () => Date;
   /** The bytes of stored images, as the requests carry them. */
-  private readonly mediaData = new MediaDataCache();
+  private readonly mediaData: MediaDataCache;
+  /**
+   * Sessions whose model refused image parts (ARCHITECTURE.md §15): their later turns send the one-line
+   * placeholders at once rather than fail first (while this process runs).
+   */
+  private readonly refusedImages = new LRUCache<string, true>({ max: 20_000 });
 
   constructor(private readonly deps: AgentDeps) {
     this.registryNow = new ToolRegistry(deps.tools);
+    this.mediaData = deps.mediaData ?? new MediaDataCache();
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -314,14 +335,14 @@ export class Agent {
     // after it, rather than into a copy of a long history made for every turn.
     const messages: ChatMessage[] = history ?? (await store.messages.history(session.id));
     const stored = messages.length;
-    messages.push(input.userMedia?.length ? { role: 'user', content: input.userContent, media: input.userMedia } : { role: 'user', content: input.userContent });
+    messages.push(userMessage(input.userContent, input.userMedia, input.userFiles));
     const taint = new TurnTaint();
     for (const mark of input.taint ?? []) taint.mark(mark.kind, mark.source);
     return this.loop(input, {
       session,
       messages,
       stored,
-      media: await this.imagesOf(messages),
+      media: await this.imagesOf(session.id, messages),
       ctx: this.toolContext(input, session, taint),
       registry,
       tools,
@@ -347,7 +368,7 @@ export class Agent {
     const taint = new TurnTaint();
     for (const m of paused.taint) taint.mark(m.kind, m.source);
     const ctx = this.toolContext(input, session, taint);
-    const media = await this.imagesOf(messages);
+    const media = await this.imagesOf(session.id, messages);
     const [call, ...rest] = paused.calls;
     const content = 'result' in verdict ? verdict.result : await verdict.run(() => this.runTool(registry, call.name, call.arguments, ctx, false).then((r) => ('content' in r ? r.content : r.reason)));
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
@@ -368,9 +389,27 @@ export class Agent {
     });
   }
 
-  /** Images reach the model as image parts only where it takes them (model.vision). */
-  private imagesOf(messages: readonly ChatMessage[]): Promise<LoopState['media']> {
-    return this.deps.settings.config.model.vision ? this.mediaData.load(this.deps.store.media, messages) : Promise.resolve(undefined);
+  /** Images reach the model as image parts only where it takes them (model.vision, and it has not refused them). */
+  private imagesOf(sessionId: string, messages: readonly ChatMessage[]): Promise<LoopState['media']> {
+    if (!this.deps.settings.config.model.vision || this.refusedImages.has(sessionId)) return Promise.resolve(undefined);
+    return this.mediaData.load(this.deps.store.media, messages);
+  }
+
+  /**
+   * One model request. A model that refuses image parts (providers/errors.ts) is asked once more with the
+   * one-line placeholders instead; the session remembers it and the user is told once (ARCHITECTURE.md §15).
+   */
+  private async ask(request: ModelRequest, st: LoopState, notices: string[]): Promise<ModelResponse> {
+    try {
+      return await this.deps.provider.complete(request);
+    } catch (error) {
+      if (!request.media?.size || !refusesImages(error) || request.signal?.aborted) throw error;
+      this.refusedImages.set(st.session.id, true);
+      st.media = undefined;
+      notices.push(NO_VISION_NOTICE);
+      this.deps.logger.warn('media', `session ${st.session.id}: the model refused image parts (${oneLine(error)}); asking again with a line naming each image`);
+      return await this.deps.provider.complete({ ...request, media: undefined });
+    }
   }
 
   private toolContext(input: TurnInput, session: SessionRecord, taint: TurnTaint): ToolContext {
@@ -395,12 +434,13 @@ export class Agent {
 
   /** The model loop: answers the calls left, asks the model, runs its calls, until it answers or pauses. */
   private async loop(input: TurnInput, st: LoopState): Promise<TurnResult> {
-    const { provider, settings, logger } = this.deps;
+    const { settings, logger } = this.deps;
     const { session, messages, ctx } = st;
     const specs = ToolRegistry.specs(st.tools);
     const unattended = input.unattended ?? false;
     const maxIterations = settings.config.model.max_tool_iterations;
     let answer: string | null = null;
+    const notices: string[] = [];
     // The model the session started with (ARCHITECTURE.md §13), the same for every call of the turn.
     const model = session.model ?? settings.model.name;
     for (;;) {
@@ -421,7 +461,7 @@ export class Agent {
               unattendedDenials: st.unattendedDenials,
             };
             logger.info('approvals', `session ${session.id}: ${call.name} waits for approval (${outcome.reason})`);
-            return { answer: '', session, newMessages: [], usage: st.usage, requests: st.requests, pause: { call, reason: outcome.reason, paused } };
+            return { answer: '', session, newMessages: [], usage: st.usage, requests: st.requests, pause: { call, reason: outcome.reason, paused }, ...(notices.length ? { notices } : {}) };
           }
           logger.info('approvals', `session ${session.id}: ${call.name} denied (a scheduled run cannot ask for approval)`);
           st.unattendedDenials.push(call.name);
@@ -439,17 +479,21 @@ export class Agent {
       let soFar = '';
       const onText = input.onText;
       const asked = performance.now();
-      const response = await provider.complete({
-        model,
-        system: session.promptLayers,
-        messages,
-        tail,
-        tools: specs,
-        ...(st.media?.size ? { media: st.media } : {}),
-        maxOutputTokens: settings.config.model.max_output_tokens,
-        signal: input.signal,
-        ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
-      });
+      const response = await this.ask(
+        {
+          model,
+          system: session.promptLayers,
+          messages,
+          tail,
+          tools: specs,
+          ...(st.media?.size ? { media: st.media } : {}),
+          maxOutputTokens: settings.config.model.max_output_tokens,
+          signal: input.signal,
+          ...(onText ? { onText: (delta: string) => onText((soFar += delta)) } : {}),
+        },
+        st,
+        notices,
+      );
       st.requests++;
       this.deps.telemetry?.model(model, (performance.now() - asked) / 1000, response.usage);
       st.usage = addUsage(st.usage, response.usage);
@@ -472,15 +516,20 @@ export class Agent {
       if (last.role === 'assistant') last.content = answer;
     }
     logger.debug('agent', `session ${session.id}: ${st.requests} request(s), ${st.usage.inputTokens} in / ${st.usage.cachedTokens} cached / ${st.usage.outputTokens} out`);
-    return { answer, session, newMessages: messages.slice(st.stored), usage: st.usage, requests: st.requests };
+    return { answer, session, newMessages: messages.slice(st.stored), usage: st.usage, requests: st.requests, ...(notices.length ? { notices } : {}) };
   }
 
   /**
    * Stores a finished turn: its messages join the history verbatim and its usage is added to the
-   * session. `tx` is the caller's transaction, so the reply is stored with it.
+   * session. `tx` is the caller's transaction, so the reply is stored with it. `files`: what the reply
+   * carries (send_file, MCP images).
    */
-  async commit(tx: Repositories, result: TurnResult, personKey: string, at: number): Promise<void> {
-    await tx.messages.append(result.session.id, personKey, result.newMessages, at, result.usage);
+  async commit(tx: Repositories, result: TurnResult, personKey: string, at: number, files?: readonly AttachmentRef[]): Promise<void> {
+    let messages = result.newMessages;
+    const last = messages[messages.length - 1];
+    // The files the reply carries are kept with its message, for the transcript (never sent to the model).
+    if (files?.length && last?.role === 'assistant') messages = [...messages.slice(0, -1), { ...last, files: sentFiles(files) }];
+    await tx.messages.append(result.session.id, personKey, messages, at, result.usage);
     await tx.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
   }
 
@@ -503,8 +552,8 @@ export class Agent {
    * one that also stores the apology and settles the journal, so a crash between them cannot keep
    * the message and leave it journaled (answered again after a restart, it would be in the history twice).
    */
-  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[]): Promise<void> {
-    await tx.messages.append(session.id, personKey, [media?.length ? { role: 'user', content: userContent, media } : { role: 'user', content: userContent }], at);
+  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[], files?: readonly MessageFile[]): Promise<void> {
+    await tx.messages.append(session.id, personKey, [userMessage(userContent, media, files)], at);
   }
 
   /**

@@ -19,9 +19,24 @@ export interface MessageMedia {
   readonly bytes: number;
 }
 
+/**
+ * A file a message carried, as its transcript shows it (ARCHITECTURE.md §15): an attachment a user sent that
+ * is not an image part (a voice note, a document: its text is in the message), or a file the agent
+ * sent with its reply. Never part of a model request.
+ */
+export interface MessageFile {
+  readonly kind: 'image' | 'voice' | 'audio' | 'video' | 'document' | 'file';
+  readonly name: string;
+  /** The type sniffed from the bytes (or the platform's word where they were never read). */
+  readonly mime: string;
+  readonly bytes: number;
+  /** Its MediaStore id when the bytes are stored (files the agent sent); absent when only the text was kept. */
+  readonly id?: string;
+}
+
 export type ChatMessage =
-  | { role: 'user'; content: string; media?: readonly MessageMedia[] }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'user'; content: string; media?: readonly MessageMedia[]; files?: readonly MessageFile[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; files?: readonly MessageFile[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
 export interface Usage {

@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { MediaStore } from './media/types.js';
 import type { AttachmentRef } from './types.js';
+import type { MessageFile } from './messages.js';
 import type { OutboundFile } from './tools/types.js';
 
 /** Most files a turn may send (the rest are refused to the model, one line each). */
@@ -72,4 +73,18 @@ export class TurnFiles {
     const caption = file.caption?.trim();
     this.refs.push({ media: stored.id, name, mime, size: stored.bytes, ...(caption ? { caption } : {}) });
   };
+}
+
+/** What kind of file a type is, as a transcript names it. */
+export function fileKind(mime: string): MessageFile['kind'] {
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('audio/') || mime === 'application/ogg') return 'audio';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('text/') || /^application\/(pdf|json|vnd\.openxmlformats|msword|vnd\.oasis)/.test(mime)) return 'document';
+  return 'file';
+}
+
+/** The files a reply carried (its outbox refs), as its stored message keeps them (ARCHITECTURE.md §15). */
+export function sentFiles(refs: readonly AttachmentRef[]): MessageFile[] {
+  return refs.map((r) => ({ kind: fileKind(r.mime), name: r.name, mime: r.mime, bytes: r.size, id: r.media }));
 }

@@ -10,7 +10,7 @@ import { OpenAITranscriber } from './transcribe-openai.js';
 
 export const mediaReaders: MediaReaders = {
   sniff: async (bytes) => (await import('./sniff.js')).sniffMime(bytes),
-  image: async (bytes, maxSide) => (await import('./image.js')).reencodeImage(bytes, maxSide),
+  image: async (bytes, maxSide, mime) => (await import('./image.js')).reencodeImage(bytes, maxSide, mime),
   pdf: async (bytes, maxChars) => (await import('./pdf.js')).pdfText(bytes, maxChars),
   docx: async (bytes) => (await import('./docx.js')).docxText(bytes),
 };
@@ -24,4 +24,30 @@ export function transcriberFor(settings: Pick<Settings, 'config' | 'transcriptio
   const baseURL = settings.transcription?.baseURL ?? t.base_url;
   if (!baseURL) return null;
   return new OpenAITranscriber({ baseURL, apiKey: settings.transcription?.apiKey, model: t.model, timeoutMs });
+}
+
+/**
+ * Why voice notes are not transcribed, as the one line a user can act on (ARCHITECTURE.md §15), or null when a
+ * backend is set. The `openai` backend has no endpoint of its own when the model is not OpenAI-compatible
+ * (Anthropic) and neither TRANSCRIPTION_BASE_URL nor transcription.base_url is set.
+ */
+export function transcriptionMissing(settings: Pick<Settings, 'config' | 'transcription'>): string | null {
+  const t = settings.config.transcription;
+  if (t.backend === 'off') return 'transcription is off (transcription.backend: off)';
+  if (t.backend === 'command' || settings.transcription?.baseURL || t.base_url) return null;
+  return 'no transcription service is set — set TRANSCRIPTION_BASE_URL to an OpenAI-compatible /audio/transcriptions server (OpenAI, Groq, whisper.cpp), or transcription.backend: command';
+}
+
+/** How long after the ready line pdf.js is warmed (a short-lived `start`, a test's, never pays for it). */
+export const WARM_UP_DELAY_MS = 10_000;
+
+/**
+ * Warms pdf.js in the background (ARCHITECTURE.md §15) `delayMs` after the gateway is up, while `running()` —
+ * loading it and reading a small PDF once — so the first PDF someone sends takes what a later one does
+ * (without it the first paid 1–2 s for loading pdf.js). The timer never keeps the process alive.
+ */
+export function warmMediaReaders(running: () => boolean, delayMs = WARM_UP_DELAY_MS): void {
+  setTimeout(() => {
+    if (running()) void import('./pdf.js').then((m) => m.warmPdf()).catch(() => undefined);
+  }, delayMs).unref();
 }

@@ -3,10 +3,10 @@
  * PostgreSQL) and how a row becomes the record core sees. Each engine keeps its own SQL.
  */
 import type { PromptLayer } from '../core/providers/provider.js';
-import type { ChatMessage, MessageMedia, ToolCall } from '../core/messages.js';
+import type { ChatMessage, MessageFile, MessageMedia, ToolCall } from '../core/messages.js';
 import type { DeliveryTarget, OutboundMessage } from '../core/types.js';
 import type { CronJob, CronRunStatus } from '../core/cron/types.js';
-import type { OutboxItem, OutboxStatus, SessionRecord } from '../core/store/types.js';
+import type { OutboxItem, OutboxStatus, SessionRecord, TranscriptLine } from '../core/store/types.js';
 import type { DeliverablePlatform, PlatformId } from '../platform/ids.js';
 import type { DeliverableAddress, SessionAddress } from '../platform/address.js';
 
@@ -183,17 +183,44 @@ export interface MessageRow {
 
 export function toChat(r: MessageRow): ChatMessage {
   if (r.role === 'tool') return { role: 'tool', toolCallId: r.tool_call_id ?? '', name: r.tool_name ?? '', content: r.content };
+  const { media, files } = mediaOf(r.media);
   if (r.role === 'assistant') {
     const calls = r.tool_calls ? (JSON.parse(r.tool_calls) as ToolCall[]) : undefined;
-    return calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
+    const m: ChatMessage = calls && calls.length ? { role: 'assistant', content: r.content, toolCalls: calls } : { role: 'assistant', content: r.content };
+    return files.length ? { ...m, files } : m;
   }
-  const media = r.media ? (JSON.parse(r.media) as MessageMedia[]) : undefined;
-  return media?.length ? { role: 'user', content: r.content, media } : { role: 'user', content: r.content };
+  const m: ChatMessage = media.length ? { role: 'user', content: r.content, media } : { role: 'user', content: r.content };
+  return files.length ? { ...m, files } : m;
 }
 
-/** The `media` column of a message: a user message's images as JSON, else null. */
+/**
+ * The `media` column read back: one JSON array of a message's images (MessageMedia, shown to the model)
+ * and its other files (MessageFile, told apart by their `kind`), ARCHITECTURE.md §15.
+ */
+export function mediaOf(column: string | null | undefined): { media: MessageMedia[]; files: MessageFile[] } {
+  const all = column ? (JSON.parse(column) as Array<MessageMedia | MessageFile>) : [];
+  const media: MessageMedia[] = [];
+  const files: MessageFile[] = [];
+  for (const x of all) {
+    if ('kind' in x) files.push(x);
+    else media.push(x);
+  }
+  return { media, files };
+}
+
+/** A transcript row (ARCHITECTURE.md §12) with its attachments (§15). */
+export function transcriptLine(r: { id: number; role: 'user' | 'assistant'; content: string; createdAt: number; media: string | null }): TranscriptLine {
+  const line: TranscriptLine = { id: Number(r.id), role: r.role, content: r.content, createdAt: Number(r.createdAt) };
+  if (!r.media) return line;
+  const { media, files } = mediaOf(r.media);
+  return { ...line, ...(media.length ? { media } : {}), ...(files.length ? { files } : {}) };
+}
+
+/** The `media` column of a message: a user message's images and a user or assistant message's files as JSON, else null. */
 export function mediaColumn(m: ChatMessage): string | null {
-  return m.role === 'user' && m.media?.length ? JSON.stringify(m.media) : null;
+  if (m.role === 'tool') return null;
+  const all = [...(m.role === 'user' ? (m.media ?? []) : []), ...(m.files ?? [])];
+  return all.length ? JSON.stringify(all) : null;
 }
 
 /** Pairing codes (ARCHITECTURE.md §4): 8 characters from an alphabet without 0/O and 1/I. */

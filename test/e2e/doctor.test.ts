@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanEnv, cleanUp, removeDir, runCli } from '../helpers/cli.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
+import { startModelFake } from '../fakes/model.js';
 
 let root: string;
 let silent: Server;
@@ -43,6 +44,18 @@ describe('doctor', () => {
     expect(res.code).toBe(1);
     expect(line(res.stdout, 'model')).toMatch(/^✗ model: the model at http:\/\/127\.0\.0\.1:\d+\/v1 did not answer in time — fix: /);
     expect(res.stdout).toMatch(/\n1 problem found\.\n$/);
+  });
+
+  it('an Anthropic model without TRANSCRIPTION_BASE_URL: the transcription line names the setting that turns voice notes on (issue 39)', async () => {
+    const model = await startModelFake();
+    try {
+      const res = await runCli(['doctor'], { env: cleanEnv({ SWITCHBOARD_HOME: home(), ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: model.anthropicUrl }) });
+      expect(line(res.stdout, 'transcription')).toBe(
+        '✓ transcription: voice notes are not transcribed: no transcription service is set — set TRANSCRIPTION_BASE_URL to an OpenAI-compatible /audio/transcriptions server (OpenAI, Groq, whisper.cpp), or transcription.backend: command',
+      );
+    } finally {
+      await model.close();
+    }
   });
 
   it('OPENAI_BASE_URL=not-a-url names the variable', async () => {

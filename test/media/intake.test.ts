@@ -8,7 +8,8 @@ import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { makeAdapter, testConfig } from '../adapters/telegram-helpers.js';
 import { openSqliteStore, sqlitePath } from '../../src/store/sqlite/index.js';
 import { MediaIntake } from '../../src/core/media/intake.js';
-import { mediaReaders } from '../../src/media/index.js';
+import { mediaReaders, transcriberFor, transcriptionMissing } from '../../src/media/index.js';
+import { loadSettings } from '../../src/core/settings.js';
 import { CommandTranscriber } from '../../src/media/transcribe-command.js';
 import { OpenAITranscriber } from '../../src/media/transcribe-openai.js';
 import { telegramAttachments } from '../../src/adapters/telegram/attachments.js';
@@ -78,7 +79,7 @@ describe('images', () => {
     const png = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 4, background: '#f00a' } }).png().toBuffer());
     const first = await i.prepare([message({ photo: [{ ...fake.addFile(png), width: 8, height: 8 }] })], 'nv');
     expect(first.media[0].mime).toBe('image/png');
-    expect(first.notices).toEqual(['This model cannot see images: it was told only the name, type and size of each.']);
+    expect(first.notices).toEqual(['This model cannot see images (model.vision): it was told only the name, type and size of each.']);
     const second = await i.prepare([message({ photo: [{ ...fake.addFile(png), width: 8, height: 8 }] })], 'nv');
     expect(second.notices).toEqual([]);
   });
@@ -138,6 +139,20 @@ describe('documents', () => {
     expect(out.content).toContain('name,age\nada,36');
     expect(out.notices).toContain('I could not use "locked.pdf": the PDF is password-protected.');
     expect(out.taint.map((t) => `${t.kind}:${t.source}`)).toEqual(['document:report.pdf', 'document:notes.docx', 'document:people.csv']);
+    // Each is kept with the message as a fact for its transcript (the console lists them).
+    expect(out.files.map((f) => `${f.kind} ${f.name} ${f.mime}`)).toEqual([
+      'document report.pdf application/pdf',
+      'document notes.docx application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'document people.csv text/csv',
+      'document locked.pdf application/pdf',
+    ]);
+  });
+
+  it('the pdf.js warm-up reads its own 10-page PDF (the gateway runs it in the background after its ready line)', async () => {
+    const { warmPdf } = await import('../../src/media/pdf.js');
+    const text = await warmPdf();
+    expect(text.startsWith('Warm-up page 1 line 1')).toBe(true);
+    expect(text).toContain('Warm-up page 10 line 45');
   });
 
   it('a document cannot close its own data tag', async () => {
@@ -200,5 +215,23 @@ describe(`voice notes${speechSkip}`, () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('no transcription backend', () => {
+  it('with an Anthropic model and no TRANSCRIPTION_BASE_URL, a voice note is one line naming the setting to set', async () => {
+    const settings = loadSettings({ SWITCHBOARD_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', PATH: process.env.PATH });
+    expect(transcriberFor(settings)).toBeNull();
+    const why = transcriptionMissing(settings);
+    const i = new MediaIntake({ config: settings.config, store: store.media, readers: mediaReaders, transcriber: null, transcriptionMissing: why, fetcher: () => adapter.attachments });
+    const ogg = new Uint8Array(Buffer.concat([Buffer.from('OggS'), Buffer.alloc(28), Buffer.from('OpusHead'), Buffer.alloc(200)]));
+    const out = await i.prepare([message({ voice: { ...fake.addFile(ogg), duration: 4 } }, 'listen')], 'anth');
+    expect(out.notices).toEqual([
+      'I cannot listen to "voice.ogg": no transcription service is set — set TRANSCRIPTION_BASE_URL to an OpenAI-compatible /audio/transcriptions server (OpenAI, Groq, whisper.cpp), or transcription.backend: command.',
+    ]);
+    expect(out.content).toBe('listen\n\n[voice note, 240 bytes: not transcribed (no transcription set up)]');
+    // With the endpoint set, there is a backend and nothing is missing.
+    const set = loadSettings({ SWITCHBOARD_HOME: home, ANTHROPIC_API_KEY: 'sk-ant-test', TRANSCRIPTION_BASE_URL: 'http://127.0.0.1:9/v1', PATH: process.env.PATH });
+    expect([transcriberFor(set)?.name, transcriptionMissing(set)]).toEqual(['openai', null]);
   });
 });

@@ -40,4 +40,13 @@ describe('an earlier image on later turns', () => {
     expect(first).toBe(later);
     expect(first).toBe('{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"SlBFR0RBVEE="}},{"type":"text","text":"what is this?"}]}');
   });
+
+  it('OpenAI: the same session asked again without the bytes (the model refused them) carries no image part, not even from its kept pieces', () => {
+    const cache = new PiecesCache();
+    chatCompletionBody(request(turn1), false, cache);
+    chatCompletionBody(request(turn2), false, cache);
+    const again = chatCompletionBody(request(turn2, false), false, cache).toString('utf8');
+    expect(again).not.toContain('image_url');
+    expect(again).toBe(chatCompletionBody(request(turn2, false), false, new PiecesCache()).toString('utf8'));
+  });
 });

@@ -4,11 +4,10 @@
  * host of DISCORD_API_URL, where a test's fake serves them), never from a URL in the message text.
  */
 import type { AttachmentFetcher, AttachmentKind, InboundAttachment } from '../../core/types.js';
-import { AttachmentError } from '../../core/media/errors.js';
-import { fetchBounded } from '../../core/media/fetch.js';
+import { fileHostFetcher, kindOfDeclared } from '../../core/media/fetch.js';
 
 const IS_VOICE_MESSAGE = 1 << 13;
-const CDN_HOSTS = new Set(['cdn.discordapp.com', 'media.discordapp.net']);
+const CDN_HOSTS = ['cdn.discordapp.com', 'media.discordapp.net'];
 
 export interface RawAttachment {
   filename: string;
@@ -19,11 +18,7 @@ export interface RawAttachment {
 }
 
 function kindOf(mime: string | null | undefined, voice: boolean): AttachmentKind {
-  if (voice) return 'voice';
-  if (mime?.startsWith('image/')) return 'image';
-  if (mime?.startsWith('audio/')) return 'audio';
-  if (mime?.startsWith('video/')) return 'video';
-  return 'document';
+  return voice ? 'voice' : kindOfDeclared(mime);
 }
 
 export function discordAttachments(list: readonly RawAttachment[] | undefined, flags: number | undefined): InboundAttachment[] {
@@ -41,17 +36,5 @@ export function discordAttachments(list: readonly RawAttachment[] | undefined, f
 }
 
 export function discordFetcher(apiUrl: string): AttachmentFetcher {
-  const ownHost = new URL(apiUrl).host;
-  return {
-    async fetch(attachment, limits) {
-      let url: URL;
-      try {
-        url = new URL(attachment.ref);
-      } catch {
-        throw new AttachmentError('unreachable', 'Discord gave no usable address for the file');
-      }
-      if (!CDN_HOSTS.has(url.hostname) && url.host !== ownHost) throw new AttachmentError('unreachable', `the file is not on Discord's CDN (${url.hostname})`);
-      return fetchBounded(url.toString(), limits);
-    },
-  };
+  return fileHostFetcher({ platform: 'Discord', where: "Discord's CDN", hosts: CDN_HOSTS, apiUrl });
 }

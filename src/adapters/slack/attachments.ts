@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import type { AttachmentFetcher, AttachmentKind, InboundAttachment } from '../../core/types.js';
-import { AttachmentError } from '../../core/media/errors.js';
-import { fetchBounded } from '../../core/media/fetch.js';
+import { fileHostFetcher, kindOfDeclared } from '../../core/media/fetch.js';
 
 const fileSchema = z.looseObject({
   name: z.string().optional(),
@@ -21,11 +20,7 @@ const fileSchema = z.looseObject({
 export const slackFilesSchema = z.array(z.unknown()).optional();
 
 function kindOf(mime: string | undefined, subtype: string | undefined): AttachmentKind {
-  if (subtype === 'slack_audio') return 'voice';
-  if (mime?.startsWith('image/')) return 'image';
-  if (mime?.startsWith('audio/')) return 'audio';
-  if (mime?.startsWith('video/')) return 'video';
-  return 'document';
+  return subtype === 'slack_audio' ? 'voice' : kindOfDeclared(mime);
 }
 
 /** The files of an event (each validated on its own: one that does not parse is left out). */
@@ -49,17 +44,5 @@ export function slackAttachments(files: readonly unknown[] | undefined): Inbound
 }
 
 export function slackFetcher(token: string, apiUrl: string): AttachmentFetcher {
-  const ownHost = new URL(apiUrl).host;
-  return {
-    async fetch(attachment, limits) {
-      let url: URL;
-      try {
-        url = new URL(attachment.ref);
-      } catch {
-        throw new AttachmentError('unreachable', 'Slack gave no usable address for the file');
-      }
-      if (url.hostname !== 'files.slack.com' && url.host !== ownHost) throw new AttachmentError('unreachable', `the file is not on Slack's file host (${url.hostname})`);
-      return fetchBounded(url.toString(), { ...limits, headers: { authorization: `Bearer ${token}` } });
-    },
-  };
+  return fileHostFetcher({ platform: 'Slack', where: "Slack's file host", hosts: ['files.slack.com'], apiUrl, headers: { authorization: `Bearer ${token}` } });
 }

@@ -66,7 +66,7 @@ export function createCronRunner(deps: CronBridgeDeps): CronRunner {
       result = await deps.agent.turn({ ...input, tail: `${tail}\n\n${NO_QUESTION_RETRY_INSTRUCTION}` });
     }
     const at = now().getTime();
-    await deps.store.transaction((tx) => deps.agent.commit(tx, result, person, at));
+    await deps.store.transaction((tx) => deps.agent.commit(tx, result, person, at, files.refs));
     return { answer: result.answer, ...(files.refs.length ? { files: files.refs } : {}) };
   };
 }

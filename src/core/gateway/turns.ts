@@ -314,7 +314,7 @@ export class TurnRunner {
    */
   private async userMessage(sessionKey: string, unnamed: InboundMessage[], signal: AbortSignal): Promise<PreparedMessage> {
     const batch = await withSenderNames(unnamed, this.deps.adapter);
-    const plain = { content: formatBatch(batch), media: [], notices: [], taint: [] };
+    const plain = { content: formatBatch(batch), media: [], files: [], notices: [], taint: [] };
     const media = this.deps.media;
     if (!media || !batch.some((m) => m.attachments?.length)) return plain;
     try {
@@ -355,6 +355,7 @@ export class TurnRunner {
       chat: ctx.chat,
       userContent: prepared.content,
       userMedia: prepared.media,
+      userFiles: prepared.files,
       // What the message carries that nobody here wrote (a document, a transcript, quoted mail) taints the turn (§17).
       taint: [...prepared.taint, ...taintOf(batch).list()],
       replyAddress: replyTarget,
@@ -381,6 +382,7 @@ export class TurnRunner {
         result = await this.answer(input);
       }
       if (signal.aborted && this.stopping) return false;
+      allNotices.push(...(result.notices ?? []));
       const at = this.deps.now().getTime();
       if (result.pause) {
         // Paused for a person's yes: the approval (with the turn so far) and its prompt, in one commit.
@@ -398,7 +400,7 @@ export class TurnRunner {
       const reply = await replies.prepare(await finish(), withNotices(answer), { ...quiet(), files: files.refs });
       this.outcomes.answered++;
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-        await agent.commit(tx, result, ctx.person, at);
+        await agent.commit(tx, result, ctx.person, at, files.refs);
         if (resuming) await tx.approvals.finish(resuming);
         await put(reply);
       });
@@ -427,7 +429,7 @@ export class TurnRunner {
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.
       return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-        if (session && userContent) await agent.keepFailedTurn(tx, session, ctx.person, userContent, at, resuming ? undefined : input.userMedia);
+        if (session && userContent) await agent.keepFailedTurn(tx, session, ctx.person, userContent, at, resuming ? undefined : input.userMedia, resuming ? undefined : input.userFiles);
         if (resuming) await tx.approvals.finish(resuming);
         await put(reply);
       });

@@ -16,6 +16,11 @@ export class MediaDataCache {
     this.lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: (v) => v.length || 1 });
   }
 
+  /** Keeps the base64 of `bytes`, just stored as `id` (the turn that stored them sends them next). */
+  keep(id: string, bytes: Uint8Array): void {
+    this.lru.set(id, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'));
+  }
+
   /** The base64 of every image `messages` carry that the store still has (an image past retention is left out). */
   async load(store: MediaStore, messages: readonly ChatMessage[]): Promise<MediaData> {
     const out = new Map<string, string>();

@@ -5,7 +5,7 @@
  */
 import { AttachmentError } from './errors.js';
 import { formatSize } from './parts.js';
-import type { FetchLimits } from '../types.js';
+import type { AttachmentFetcher, AttachmentKind, FetchLimits } from '../types.js';
 
 export interface BoundedFetchOptions extends FetchLimits {
   headers?: Record<string, string>;
@@ -72,4 +72,47 @@ export async function fetchBounded(url: string, options: BoundedFetchOptions): P
     at += c.byteLength;
   }
   return out;
+}
+
+/** What kind of attachment a platform's declared type says it is (a door's fact; the core sniffs the bytes). */
+export function kindOfDeclared(mime: string | null | undefined): AttachmentKind {
+  if (mime?.startsWith('image/')) return 'image';
+  if (mime?.startsWith('audio/')) return 'audio';
+  if (mime?.startsWith('video/')) return 'video';
+  return 'document';
+}
+
+export interface FileHostOptions {
+  /** The platform's name as a user reads it (`Slack`). */
+  platform: string;
+  /** Where its files live, in words (`Slack's file host`), for the line naming a file elsewhere. */
+  where: string;
+  /** The file hosts' names (`files.slack.com`). */
+  hosts: readonly string[];
+  /** The platform's API URL (SLACK_API_URL …): its host serves files too (a test's fake). */
+  apiUrl: string;
+  /** Headers a download needs (Slack: the bot token). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A door's fetcher for attachments on its platform's own file host (ARCHITECTURE.md §15): an attachment's
+ * `ref` is fetched (fetchBounded) only when it is a URL on one of `hosts` or on the API URL's host,
+ * never anywhere a message could point the bot with its token.
+ */
+export function fileHostFetcher(options: FileHostOptions): AttachmentFetcher {
+  const ownHost = new URL(options.apiUrl).host;
+  const hosts = new Set(options.hosts);
+  return {
+    async fetch(attachment, limits) {
+      let url: URL;
+      try {
+        url = new URL(attachment.ref);
+      } catch {
+        throw new AttachmentError('unreachable', `${options.platform} gave no usable address for the file`);
+      }
+      if (!hosts.has(url.hostname) && url.host !== ownHost) throw new AttachmentError('unreachable', `the file is not on ${options.where} (${url.hostname})`);
+      return fetchBounded(url.toString(), { ...limits, ...(options.headers ? { headers: options.headers } : {}) });
+    },
+  };
 }

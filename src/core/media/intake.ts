@@ -8,13 +8,14 @@
  */
 import type { AppConfig } from '../config.js';
 import type { AttachmentFetcher, InboundAttachment, InboundMessage } from '../types.js';
-import type { MessageMedia } from '../messages.js';
+import type { MessageFile, MessageMedia } from '../messages.js';
 import type { MediaStore } from './types.js';
+import type { MediaDataCache } from './data.js';
 import type { TaintMark } from '../taint.js';
 import type { MediaReaders, Transcriber } from './readers.js';
 import type { PlatformId } from '../../platform/ids.js';
 import { AttachmentError } from './errors.js';
-import { formatSize } from './parts.js';
+import { formatSize, NO_VISION_NOTICE } from './parts.js';
 import { formatUserContent } from '../user-content.js';
 import { oneLine } from '../errors.js';
 
@@ -22,8 +23,12 @@ export interface MediaIntakeDeps {
   config: Pick<AppConfig, 'media' | 'model'>;
   store: MediaStore;
   readers: MediaReaders;
-  /** null: transcription is off (`transcription.backend: off`). */
+  /** null: no transcription (`transcription.backend: off`, or no endpoint for `openai`). */
   transcriber: Transcriber | null;
+  /** Then: why, the line a user can act on (naming the setting); default "transcription is off". */
+  transcriptionMissing?: string | null;
+  /** The bytes of stored images as requests carry them (the agent's): a new image goes in at once. */
+  imageData?: MediaDataCache;
   /** The door that reported a message, to fetch its attachments. */
   fetcher: (platform: PlatformId) => AttachmentFetcher | undefined;
 }
@@ -32,6 +37,8 @@ export interface MediaIntakeDeps {
 export interface PreparedMessage {
   content: string;
   media: MessageMedia[];
+  /** The message's other attachments as facts (kind, name, type, size), kept with it for its transcript. */
+  files: MessageFile[];
   /** One line each: an attachment that did not reach the model, and why. */
   notices: string[];
   /** Untrusted text this message brought in (documents, transcripts). */
@@ -86,7 +93,7 @@ export class MediaIntake {
    */
   async prepare(batch: readonly InboundMessage[], sessionKey: string, signal?: AbortSignal): Promise<PreparedMessage> {
     const parts: string[] = [];
-    const out: PreparedMessage = { content: '', media: [], notices: [], taint: [] };
+    const out: PreparedMessage = { content: '', media: [], files: [], notices: [], taint: [] };
     for (const message of batch) {
       const blocks: string[] = [];
       const text = formatUserContent(message);
@@ -105,13 +112,26 @@ export class MediaIntake {
     out.content = parts.join('\n\n');
     if (out.media.length && !this.deps.config.model.vision && !this.toldNoVision.has(sessionKey)) {
       this.toldNoVision.add(sessionKey);
-      out.notices.push('This model cannot see images: it was told only the name, type and size of each.');
+      out.notices.push(NO_VISION_NOTICE);
     }
     return out;
   }
 
-  /** One attachment: its block of the user message ('' when it is an image part), notices and taint added to `out`. */
+  /**
+   * One attachment: its block of the user message ('' when it is an image part), notices and taint added
+   * to `out`; what it was, unless an image part, to `out.files` (the transcript shows it).
+   */
   private async one(platform: PlatformId, a: InboundAttachment, out: PreparedMessage, signal?: AbortSignal): Promise<string> {
+    const fact: { -readonly [K in keyof MessageFile]: MessageFile[K] } = { kind: a.kind, name: a.name, mime: a.declaredMime ?? 'application/octet-stream', bytes: a.declaredSize ?? 0 };
+    const images = out.media.length;
+    try {
+      return await this.fetchAndRead(platform, a, out, fact, signal);
+    } finally {
+      if (out.media.length === images) out.files.push(fact);
+    }
+  }
+
+  private async fetchAndRead(platform: PlatformId, a: InboundAttachment, out: PreparedMessage, fact: { mime: string; bytes: number }, signal?: AbortSignal): Promise<string> {
     const { config } = this.deps;
     const failed = (reason: string) => {
       out.notices.push(`I could not use ${quote(a.name)}: ${reason}.`);
@@ -129,24 +149,28 @@ export class MediaIntake {
       if (signal?.aborted) throw error;
       return failed(error instanceof AttachmentError ? error.message : `the download failed (${oneLine(error)})`);
     }
+    fact.bytes = bytes.byteLength;
     if (bytes.byteLength === 0) return failed('the file is empty (0 bytes)');
     try {
-      return await this.read(a, bytes, out, signal);
+      return await this.read(a, bytes, out, fact, signal);
     } catch (error) {
       if (signal?.aborted) throw error;
       return failed(error instanceof AttachmentError ? error.message : oneLine(error));
     }
   }
 
-  private async read(a: InboundAttachment, bytes: Uint8Array, out: PreparedMessage, signal?: AbortSignal): Promise<string> {
+  private async read(a: InboundAttachment, bytes: Uint8Array, out: PreparedMessage, fact: { mime: string }, signal?: AbortSignal): Promise<string> {
     const { readers, config } = this.deps;
     const sniffed = await readers.sniff(bytes);
+    if (sniffed) fact.mime = sniffed;
     const mime = sniffed ?? 'application/octet-stream';
     const named = (why = 'not read') => `[file ${quote(a.name)}, ${sniffed ?? a.declaredMime ?? 'unknown type'}, ${formatSize(bytes.byteLength)}: ${why}]`;
 
     if (sniffed && IMAGE.test(sniffed)) {
-      const image = await readers.image(bytes, config.media.image_max_side);
+      const image = await readers.image(bytes, config.media.image_max_side, sniffed);
       const ref = await this.deps.store.put(image.bytes, image.mime);
+      // The turn's request carries these bytes next: kept, so they are not read back from the store.
+      this.deps.imageData?.keep(ref.id, image.bytes);
       out.media.push({ id: ref.id, mime: ref.mime, name: a.name, bytes: ref.bytes });
       return '';
     }
@@ -190,8 +214,8 @@ export class MediaIntake {
     const label = a.kind === 'voice' ? 'voice note' : a.kind === 'video' ? 'video note' : `audio ${quote(a.name)}`;
     const transcriber = this.deps.transcriber;
     if (!transcriber) {
-      out.notices.push(`I cannot listen to ${quote(a.name)}: transcription is off (transcription.backend).`);
-      return `[${label}, ${formatSize(bytes.byteLength)}: not transcribed (transcription is off)]`;
+      out.notices.push(`I cannot listen to ${quote(a.name)}: ${this.deps.transcriptionMissing ?? 'transcription is off (transcription.backend: off)'}.`);
+      return `[${label}, ${formatSize(bytes.byteLength)}: not transcribed (no transcription set up)]`;
     }
     let transcript;
     try {

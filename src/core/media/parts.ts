@@ -14,6 +14,9 @@ export function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** What the user is told, once per session, when the model sees no images (ARCHITECTURE.md §15). */
+export const NO_VISION_NOTICE = 'This model cannot see images (model.vision): it was told only the name, type and size of each.';
+
 /** The line that stands for an image the model is not shown. */
 export function imagePlaceholder(m: MessageMedia): string {
   return `[image "${m.name}", ${m.mime}, ${formatSize(m.bytes)}: not shown, this model takes no images]`;

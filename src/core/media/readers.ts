@@ -14,8 +14,8 @@ export interface EncodedImage {
 export interface MediaReaders {
   /** The type the bytes are (magic numbers), or undefined (text, or unknown). */
   sniff(bytes: Uint8Array): Promise<string | undefined>;
-  /** Decoded within a pixel limit and re-encoded with its long side at most `maxSide`. */
-  image(bytes: Uint8Array, maxSide: number): Promise<EncodedImage>;
+  /** Decoded within a pixel limit and re-encoded with its long side at most `maxSide`; `mime`: its sniffed type. */
+  image(bytes: Uint8Array, maxSide: number, mime?: string): Promise<EncodedImage>;
   /** The text of a PDF, pages in order. */
   pdf(bytes: Uint8Array, maxChars: number): Promise<string>;
   /** The text of a DOCX. */

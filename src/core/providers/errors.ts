@@ -42,3 +42,39 @@ function isContextOverflow(status: number | undefined, e: { error?: { code?: unk
 function oneLine(s: string): string {
   return s.split('\n')[0].slice(0, 300);
 }
+
+/**
+ * What servers answer when the model takes no images (ARCHITECTURE.md §15): OpenAI's "Invalid content type.
+ * image_url is only supported by certain models", "does not support image input" (Ollama, LM Studio,
+ * gateways, Anthropic-compatible servers), llama.cpp's "image input is not supported" (a 500),
+ * OpenRouter's "No endpoints found that support image input" (a 404), vLLM's "At most 0 image(s)" or
+ * "not a multimodal model", a Rust server's "unknown variant `image_url`", an old Ollama's "cannot
+ * unmarshal array into … content of type string".
+ */
+const REFUSES_IMAGES = new RegExp(
+  [
+    String.raw`\b(does|do|did|can|could)\s*(not|n't)\s+(support|accept|handle|process|take)\w*\s+(the\s+)?(image|vision|multimodal|multi-modal)`,
+    String.raw`\bimages?(\s|_)?(input|url|content|part|block)s?\s+(is|are)\s+(not|only)\s+(supported|allowed|accepted|available)`,
+    String.raw`image_url is only supported`,
+    String.raw`invalid content type`,
+    String.raw`no endpoints found that support image`,
+    String.raw`not an? (multimodal|multi-modal|vision)(\s|-)?(model|capable)`,
+    String.raw`at most 0 image`,
+    String.raw`vision (is\s+)?not (supported|enabled|available)`,
+    String.raw`unknown variant .?image(_url)?`,
+    String.raw`cannot unmarshal array into .*content of type string`,
+    String.raw`model does not have vision`,
+    String.raw`\bimages?\b[^.]{0,60}\b(unsupported|not supported)`,
+  ].join('|'),
+  'i',
+);
+
+/**
+ * Whether `error` is the provider saying this model takes no image parts (a 400-class answer, or a 404 or
+ * 500 where a server says so), so the turn is asked again without them.
+ */
+export function refusesImages(error: unknown): boolean {
+  if (!(error instanceof ModelError) || error.kind === 'cancelled' || error.kind === 'timeout' || error.kind === 'unavailable') return false;
+  if (error.status === 401 || error.status === 403 || error.status === 429) return false;
+  return REFUSES_IMAGES.test(error.message);
+}

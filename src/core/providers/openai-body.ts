@@ -74,6 +74,8 @@ const bytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'ut
  */
 interface SessionPieces {
   model: string;
+  /** Whether the pieces show images as image parts (a request without the bytes, after a model refused them, does not). */
+  images: boolean;
   /** The head and the pieces of messages [0, folded), UTF-8, in prefix[0, prefixBytes); the rest is room to grow. */
   prefix: Buffer;
   prefixBytes: number;
@@ -184,10 +186,11 @@ function appendToPrefix(last: SessionPieces, text: string, byteLength = Buffer.b
 export function chatCompletionBody(request: ModelRequest, stream: boolean, cache: PiecesCache = sessions): Buffer {
   const { messages } = request;
   const cacheable = frozen(request.system);
+  const images = (request.media?.size ?? 0) > 0;
   let last = cacheable ? cache.get(request.system) : undefined;
-  if (last && last.model !== request.model) last = undefined;
+  if (last && (last.model !== request.model || last.images !== images)) last = undefined;
   if (!last) {
-    last = { model: request.model, prefix: EMPTY, prefixBytes: 0, folded: 0, messages: [], contents: [], extras: [], keys: [], pieces: [], pieceBytes: [] };
+    last = { model: request.model, images, prefix: EMPTY, prefixBytes: 0, folded: 0, messages: [], contents: [], extras: [], keys: [], pieces: [], pieceBytes: [] };
     appendToPrefix(last, headOf(request));
   }
   // How many leading messages the last request of this session had, unchanged; the rest is serialised now.

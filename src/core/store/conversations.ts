@@ -2,7 +2,7 @@
 import type { SessionAddress } from '../../platform/address.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { PromptLayer } from '../providers/provider.js';
-import type { ChatMessage, Usage } from '../messages.js';
+import type { ChatMessage, MessageFile, MessageMedia, Usage } from '../messages.js';
 
 // ── sessions ────────────────────────────────────────────────────────────────────────────────
 
@@ -83,6 +83,10 @@ export interface TranscriptLine {
   role: 'user' | 'assistant';
   content: string;
   createdAt: number;
+  /** A user message's images (ARCHITECTURE.md §15). */
+  media?: readonly MessageMedia[];
+  /** Its other files: a user's voice notes and documents, the files the agent sent with a reply. */
+  files?: readonly MessageFile[];
 }
 
 /** Messages and model usage of one day (the web console's overview and chart). */

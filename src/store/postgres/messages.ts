@@ -1,7 +1,7 @@
 import type { Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { DailyActivity, ModelUsage, MessageRepo, SearchHit, TranscriptLine } from '../../core/store/types.js';
-import { mediaColumn, toChat, type MessageRow } from '../rows.js';
+import { mediaColumn, toChat, transcriptLine, type MessageRow } from '../rows.js';
 
 
 
@@ -121,7 +121,7 @@ export class PgMessageRepo implements MessageRepo {
           ? ['tool', m.content, null, m.toolCallId, m.name, null, null, null, null]
           : m.role === 'assistant'
             ? ['assistant', m.content, m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null, null, null,
-               last ? usage.inputTokens : null, last ? usage.outputTokens : null, last ? usage.cachedTokens : null, null]
+               last ? usage.inputTokens : null, last ? usage.outputTokens : null, last ? usage.cachedTokens : null, mediaColumn(m)]
             : ['user', m.content, null, null, null, null, null, null, mediaColumn(m)];
       const base = values.length;
       values.push(...row);
@@ -147,12 +147,13 @@ export class PgMessageRepo implements MessageRepo {
   }
 
   async transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]> {
-    return this.run.rows<TranscriptLine & { [column: string]: unknown }>(
-      `SELECT id, role, content, created_at AS "createdAt" FROM messages
-       WHERE session_id = $1 AND person_key = $2 AND role IN ('user','assistant') AND content <> '' ORDER BY id
+    const rows = await this.run.rows<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number; media: string | null }>(
+      `SELECT id, role, content, created_at AS "createdAt", media FROM messages
+       WHERE session_id = $1 AND person_key = $2 AND role IN ('user','assistant') AND (content <> '' OR media IS NOT NULL) ORDER BY id
        LIMIT $3 OFFSET $4`,
       [sessionId, personKey, page?.limit ?? null, page?.offset ?? 0],
     );
+    return rows.map(transcriptLine);
   }
 
   async count(sessionId: string): Promise<number> {

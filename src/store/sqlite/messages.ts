@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { prepare, type Runner } from './db.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { DailyActivity, MessageRepo, ModelUsage, SearchHit, TranscriptLine } from '../../core/store/types.js';
-import { mediaColumn, toChat, type MessageRow } from '../rows.js';
+import { mediaColumn, toChat, transcriptLine, type MessageRow } from '../rows.js';
 import type { FtsIndexer } from './fts-index.js';
 
 /** Turns free text into a safe FTS5 query: each word quoted, OR-joined (bm25 ranks the best match first). */
@@ -186,7 +186,7 @@ export class SqliteMessageRepo implements MessageRepo {
           last ? usage.inputTokens : null,
           last ? usage.outputTokens : null,
           last ? usage.cachedTokens : null,
-          null,
+          mediaColumn(m),
         );
       else insert.run(sessionId, personKey, 'user', m.content, null, null, null, at, null, null, null, mediaColumn(m));
     });
@@ -219,11 +219,12 @@ export class SqliteMessageRepo implements MessageRepo {
    */
   async transcript(sessionId: string, personKey: string, page?: { offset: number; limit: number }): Promise<TranscriptLine[]> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
-    return prepare(this.db, 
-        `SELECT id, role, content, created_at AS createdAt FROM messages
-         WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND content != '' ORDER BY id LIMIT ? OFFSET ?`,
+    const rows = prepare(this.db, 
+        `SELECT id, role, content, created_at AS createdAt, media FROM messages
+         WHERE session_id = ? AND person_key = ? AND role IN ('user','assistant') AND (content != '' OR media IS NOT NULL) ORDER BY id LIMIT ? OFFSET ?`,
       )
-      .all(sessionId, personKey, page?.limit ?? -1, page?.offset ?? 0) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number }>;
+      .all(sessionId, personKey, page?.limit ?? -1, page?.offset ?? 0) as Array<{ id: number; role: 'user' | 'assistant'; content: string; createdAt: number; media: string | null }>;
+    return rows.map(transcriptLine);
   }
 
   async count(sessionId: string): Promise<number> {
