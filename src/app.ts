@@ -41,7 +41,7 @@ import { createRenderService } from './app-render.js';
 import { Retention } from './core/retention.js';
 import { MediaIntake } from './core/media/intake.js';
 import { MediaDataCache } from './core/media/data.js';
-import { mediaReaders, transcriberFor, transcriptionMissing, warmMediaReaders } from './media/index.js';
+import { mediaReaders, transcriberFor, transcriptionMissing } from './media/index.js';
 import { leaseTiming, Presence } from './core/presence.js';
 import { DoorKeeper, type DoorLogs } from './core/doors.js';
 import { Lifecycle, type AppState, type Ready, type StopOptions } from './app-lifecycle.js';
@@ -263,8 +263,6 @@ export function createApp(options: AppOptions): App {
     warmUp: () => {
       guard.prepare?.();
       graphemeSplit('');
-      // The first PDF someone sends should not pay for loading pdf.js (ARCHITECTURE.md §15).
-      if (settings.config.media.max_per_message > 0) warmMediaReaders(() => lifecycle.state === 'running');
     },
   });
 

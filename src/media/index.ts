@@ -13,6 +13,9 @@ export const mediaReaders: MediaReaders = {
   image: async (bytes, maxSide, mime) => (await import('./image.js')).reencodeImage(bytes, maxSide, mime),
   pdf: async (bytes, maxChars) => (await import('./pdf.js')).pdfText(bytes, maxChars),
   docx: async (bytes) => (await import('./docx.js')).docxText(bytes),
+  // pdf.js takes 1–2 s to load: begun as soon as a turn holds a document, so it loads while the file
+  // downloads, and a gateway that is never sent one never holds pdf.js's 35–50 MiB (ARCHITECTURE.md §15).
+  preloadDocuments: () => void import('./pdf.js').then((m) => m.preloadPdf()).catch(() => undefined),
 };
 
 /** The configured transcription backend, or null when it is off (or `openai` has no endpoint to use). */
@@ -38,16 +41,3 @@ export function transcriptionMissing(settings: Pick<Settings, 'config' | 'transc
   return 'no transcription service is set — set TRANSCRIPTION_BASE_URL to an OpenAI-compatible /audio/transcriptions server (OpenAI, Groq, whisper.cpp), or transcription.backend: command';
 }
 
-/** How long after the ready line pdf.js is warmed (a short-lived `start`, a test's, never pays for it). */
-export const WARM_UP_DELAY_MS = 10_000;
-
-/**
- * Warms pdf.js in the background (ARCHITECTURE.md §15) `delayMs` after the gateway is up, while `running()` —
- * loading it and reading a small PDF once — so the first PDF someone sends takes what a later one does
- * (without it the first paid 1–2 s for loading pdf.js). The timer never keeps the process alive.
- */
-export function warmMediaReaders(running: () => boolean, delayMs = WARM_UP_DELAY_MS): void {
-  setTimeout(() => {
-    if (running()) void import('./pdf.js').then((m) => m.warmPdf()).catch(() => undefined);
-  }, delayMs).unref();
-}

@@ -50,6 +50,11 @@ function warmUpPdf(): Uint8Array {
  * Loads pdf.js and reads a small PDF once (ARCHITECTURE.md §15), so a gateway's first PDF costs what a later
  * one does: the gateway calls it in the background after its ready line. The text it read, to check.
  */
+/** Loads pdf.js (and its worker code) without reading anything: begun when a document is on its way. */
+export async function preloadPdf(): Promise<void> {
+  await pdfjs();
+}
+
 export async function warmPdf(): Promise<string> {
   return pdfText(warmUpPdf(), Number.MAX_SAFE_INTEGER);
 }

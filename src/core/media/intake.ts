@@ -94,6 +94,7 @@ export class MediaIntake {
   async prepare(batch: readonly InboundMessage[], sessionKey: string, signal?: AbortSignal): Promise<PreparedMessage> {
     const parts: string[] = [];
     const out: PreparedMessage = { content: '', media: [], files: [], notices: [], taint: [] };
+    if (batch.some((m) => m.attachments?.some((a) => a.kind === 'document'))) this.deps.readers.preloadDocuments?.();
     for (const message of batch) {
       const blocks: string[] = [];
       const text = formatUserContent(message);

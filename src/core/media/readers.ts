@@ -20,6 +20,8 @@ export interface MediaReaders {
   pdf(bytes: Uint8Array, maxChars: number): Promise<string>;
   /** The text of a DOCX. */
   docx(bytes: Uint8Array): Promise<string>;
+  /** Starts loading the document readers in the background (a document is on its way); never throws. */
+  preloadDocuments?(): void;
 }
 
 export interface AudioInput {
