@@ -1,6 +1,6 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Settings } from './settings.js';
-import type { Repositories, SessionRecord, Store } from './store/types.js';
+import type { Repositories, SessionRecord, Store, TurnWrites } from './store/types.js';
 import type { Address, SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
 import type { Provider } from './providers/provider.js';
@@ -480,8 +480,17 @@ export class Agent {
    * session. `tx` is the caller's transaction, so the reply is stored with it.
    */
   async commit(tx: Repositories, result: TurnResult, personKey: string, at: number): Promise<void> {
-    await tx.messages.append(result.session.id, personKey, result.newMessages, at, result.usage);
-    await tx.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
+    const { append, recordTurn } = this.turnWrites(result, personKey, at);
+    await tx.messages.append(append.sessionId, append.personKey, append.messages, append.at, append.usage);
+    await tx.sessions.recordTurn(recordTurn.sessionId, recordTurn.at, recordTurn.usage, recordTurn.requests);
+  }
+
+  /** What `commit` writes, as parts of a turn's one write with its reply and journal rows (Store.turns.commit). */
+  turnWrites(result: TurnResult, personKey: string, at: number): Required<Pick<TurnWrites, 'append' | 'recordTurn'>> {
+    return {
+      append: { sessionId: result.session.id, personKey, messages: result.newMessages, at, usage: result.usage },
+      recordTurn: { sessionId: result.session.id, at, usage: result.usage, requests: result.requests },
+    };
   }
 
   /**
@@ -499,12 +508,13 @@ export class Agent {
   }
 
   /**
-   * Stores what the user said in a failed or stopped turn, in the caller's transaction `tx` — the
-   * one that also stores the apology and settles the journal, so a crash between them cannot keep
-   * the message and leave it journaled (answered again after a restart, it would be in the history twice).
+   * What the user said in a failed or stopped turn, as the history part of the caller's one write
+   * (Store.turns.commit) — the one that also stores the apology and settles the journal, so a crash
+   * between them cannot keep the message and leave it journaled (answered again after a restart, it
+   * would be in the history twice).
    */
-  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[]): Promise<void> {
-    await tx.messages.append(session.id, personKey, [media?.length ? { role: 'user', content: userContent, media } : { role: 'user', content: userContent }], at);
+  failedTurnWrites(session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[]): Required<Pick<TurnWrites, 'append'>> {
+    return { append: { sessionId: session.id, personKey, messages: [media?.length ? { role: 'user', content: userContent, media } : { role: 'user', content: userContent }], at } };
   }
 
   /**
