@@ -1,14 +1,15 @@
 /**
- * A session's lease around its turns (ARCHITECTURE.md §7, §9; issue #14) on both engines: what the store
- * is asked for one message to an idle session — the turn's own commit gives the lease up when
- * nothing else of the session is pending, so there is no separate release and no extra read of
- * the journal, and the check for messages journaled meanwhile still follows. A message that
- * arrives during a turn is still answered in a second turn; a turn answered elsewhere rolls its
- * release back with everything else; Presence stops renewing a lease given up in a transaction
- * only once that commits, and never counts it as lost.
+ * A session's lease around its turns (ARCHITECTURE.md §7, §9; issues #14, #42) on both engines: what the
+ * store is asked for one message to an idle session — one call takes the lease with the batch, one
+ * call writes the turn and gives the lease up when nothing else of the session is pending, so there
+ * is no separate release and no extra read of the journal, and the check for messages journaled
+ * meanwhile still follows. A message that arrives during a turn is still answered in a second turn
+ * (the first write's read of the journal is its batch); a turn answered elsewhere writes nothing,
+ * its release included; Presence stops renewing a lease given up in a write only once that
+ * succeeded, and never counts it as lost.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Repositories, Store } from '../../../src/core/store/types.js';
+import type { Repositories, Store, TurnCommit } from '../../../src/core/store/types.js';
 import { leaseTiming, Presence } from '../../../src/core/presence.js';
 import { sessionLease } from '../../../src/core/gateway/turns.js';
 import { formatSessionKey } from '../../../src/platform/address.js';
@@ -19,13 +20,19 @@ import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/eng
 
 reportSkips();
 
-const RECORDED = new Set(['claim', 'mark', 'pending', 'pendingFor', 'acquire', 'release', 'releaseAll']);
+const RECORDED = new Set(['claim', 'mark', 'pending', 'pendingFor', 'acquire', 'release', 'releaseAll', 'begin', 'commit']);
 
 type Fail = (call: string, result: unknown) => void;
 
+/** How a turn's write ended, as recorded: `turns.commit (released)`, `(kept)` (the lease stays) or `(answered elsewhere)`. */
+function commitOutcome(result: unknown): string {
+  const r = result as TurnCommit;
+  return !r.settled ? 'answered elsewhere' : r.released ? 'released' : 'kept';
+}
+
 /**
- * `store`, recording the journal and lease calls made on it (`tx …` inside a transaction) and how
- * each transaction ended. `fail` may throw after a call inside a transaction (a failing commit).
+ * `store`, recording the journal, lease and turn calls made on it (`tx …` inside a transaction) and how
+ * each transaction ended. `fail` may throw before a turn's write (`turns.commit`), which then writes nothing.
  */
 function recording(store: Store, calls: string[], fail: Fail = () => undefined): Store {
   const watch = <T extends object>(repo: T, label: string, inTx: boolean): T =>
@@ -35,9 +42,16 @@ function recording(store: Store, calls: string[], fail: Fail = () => undefined):
         if (typeof value !== 'function' || typeof name !== 'string' || !RECORDED.has(name)) return value;
         return async (...args: unknown[]) => {
           const call = `${inTx ? 'tx ' : ''}${label}.${name}`;
-          calls.push(call);
+          if (call === 'turns.commit') {
+            try {
+              fail(call, undefined);
+            } catch (error) {
+              calls.push(`${call} (failed)`);
+              throw error;
+            }
+          }
           const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (inTx) fail(call, result);
+          calls.push(call === 'turns.commit' ? `${call} (${commitOutcome(result)})` : call);
           return result;
         };
       },
@@ -48,6 +62,7 @@ function recording(store: Store, calls: string[], fail: Fail = () => undefined):
     });
   const inboundRepo = watch(store.inbound, 'inbound', false);
   const leaseRepo = watch(store.leases, 'leases', false);
+  const turnRepo = watch(store.turns, 'turns', false);
   const transaction: Store['transaction'] = async (fn) => {
     calls.push('begin');
     try {
@@ -60,7 +75,8 @@ function recording(store: Store, calls: string[], fail: Fail = () => undefined):
     }
   };
   return new Proxy(store, {
-    get: (target, name, r) => (name === 'inbound' ? inboundRepo : name === 'leases' ? leaseRepo : name === 'transaction' ? transaction : Reflect.get(target, name, r)),
+    get: (target, name, r) =>
+      name === 'inbound' ? inboundRepo : name === 'leases' ? leaseRepo : name === 'turns' ? turnRepo : name === 'transaction' ? transaction : Reflect.get(target, name, r),
   });
 }
 
@@ -70,13 +86,8 @@ const lease = sessionLease(key);
 
 /** The calls of one message to an idle session after its journal row is written, as the gateway makes them now. */
 const ONE_MESSAGE = [
-  'leases.acquire',
-  'inbound.pendingFor', // the batch
-  'begin',
-  'tx inbound.mark',
-  'tx inbound.pendingFor', // nothing else pending:
-  'tx leases.release', // the lease goes with the answer
-  'commit',
+  'turns.begin', // the lease and the batch
+  'turns.commit (released)', // history, reply, journal row; nothing else pending: the lease goes with the answer
   'inbound.pendingFor', // messages journaled meanwhile (another instance, or a local one that raced)
 ];
 
@@ -94,7 +105,7 @@ for (const engine of ENGINES) {
     }
 
     /** Calls from the first lease acquisition on (the journal write before it is the intake's). */
-    const fromAcquire = (calls: string[]) => calls.slice(calls.indexOf('leases.acquire'));
+    const fromAcquire = (calls: string[]) => calls.slice(calls.indexOf('turns.begin'));
 
     beforeEach(async () => {
       model = await startModelFake();
@@ -130,11 +141,8 @@ for (const engine of ENGINES) {
       await until(() => c.door.sent.length === 1);
       await c.gateway.idle();
       expect(c.door.sent[0].text).toMatch(/^Sorry, I could not answer that/);
-      // The message kept in the history is the agent's own commit, before the turn's.
-      const turn = fromAcquire(calls);
-      expect(turn.slice(0, 2)).toEqual(ONE_MESSAGE.slice(0, 2));
-      expect(turn.slice(-6)).toEqual(ONE_MESSAGE.slice(2));
-      expect(turn.filter((x) => x.endsWith('leases.release'))).toEqual(['tx leases.release']);
+      expect(fromAcquire(calls)).toEqual(ONE_MESSAGE);
+      expect(calls.filter((x) => x.endsWith('leases.release'))).toEqual([]);
       expect(await c.store.leases.get(lease)).toBeUndefined();
     });
 
@@ -157,19 +165,10 @@ for (const engine of ENGINES) {
       expect(c.door.sent.map((s) => s.text)).toEqual(['got: one', 'got: two']);
       expect(during).toEqual(['held: true']);
       expect(fromAcquire(calls)).toEqual([
-        'leases.acquire',
-        'inbound.pendingFor',
+        'turns.begin',
         'inbound.claim', // "two", journaled while the model writes
-        'begin',
-        'tx inbound.mark',
-        'tx inbound.pendingFor', // finds "two": the lease stays
-        'commit',
-        'inbound.pendingFor', // the second batch
-        'begin',
-        'tx inbound.mark',
-        'tx inbound.pendingFor',
-        'tx leases.release',
-        'commit',
+        'turns.commit (kept)', // finds "two" pending: the lease stays, and "two" is the next batch
+        'turns.commit (released)',
         'inbound.pendingFor',
       ]);
       expect(await c.store.leases.get(lease)).toBeUndefined();
@@ -193,38 +192,37 @@ for (const engine of ENGINES) {
       expect(c.door.sent).toEqual([]);
       expect(await c.store.outbox.pending()).toEqual([]);
       expect(fromAcquire(calls)).toEqual([
-        'leases.acquire',
-        'inbound.pendingFor',
-        'begin',
-        'tx inbound.mark', // already done: AnsweredElsewhere
-        'rollback',
-        'inbound.pendingFor',
+        'turns.begin',
+        'turns.commit (answered elsewhere)', // its row already done: nothing written
+        'turns.begin', // read again: nothing pending
         'leases.release',
         'inbound.pendingFor',
       ]);
+      expect(await c.store.messages.count((await c.store.sessions.findOpen({ platform: 'telegram', chatId: USER, userId: USER }))!.id)).toBe(0);
       expect(await c.store.leases.get(lease)).toBeUndefined();
       expect(c.app.presence.holds(lease)).toBe(false);
     });
 
-    it('a commit that fails after giving the lease up rolls the release back with it (the lease is still there for the next commit)', async () => {
+    it('a turn write that fails keeps the lease held (Presence too) for the next write, which gives it up', async () => {
       const calls: string[] = [];
-      const released: unknown[] = [];
+      const held: boolean[] = [];
+      let c!: CoreHarness;
       let failures = 1;
-      const fail: Fail = (call, result) => {
-        if (call !== 'tx leases.release') return;
-        released.push(result);
+      const fail: Fail = () => {
+        held.push(c.app.presence.holds(lease));
         if (failures-- > 0) throw new Error('disk full');
       };
       model.setScript(() => ({ text: 'fine' }));
-      const c = await core(calls, { fail });
+      c = await core(calls, { fail });
       await c.gateway.handle(inbound('hello', { user: USER }));
       await until(() => c.door.sent.length === 1);
       await c.gateway.idle();
-      // The answer's commit failed; the apology's commit found the lease row again and gave it up.
+      // The answer's write failed; the apology's write found the lease row again and gave it up.
       expect(c.door.sent[0].text).toMatch(/^Sorry, I could not answer that/);
-      expect(released).toEqual([true, true]);
-      expect(calls.filter((x) => x === 'rollback' || x.endsWith('leases.release'))).toEqual(['tx leases.release', 'rollback', 'tx leases.release']);
+      expect(held).toEqual([true, true]);
+      expect(fromAcquire(calls)).toEqual(['turns.begin', 'turns.commit (failed)', 'turns.commit (released)', 'inbound.pendingFor']);
       expect(await c.store.leases.get(lease)).toBeUndefined();
+      expect(c.app.presence.holds(lease)).toBe(false);
     });
 
     it('Presence renews the lease during the turn, forgets it once the turn’s commit gave it up, and never reports it lost', async () => {
