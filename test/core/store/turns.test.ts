@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NewApproval, Store, TurnWrites } from '../../../src/core/store/types.js';
 import type { InboundMessage } from '../../../src/core/types.js';
-import { ENGINES, reportSkips, skipNote, storeForEachTest } from '../../helpers/engines.js';
+import { ENGINES, reportSkips, skipNote, storeForEachTest, type EngineDb } from '../../helpers/engines.js';
 
 reportSkips();
 
@@ -37,7 +37,8 @@ const claim = (holder: string, now = T0) => ({ name: LEASE, holder, now, ttlMs: 
 for (const engine of ENGINES) {
   describe.skipIf(Boolean(engine.skip))(`turns in the store (${engine.name})${skipNote(engine)}`, () => {
     let store: Store;
-    storeForEachTest(engine, (opened) => ({ store } = opened));
+    let db: EngineDb;
+    storeForEachTest(engine, (opened) => ({ store, db } = opened));
 
     async function session(): Promise<string> {
       const s = await store.sessions.create({
@@ -166,6 +167,23 @@ for (const engine of ENGINES) {
       expect(await store.streams.get(KEY)).toEqual(['501']);
       expect((await store.leases.get(LEASE))?.holder).toBe('one');
       expect((await store.sessions.get(id))?.requests).toBe(0);
+    });
+
+    // Many instances share PostgreSQL only (ARCHITECTURE.md §9); SQLite's one connection serializes its callers.
+    it.skipIf(engine.name !== 'postgres')('two stores committing the same batch at once (two instances): exactly one writes, once', async () => {
+      const id = await session();
+      const batch = [message('u1', 'hello', T0 + 1), message('u2', 'there', T0 + 2)];
+      for (const m of batch) await store.inbound.claim(m, KEY);
+      const other = await db.open();
+      try {
+        const results = await Promise.all([store.turns.commit(answer(id, batch)), other.turns.commit(answer(id, batch))]);
+        expect(results.filter((r) => r.settled)).toHaveLength(1);
+        expect(await store.messages.count(id)).toBe(2);
+        expect(await store.outbox.pending()).toHaveLength(1);
+        expect((await store.sessions.get(id))?.requests).toBe(1);
+      } finally {
+        await other.close();
+      }
     });
 
     it('commit of a paused turn stores its approval, and a resumed turn’s commit moves the approval to done', async () => {
