@@ -2,16 +2,18 @@
  * Running turns (ARCHITECTURE.md §7): one turn at a time per session, messages that arrive meanwhile
  * answered together in one follow-up turn (at most `max_queued` waiting, then a "busy" reply), a
  * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
- * A turn is: typing indicator → agent → the reply rendered → one transaction storing the history
- * (the agent's; for a failed or stopped turn, what the user said), the reply (outbox) and the
- * journal rows (and giving the session's lease up when nothing else of it is pending) → delivery.
+ * A turn is: typing indicator → agent → the reply rendered → one store write (Store.turns.commit: one
+ * statement on PostgreSQL, one transaction on SQLite) storing the history (the agent's; for a failed or
+ * stopped turn, what the user said), the reply (outbox) and the journal rows (and giving the session's
+ * lease up when nothing else of it is pending) → delivery.
  *
  * Many instances (ARCHITECTURE.md §9): a session runs on one instance at a time, under the lease
  * `session:<key>`. Its turns take their batch from the journal (every pending message of the
  * session, whichever instance received it, in arrival order), and settling the journal rows is
- * conditional, so a turn whose messages another instance answered first commits nothing. A turn
- * that leaves nothing of its session pending gives the lease up in its own transaction (one commit
- * fewer per message, issue #14); what another instance journaled meanwhile is read after the loop.
+ * conditional, so a turn whose messages another instance answered first commits nothing. The lease
+ * and the first batch are one store call (Store.turns.begin); a turn that leaves nothing of its session
+ * pending gives the lease up in its own write, and a turn's write returns the next batch (issues #14,
+ * #42: fewer round trips per message); what another instance journaled meanwhile is read after the loop.
  */
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
