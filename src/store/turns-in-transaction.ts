@@ -36,7 +36,8 @@ export function turnsInTransaction(free: Repositories, transaction: Store['trans
           if (w.clearStream) await tx.streams.clear(w.sessionKey);
           const pending = await tx.inbound.pendingFor(w.sessionKey);
           const released = !pending.length && w.releaseLease !== undefined && (await tx.leases.release(w.releaseLease.name, w.releaseLease.holder));
-          return { settled: true as const, reply, released, pending, streamIds: w.clearStream ? [] : await tx.streams.get(w.sessionKey) };
+          // One process per database file: whether another asked for the lease is not kept, so always "maybe".
+          return { settled: true as const, reply, released, contested: released, pending, streamIds: w.clearStream ? [] : await tx.streams.get(w.sessionKey) };
         });
       } catch (error) {
         if (error instanceof NotSettled) return { settled: false };

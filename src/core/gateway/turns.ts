@@ -75,6 +75,8 @@ export interface SessionLeases {
  */
 interface TurnEnd {
   released: boolean;
+  /** Released, and someone else asked for the lease meanwhile, or the store cannot tell (TurnCommit.contested). */
+  contested: boolean;
   next: Pick<TurnStart, 'batch' | 'streamIds'> | null;
 }
 
@@ -205,6 +207,9 @@ export class TurnRunner {
     const key = ctx.sessionKey;
     const lease = sessionLease(key);
     let again = false;
+    // Whether the loop must read the journal once more at its end (see below).
+    let lookAgain = true;
+    let queuedMeanwhile = false;
     try {
       // The lease, the first batch and a stream a crash cut short: one store call (one statement on PostgreSQL).
       let next: TurnEnd['next'] = await this.start(key);
@@ -216,7 +221,7 @@ export class TurnRunner {
           if (this.stopping) return; // left journaled for the next start (or another instance)
           const release = await this.slots.acquire();
           const began = performance.now();
-          let end: TurnEnd = { released: false, next: null };
+          let end: TurnEnd = { released: false, contested: false, next: null };
           try {
             end = await this.runTurn(ctx, batch, next.streamIds);
             this.deps.telemetry?.turn(ctx.address.platform, (performance.now() - began) / 1000);
@@ -230,7 +235,10 @@ export class TurnRunner {
           }
           this.queues.reset(key);
           released = end.released;
-          if (released) break; // its write saw nothing else pending and gave the lease up
+          if (released) {
+            lookAgain = end.contested;
+            break; // its write saw nothing else pending and gave the lease up
+          }
           // What the turn's write read is the next batch; a turn that wrote nothing reads again (renewing the lease).
           next = end.next ?? (await this.start(key));
           if (!next) return; // the lease went to another instance meanwhile: it answers the rest
@@ -242,9 +250,13 @@ export class TurnRunner {
     } catch (error) {
       this.deps.logger.error('gateway', `session ${key} could not be run: ${oneLine(error)}`);
     } finally {
-      this.queues.finish(key);
+      queuedMeanwhile = this.queues.finish(key);
     }
     if (!again) return;
+    // Messages journaled after the last write read the journal: by another instance, whose attempt at
+    // the lease then failed (the write says so: contested), or here, queued behind the running loop.
+    // Otherwise nothing can have been missed, and the read is left out (one round trip per message).
+    if (!lookAgain && !queuedMeanwhile) return;
     const late = await this.batchOf(key).catch(() => []);
     // A loop started meanwhile (a new local message) reads the journal itself.
     if (late.length && !this.queues.isRunning(key)) await this.offer(nextMessage(ctx, late[0]));
@@ -303,7 +315,7 @@ export class TurnRunner {
     );
     if (!done.settled) throw new AnsweredElsewhere(batch.map((m) => m.updateId).join(', '));
     replies.turnStored(reply, done.reply);
-    return { released: done.released, next: { batch: done.pending, streamIds: done.streamIds } };
+    return { released: done.released, contested: done.contested, next: { batch: done.pending, streamIds: done.streamIds } };
   }
 
   /**
@@ -394,7 +406,7 @@ export class TurnRunner {
       } else {
         result = await this.answer(input);
       }
-      if (signal.aborted && this.stopping) return { released: false, next: null };
+      if (signal.aborted && this.stopping) return { released: false, contested: false, next: null };
       const at = this.deps.now().getTime();
       if (result.pause) {
         // Paused for a person's yes: the approval (with the turn so far) and its prompt, in one commit.
@@ -412,7 +424,7 @@ export class TurnRunner {
       if (error instanceof AnsweredElsewhere) throw error;
       if (signal.aborted && this.stopping) {
         await live?.finish();
-        return { released: false, next: null }; // journaled; answered after restart (the stream's messages are finished then)
+        return { released: false, contested: false, next: null }; // journaled; answered after restart (the stream's messages are finished then)
       }
       const stopped = signal.aborted;
       if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);

@@ -77,6 +77,12 @@ export type TurnCommit =
       reply: { id: number; taken: OutboxItem | null } | null;
       /** True when the lease was given up (nothing else of the session was pending). */
       released: boolean;
+      /**
+       * The lease given up was asked for by another instance while it was held (it journaled a message
+       * of the session and found the session taken), or the engine cannot tell: the caller reads the
+       * journal once more after its loop. False when not released.
+       */
+      contested: boolean;
       /** The session's journal rows still pending after the settle (the next turn's), in arrival order. */
       pending: InboundMessage[];
       /** The session's live-stream ids after the write ([] once cleared). */

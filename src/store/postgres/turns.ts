@@ -5,8 +5,10 @@
  * `commit` settles the journal rows first in thought: `locked` locks every row of the batch that is
  * still pending (FOR UPDATE: a row another instance settled meanwhile is re-read after its commit and
  * drops out), and every write below is conditional on `ok`, "all of them were": one answered
- * elsewhere and the statement writes nothing. Rows of one statement see the same snapshot, so what
- * another instance journaled after it began is found by the caller's read after the loop, as before.
+ * elsewhere and the statement writes nothing. Rows of one statement see the same snapshot: a message
+ * another instance journaled after it began, whose lease attempt then failed, marked the lease
+ * `wanted` (BEGIN), and the release returns that (`contested`): the caller reads the journal once more.
+ * An attempt after the release took the lease row's lock waits for this statement and then takes it.
  */
 import type { Runner } from './db.js';
 import { formatAddress } from '../../platform/address.js';
@@ -17,17 +19,24 @@ import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { NewApproval } from '../../core/store/approvals.js';
 import type { OutboxItem } from '../../core/store/traffic.js';
 
+/**
+ * The lease as LeaseRepo.acquire takes it (free, expired, or the holder's own: renewed), except that an
+ * attempt that fails writes too: it marks the lease `wanted`, so that its holder, giving it up in
+ * `commit`, learns that someone journaled a message meanwhile and found the session taken.
+ */
 const BEGIN = `
 WITH l AS (
   INSERT INTO leases (name, holder, acquired_at, expires_at) VALUES ($1, $2, $3, $4)
   ON CONFLICT (name) DO UPDATE SET
-    acquired_at = CASE WHEN leases.holder = EXCLUDED.holder THEN leases.acquired_at ELSE EXCLUDED.acquired_at END,
-    holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-  WHERE leases.holder = EXCLUDED.holder OR leases.expires_at <= EXCLUDED.acquired_at
-  RETURNING 1)
-SELECT EXISTS (SELECT 1 FROM l) AS acquired,
-  (SELECT json_agg(payload ORDER BY received_at, seq) FROM inbound WHERE session_key = $5 AND status = 'pending' AND EXISTS (SELECT 1 FROM l)) AS batch,
-  (SELECT message_ids FROM live_streams WHERE session_key = $5 AND EXISTS (SELECT 1 FROM l)) AS stream`;
+    acquired_at = CASE WHEN leases.holder = EXCLUDED.holder THEN leases.acquired_at
+                       WHEN leases.expires_at <= EXCLUDED.acquired_at THEN EXCLUDED.acquired_at ELSE leases.acquired_at END,
+    wanted = CASE WHEN leases.holder = EXCLUDED.holder THEN leases.wanted WHEN leases.expires_at <= EXCLUDED.acquired_at THEN FALSE ELSE TRUE END,
+    holder = CASE WHEN leases.holder = EXCLUDED.holder OR leases.expires_at <= EXCLUDED.acquired_at THEN EXCLUDED.holder ELSE leases.holder END,
+    expires_at = CASE WHEN leases.holder = EXCLUDED.holder OR leases.expires_at <= EXCLUDED.acquired_at THEN EXCLUDED.expires_at ELSE leases.expires_at END
+  RETURNING holder = $2 AS mine)
+SELECT (SELECT mine FROM l) AS acquired,
+  (SELECT json_agg(payload ORDER BY received_at, seq) FROM inbound WHERE session_key = $5 AND status = 'pending' AND (SELECT mine FROM l)) AS batch,
+  (SELECT message_ids FROM live_streams WHERE session_key = $5 AND (SELECT mine FROM l)) AS stream`;
 
 const COMMIT = `
 WITH batch AS (SELECT * FROM unnest($1::text[], $2::text[]) AS b(platform, update_id)),
@@ -73,11 +82,12 @@ rest AS (
     AND NOT EXISTS (SELECT 1 FROM batch b WHERE b.platform = i.platform AND b.update_id = i.update_id)),
 freed AS (
   DELETE FROM leases WHERE name = $36::text AND holder = $37::text AND (SELECT ok FROM ok) AND NOT EXISTS (SELECT 1 FROM rest)
-  RETURNING 1)
+  RETURNING wanted)
 SELECT (SELECT ok FROM ok) AS ok,
   (SELECT id FROM reply) AS reply_id,
   (SELECT next_attempt_at FROM reply) AS reply_next,
   EXISTS (SELECT 1 FROM freed) AS released,
+  COALESCE((SELECT wanted FROM freed), FALSE) AS contested,
   (SELECT json_agg(payload ORDER BY received_at, seq) FROM rest) AS pending,
   CASE WHEN $35::boolean THEN NULL ELSE (SELECT message_ids FROM live_streams WHERE session_key = $25::text) END AS stream`;
 
@@ -86,6 +96,7 @@ interface CommitRow {
   reply_id: number | null;
   reply_next: number | null;
   released: boolean;
+  contested: boolean;
   pending: string[] | null;
   stream: string | null;
 }
@@ -183,6 +194,7 @@ export class PgTurnRepo implements TurnRepo {
       settled: true,
       reply,
       released: row.released,
+      contested: row.contested,
       pending: (row.pending ?? []).map(revive),
       streamIds: row.stream ? (JSON.parse(row.stream) as string[]) : [],
     };

@@ -119,6 +119,27 @@ for (const engine of ENGINES) {
       expect(await store.leases.get(LEASE)).toBeUndefined();
     });
 
+    it('commit says whether another holder asked for the lease while it was held (PostgreSQL; SQLite cannot tell, so always)', async () => {
+      const id = await session();
+      const first = message('u1', 'one', T0 + 1);
+      await store.inbound.claim(first, KEY);
+      await store.turns.begin(KEY, claim('one'));
+      const quiet = await store.turns.commit(answer(id, [first]));
+      expect(quiet).toMatchObject({ settled: true, released: true, contested: engine.name === 'sqlite' });
+      const second = message('u2', 'two', T0 + 2);
+      await store.inbound.claim(second, KEY);
+      await store.turns.begin(KEY, claim('one', T0 + 3));
+      expect((await store.turns.begin(KEY, claim('two', T0 + 4))).acquired).toBe(false);
+      // The failed attempt left the lease as it was, but for the mark.
+      expect(await store.leases.get(LEASE)).toEqual({ name: LEASE, holder: 'one', acquiredAt: T0 + 3, expiresAt: T0 + 3 + 30_000 });
+      expect(await store.turns.commit(answer(id, [second]))).toMatchObject({ settled: true, released: true, contested: true });
+      // Taken afresh: not contested.
+      const third = message('u3', 'three', T0 + 5);
+      await store.inbound.claim(third, KEY);
+      expect((await store.turns.begin(KEY, claim('two', T0 + 6))).acquired).toBe(true);
+      expect(await store.turns.commit({ ...answer(id, [third]), releaseLease: { name: LEASE, holder: 'two' } })).toMatchObject({ released: true, contested: engine.name === 'sqlite' });
+    });
+
     it('commit with more of the session pending: the lease stays and the rest is returned as the next batch; a reply behind a pending one is not taken', async () => {
       const id = await session();
       const first = message('u1', 'one', T0 + 1);
