@@ -9,7 +9,7 @@
  * succeeded, and never counts it as lost.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Repositories, Store, TurnCommit } from '../../../src/core/store/types.js';
+import type { LeaseClaim, Repositories, Store, TurnCommit, TurnWrites } from '../../../src/core/store/types.js';
 import { leaseTiming, Presence } from '../../../src/core/presence.js';
 import { sessionLease } from '../../../src/core/gateway/turns.js';
 import { formatSessionKey } from '../../../src/platform/address.js';
@@ -105,8 +105,9 @@ for (const engine of ENGINES) {
     const cores: CoreHarness[] = [];
     const stores: Store[] = [];
 
-    async function core(calls: string[], options: { yaml?: string; fail?: Fail } = {}): Promise<CoreHarness> {
-      const c = makeCore({ home: db.home, modelUrl: model.openaiUrl, yaml: options.yaml, store: recording(await db.open(), calls, options.fail) });
+    async function core(calls: string[], options: { yaml?: string; fail?: Fail; wrap?: (store: Store) => Store } = {}): Promise<CoreHarness> {
+      const store = recording(await db.open(), calls, options.fail);
+      const c = makeCore({ home: db.home, modelUrl: model.openaiUrl, yaml: options.yaml, store: options.wrap ? options.wrap(store) : store });
       cores.push(c);
       return c;
     }
@@ -181,25 +182,34 @@ for (const engine of ENGINES) {
       expect(await c.store.leases.get(lease)).toBeUndefined();
     });
 
-    it('a message another instance journals while this one holds the session is answered at the end of the loop, not left to the sweep', async () => {
+    it('a message another instance journals while this one’s last write is under way, finding the session taken, is answered at the end of the loop, not left to the sweep', async () => {
       const calls: string[] = [];
       const other = await db.open();
       stores.push(other);
       const late = inbound('meanwhile', { user: USER });
-      model.setScript(async (req) => {
-        const text = lastUserText(req);
-        if (text === 'first') {
-          // Another instance journals a message of this session and finds the session taken.
-          expect(await other.inbound.claim(late, key)).toBe(true);
-          expect((await other.turns.begin(key, { name: lease, holder: 'other', now: Date.now(), ttlMs: 30_000 })).acquired).toBe(false);
-        }
-        return { text: `got: ${text}` };
-      });
-      const c = await core(calls);
+      model.setScript((req) => ({ text: `got: ${lastUserText(req)}` }));
+      // The other instance's attempt at the lease fails while this one holds it; its message is journaled
+      // only after this one's write read the journal (a claim committed just after that write began).
+      let raced = false;
+      const wrap = (store: Store): Store =>
+        Object.assign(Object.create(store) as Store, {
+          turns: {
+            begin: (k: string, claim: LeaseClaim) => store.turns.begin(k, claim),
+            commit: async (w: TurnWrites) => {
+              if (!raced) expect((await other.turns.begin(key, { name: lease, holder: 'other', now: Date.now(), ttlMs: 30_000 })).acquired).toBe(false);
+              const done = await store.turns.commit(w);
+              if (!raced) expect(await other.inbound.claim(late, key)).toBe(true);
+              raced = true;
+              return done;
+            },
+          },
+        });
+      const c = await core(calls, { wrap });
       await c.gateway.handle(inbound('first', { user: USER }));
-      await until(() => c.door.sent.length === 2);
+      await until(() => c.door.sent.length === 2, 5_000, 'the message journaled meanwhile');
       await c.gateway.idle();
       expect(c.door.sent.map((s) => s.text)).toEqual(['got: first', 'got: meanwhile']);
+      expect(fromAcquire(calls).slice(0, 3)).toEqual(['turns.begin', 'turns.commit (released)', 'inbound.pendingFor']);
     });
 
     it('a turn another instance answered first commits nothing: no reply, and the lease is given up on its own', async () => {
