@@ -209,7 +209,7 @@ export class TurnRunner {
     let again = false;
     // Whether the loop must read the journal once more at its end (see below).
     let lookAgain = true;
-    let queuedMeanwhile = false;
+    let queuedMeanwhile: boolean;
     try {
       // The lease, the first batch and a stream a crash cut short: one store call (one statement on PostgreSQL).
       let next: TurnEnd['next'] = await this.start(key);
