@@ -33,9 +33,12 @@ WITH l AS (
     wanted = CASE WHEN leases.holder = EXCLUDED.holder THEN leases.wanted WHEN leases.expires_at <= EXCLUDED.acquired_at THEN FALSE ELSE TRUE END,
     holder = CASE WHEN leases.holder = EXCLUDED.holder OR leases.expires_at <= EXCLUDED.acquired_at THEN EXCLUDED.holder ELSE leases.holder END,
     expires_at = CASE WHEN leases.holder = EXCLUDED.holder OR leases.expires_at <= EXCLUDED.acquired_at THEN EXCLUDED.expires_at ELSE leases.expires_at END
-  RETURNING holder = $2 AS mine)
+  RETURNING holder = $2 AS mine),
+-- The statement's snapshot may be older than the commit of the write that gave the lease up (the upsert
+-- waited for its lock): FOR UPDATE re-reads each row that changed since, and one no longer pending drops out.
+b AS (SELECT payload, received_at, seq FROM inbound WHERE session_key = $5 AND status = 'pending' AND (SELECT mine FROM l) FOR UPDATE)
 SELECT (SELECT mine FROM l) AS acquired,
-  (SELECT json_agg(payload ORDER BY received_at, seq) FROM inbound WHERE session_key = $5 AND status = 'pending' AND (SELECT mine FROM l)) AS batch,
+  (SELECT json_agg(payload ORDER BY received_at, seq) FROM b) AS batch,
   (SELECT message_ids FROM live_streams WHERE session_key = $5 AND (SELECT mine FROM l)) AS stream`;
 
 const COMMIT = `

@@ -207,6 +207,34 @@ for (const engine of ENGINES) {
       }
     });
 
+    it.skipIf(engine.name !== 'postgres')('begin that waits for the write giving the lease up does not return the rows that write settled', async () => {
+      for (const m of [message('u1', 'answered', T0 + 1), message('u2', 'new', T0 + 2)]) await store.inbound.claim(m, KEY);
+      await store.turns.begin(KEY, claim('one'));
+      const other = await db.open();
+      try {
+        let open!: () => void;
+        let written!: () => void;
+        const gate = new Promise<void>((r) => (open = r));
+        const ready = new Promise<void>((r) => (written = r));
+        const giving = store.transaction(async (tx) => {
+          await tx.inbound.mark('telegram', 'u1', 'done');
+          await tx.leases.release(LEASE, 'one');
+          written();
+          await gate;
+        });
+        await ready;
+        const starting = other.turns.begin(KEY, claim('two', T0 + 1));
+        await new Promise((r) => setTimeout(r, 200)); // its statement began, and waits for the lease row
+        open();
+        await giving;
+        const start = await starting;
+        expect(start.acquired).toBe(true);
+        expect(start.batch.map((m) => m.updateId)).toEqual(['u2']);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('commit of a paused turn stores its approval, and a resumed turn’s commit moves the approval to done', async () => {
       const id = await session();
       const asking = message('u1', 'fetch it', T0 + 1);
