@@ -30,8 +30,8 @@ import { benchSearchLatency } from './search.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { freePort } from '../test/helpers/ports.js';
 
-const USERS = 30;
-const MESSAGES = 900;
+export const USERS = 30;
+export const MESSAGES = 900;
 const FAILOVER_TRIALS = 3;
 /** The hand-over run's lease (seconds): the heartbeat is a third of it. */
 const HANDOVER_LEASE_S = 6;

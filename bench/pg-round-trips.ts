@@ -13,7 +13,7 @@ export interface RoundTripProxy {
   url: string;
   /** Round trips so far (Query + Sync messages from every client). */
   trips(): number;
-  /** Statement texts seen so far (simple queries and Parse messages), with how often each came. */
+  /** Statement texts run so far (simple queries, and each Bind of a parsed statement), with how often each ran. */
   statements(): Map<string, number>;
   close(): Promise<void>;
 }
@@ -54,13 +54,25 @@ export async function startRoundTripProxy(url: string): Promise<RoundTripProxy> 
   const server: Server = createServer((client) => {
     const upstream = connect(port, host);
     sockets.add(client).add(upstream);
+    // Statement texts by name on this connection: a prepared statement is parsed once and then only bound.
+    const byName = new Map<string, string>();
+    let unnamed = '';
     const count = frontendCounter((type, body) => {
       if (type === 'Q' || type === 'S') trips++;
       let sql: string | undefined;
       if (type === 'Q') sql = body.subarray(0, body.indexOf(0)).toString();
       if (type === 'P') {
         const nameEnd = body.indexOf(0);
-        sql = body.subarray(nameEnd + 1, body.indexOf(0, nameEnd + 1)).toString();
+        const text = body.subarray(nameEnd + 1, body.indexOf(0, nameEnd + 1)).toString();
+        const name = body.subarray(0, nameEnd).toString();
+        if (name) byName.set(name, text);
+        else unnamed = text;
+      }
+      // Bind: portal name, then statement name; each Bind is one execution of the statement.
+      if (type === 'B') {
+        const portalEnd = body.indexOf(0);
+        const name = body.subarray(portalEnd + 1, body.indexOf(0, portalEnd + 1)).toString();
+        sql = name ? byName.get(name) : unnamed;
       }
       if (sql) {
         const key = sql.replace(/\s+/g, ' ').trim().slice(0, 90);

@@ -17,10 +17,8 @@ import { eventBody, postSigned, startSlackFake, type SlackFake } from '../test/f
 import { startInstantModel, type InstantModel } from './instant-model.js';
 import { startBenchPostgres } from './postgres-server.js';
 import { startRoundTripProxy, type RoundTripProxy } from './pg-round-trips.js';
-import { SECRET, answerWatcher, startInstance, stopAll, waitReady, type Started } from './instances.js';
-
-const USERS = 30;
-const MESSAGES = 900;
+// The same load as the instances section (USERS users, MESSAGES messages) and its helpers to run `switchboard start`.
+import { MESSAGES, SECRET, USERS, answerWatcher, startInstance, stopAll, waitReady, type Started } from './instances.js';
 
 export interface PgPathBench {
   users: number;

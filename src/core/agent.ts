@@ -1,6 +1,6 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Settings } from './settings.js';
-import type { Repositories, SessionRecord, Store } from './store/types.js';
+import type { Repositories, SessionRecord, Store, TurnWrites } from './store/types.js';
 import type { Address, SessionAddress } from '../platform/address.js';
 import type { Logger } from './logger.js';
 import type { ModelRequest, ModelResponse, Provider } from './providers/provider.js';
@@ -525,18 +525,27 @@ export class Agent {
    * carries (send_file, MCP images).
    */
   async commit(tx: Repositories, result: TurnResult, personKey: string, at: number, files?: readonly AttachmentRef[]): Promise<void> {
+    const { append, recordTurn } = this.turnWrites(result, personKey, at, files);
+    await tx.messages.append(append.sessionId, append.personKey, append.messages, append.at, append.usage);
+    await tx.sessions.recordTurn(recordTurn.sessionId, recordTurn.at, recordTurn.usage, recordTurn.requests);
+  }
+
+  /** What `commit` writes, as parts of a turn's one write with its reply and journal rows (Store.turns.commit). */
+  turnWrites(result: TurnResult, personKey: string, at: number, files?: readonly AttachmentRef[]): Required<Pick<TurnWrites, 'append' | 'recordTurn'>> {
     let messages = result.newMessages;
     const last = messages[messages.length - 1];
     // The files the reply carries are kept with its message, for the transcript (never sent to the model).
     if (files?.length && last?.role === 'assistant') messages = [...messages.slice(0, -1), { ...last, files: sentFiles(files) }];
-    await tx.messages.append(result.session.id, personKey, messages, at, result.usage);
-    await tx.sessions.recordTurn(result.session.id, at, result.usage, result.requests);
+    return {
+      append: { sessionId: result.session.id, personKey, messages, at, usage: result.usage },
+      recordTurn: { sessionId: result.session.id, at, usage: result.usage, requests: result.requests },
+    };
   }
 
   /**
    * A turn that failed (model error) or was stopped still keeps what the user said in the history,
    * so the next turn has it: this is the session to keep it in (ensured before the transaction that
-   * stores it with the reply, see keepFailedTurn). Null when not even that worked (the caller says so).
+   * stores it with the reply, see failedTurnWrites). Null when not even that worked (the caller says so).
    */
   async failedTurnSession(facts: SessionFacts): Promise<SessionRecord | null> {
     try {
@@ -548,12 +557,13 @@ export class Agent {
   }
 
   /**
-   * Stores what the user said in a failed or stopped turn, in the caller's transaction `tx` — the
-   * one that also stores the apology and settles the journal, so a crash between them cannot keep
-   * the message and leave it journaled (answered again after a restart, it would be in the history twice).
+   * What the user said in a failed or stopped turn, as the history part of the caller's one write
+   * (Store.turns.commit) — the one that also stores the apology and settles the journal, so a crash
+   * between them cannot keep the message and leave it journaled (answered again after a restart, it
+   * would be in the history twice).
    */
-  async keepFailedTurn(tx: Repositories, session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[], files?: readonly MessageFile[]): Promise<void> {
-    await tx.messages.append(session.id, personKey, [userMessage(userContent, media, files)], at);
+  failedTurnWrites(session: SessionRecord, personKey: string, userContent: string, at: number, media?: readonly MessageMedia[], files?: readonly MessageFile[]): Required<Pick<TurnWrites, 'append'>> {
+    return { append: { sessionId: session.id, personKey, messages: [userMessage(userContent, media, files)], at } };
   }
 
   /**

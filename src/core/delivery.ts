@@ -174,6 +174,10 @@ export class DeliveryService {
       if (!item) return;
       const ok = await this.deliverOne(item);
       if (!ok) return;
+      // A handed-over item was its chat's only pending one when it was stored: no look for a next one
+      // (a read per reply). A reply stored after it here kicks this chat, and `again` drains it once
+      // this drain ends; one another instance stores is that instance's to deliver.
+      if (handed) return;
     }
   }
 

@@ -5,7 +5,7 @@
  * listeners hear of it, so a door stops polling at once.
  */
 import { hostname } from 'node:os';
-import type { Repositories, Store } from './store/types.js';
+import type { LeaseClaim, Repositories, Store } from './store/types.js';
 import type { Logger } from './logger.js';
 import { oneLine } from './errors.js';
 
@@ -86,6 +86,32 @@ export class Presence {
   async releaseIn(tx: Pick<Repositories, 'leases'>, name: string): Promise<void> {
     this.releasing.add(name);
     await tx.leases.release(name, this.id);
+  }
+
+  /**
+   * Takes `name` through `take`: a store call that acquires it for this instance together with other
+   * work in the same statement (Store.turns.begin). Held afterwards when `take` says `acquired`.
+   */
+  async acquireWith<T extends { acquired: boolean }>(name: string, take: (lease: LeaseClaim) => Promise<T>): Promise<T> {
+    const result = await take({ name, holder: this.id, now: this.deps.now().getTime(), ttlMs: this.timing.ttlMs });
+    if (result.acquired) this.held.set(name, this.tickNo);
+    return result;
+  }
+
+  /**
+   * Gives `name` up through `give`: a store call that may release it together with other writes in one
+   * statement or transaction (Store.turns.commit), and says whether it did. Meanwhile the renewal does
+   * not count it as lost; when `give` fails the lease is still held here.
+   */
+  async releaseWith<T>(name: string, give: (lease: { name: string; holder: string }) => Promise<T>, released: (result: T) => boolean): Promise<T> {
+    this.releasing.add(name);
+    try {
+      const result = await give({ name, holder: this.id });
+      if (released(result)) this.held.delete(name);
+      return result;
+    } finally {
+      this.releasing.delete(name);
+    }
   }
 
   /** The transaction of `releaseIn` ended: committed, the lease is gone; rolled back, still held. */

@@ -115,7 +115,7 @@ for (const engine of ENGINES) {
       expect(await store.outbox.get(id)).toMatchObject({ status: 'sent', nextChunk: 1, lastError: null });
     });
 
-    it('a reply taken when it was stored is delivered with no take of its own: one write, the sent', async () => {
+    it('a reply taken when it was stored is delivered with no take of its own and no look for a next one: one write, the sent', async () => {
       const writes: string[] = [];
       const d = door();
       const delivery = service(d, { store: countingOutbox(store, writes) });
@@ -124,7 +124,19 @@ for (const engine of ENGINES) {
       expect(await delivery.waitFor(id)).toBe(true);
       await delivery.idle();
       expect(d.seen).toEqual(['hello']);
-      expect(writes).toEqual(['sent', 'takeHead']);
+      expect(writes).toEqual(['sent']);
+    });
+
+    it('a reply stored for the chat while a handed-over one is being sent still goes, after it', async () => {
+      const d = door();
+      const delivery = service(d);
+      const { taken } = await store.transaction((tx) => tx.outbox.enqueueTaken(chat, { chunks: ['hello'] }, Date.now(), null, 10_000));
+      delivery.handOver(taken!);
+      const next = await store.outbox.enqueue(chat, { chunks: ['and more'] }, Date.now());
+      delivery.kick(chat);
+      expect(await delivery.waitFor(next)).toBe(true);
+      await delivery.idle();
+      expect(d.seen).toEqual(['hello', 'and more']);
     });
 
     it('confirms the earlier chunks of a long reply one by one and the last with the outcome', async () => {

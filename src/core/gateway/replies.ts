@@ -1,4 +1,4 @@
-import type { OutboxItem, Repositories, Store } from '../store/types.js';
+import type { OutboxItem, Repositories, Store, TurnReply } from '../store/types.js';
 import type { DeliveryTarget, OutboundMessage } from '../types.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { Address } from '../../platform/address.js';
@@ -97,6 +97,24 @@ export class Replies {
       else this.deps.kick(chat, notBefore);
     }
     return value;
+  }
+
+  /**
+   * The reply as part of a turn's one write (Store.turns.commit): taken for delivery by this instance in
+   * that write when it is due now and its chat's only pending one (as `commit` does with enqueueTaken).
+   */
+  turnReply(outgoing: Outgoing | null): TurnReply | null {
+    if (!outgoing) return null;
+    const { target, message, notBefore } = outgoing;
+    const { handOver } = this.deps;
+    return { target, message, at: this.deps.now().getTime(), ...(notBefore === undefined ? {} : { notBefore }), ...(handOver ? { takeForMs: handOver.leaseMs } : {}) };
+  }
+
+  /** The turn's write committed: its reply, taken there, goes to delivery; otherwise its chat is kicked. */
+  turnStored(reply: TurnReply | null, stored: { taken: OutboxItem | null } | null): void {
+    if (!reply || !stored) return;
+    if (stored.taken) this.deps.handOver?.deliver(stored.taken);
+    else this.deps.kick(reply.target, reply.notBefore !== undefined && reply.notBefore > reply.at ? reply.notBefore : undefined);
   }
 
   /** One reply on its own (refusals, notices, cron reports): rendered, then stored in a transaction of its own. */

@@ -10,7 +10,7 @@ export class SessionQueues {
    * turns are never stopped). A new one each turn: recycling those of finished turns saved 0.2–0.3 %
    * of a message's CPU (docs/bespoke.md), not worth its rules.
    */
-  private readonly running = new Map<string, { controller: AbortController | null; waiting: InboundMessage[] }>();
+  private readonly running = new Map<string, { controller: AbortController | null; waiting: InboundMessage[]; queued: boolean }>();
 
   constructor(private readonly maxQueued: number) {}
 
@@ -22,11 +22,12 @@ export class SessionQueues {
   offer(key: string, message: InboundMessage): 'start' | 'queued' | 'full' {
     const entry = this.running.get(key);
     if (!entry) {
-      this.running.set(key, { controller: null, waiting: [] });
+      this.running.set(key, { controller: null, waiting: [], queued: false });
       return 'start';
     }
     if (entry.waiting.length >= this.maxQueued) return 'full';
     entry.waiting.push(message);
+    entry.queued = true;
     return 'queued';
   }
 
@@ -44,7 +45,7 @@ export class SessionQueues {
       return null;
     }
     const batch = entry.waiting;
-    this.running.set(key, { controller: null, waiting: [] });
+    this.running.set(key, { controller: null, waiting: [], queued: entry.queued });
     return batch;
   }
 
@@ -56,11 +57,12 @@ export class SessionQueues {
     if (entry.waiting.length) entry.waiting = [];
   }
 
-  /** The session is idle again (its loop ended). */
-  finish(key: string): void {
+  /** The session is idle again (its loop ended): true when a message was queued behind its turns at any time. */
+  finish(key: string): boolean {
     const entry = this.running.get(key);
-    if (!entry) return;
+    if (!entry) return false;
     this.running.delete(key);
+    return entry.queued;
   }
 
   /** /stop: cancels the running turn. True if one was running. */

@@ -2,22 +2,24 @@
  * Running turns (ARCHITECTURE.md §7): one turn at a time per session, messages that arrive meanwhile
  * answered together in one follow-up turn (at most `max_queued` waiting, then a "busy" reply), a
  * bound on turns across sessions, `/stop`, and a shutdown that leaves unfinished turns journaled.
- * A turn is: typing indicator → agent → the reply rendered → one transaction storing the history
- * (the agent's; for a failed or stopped turn, what the user said), the reply (outbox) and the
- * journal rows (and giving the session's lease up when nothing else of it is pending) → delivery.
+ * A turn is: typing indicator → agent → the reply rendered → one store write (Store.turns.commit: one
+ * statement on PostgreSQL, one transaction on SQLite) storing the history (the agent's; for a failed or
+ * stopped turn, what the user said), the reply (outbox) and the journal rows (and giving the session's
+ * lease up when nothing else of it is pending) → delivery.
  *
  * Many instances (ARCHITECTURE.md §9): a session runs on one instance at a time, under the lease
  * `session:<key>`. Its turns take their batch from the journal (every pending message of the
  * session, whichever instance received it, in the order they were sent), and settling the journal rows is
- * conditional, so a turn whose messages another instance answered first commits nothing. A turn
- * that leaves nothing of its session pending gives the lease up in its own transaction (one commit
- * fewer per message, issue #14); what another instance journaled meanwhile is read after the loop.
+ * conditional, so a turn whose messages another instance answered first commits nothing. The lease
+ * and the first batch are one store call (Store.turns.begin); a turn that leaves nothing of its session
+ * pending gives the lease up in its own write, and a turn's write returns the next batch (issues #14,
+ * #42: fewer round trips per message); what another instance journaled meanwhile is read after the loop.
  */
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
 import type { Agent, TurnInput, TurnResult } from '../agent.js';
 import type { Adapter, DeliveryTarget, InboundMessage } from '../types.js';
-import type { Repositories, Store } from '../store/types.js';
+import type { LeaseClaim, Store, TurnStart, TurnWrites } from '../store/types.js';
 import { TurnFiles } from '../outbound-files.js';
 import type { PlatformId } from '../../platform/ids.js';
 import type { Telemetry } from '../telemetry.js';
@@ -26,7 +28,7 @@ import { HOW_TO_CONFIGURE_MODEL } from '../providers/index.js';
 import { BudgetSpent } from '../cost/budgets.js';
 import { formatBatch } from '../user-content.js';
 import { SessionQueues, Semaphore } from './session-queue.js';
-import type { Replies, Reply } from './replies.js';
+import type { Outgoing, Replies } from './replies.js';
 import { nextMessage, replyTargetOf, type TurnContext } from './context.js';
 import { startTyping } from './typing.js';
 import { inPlatformOrder } from './platform-order.js';
@@ -63,11 +65,25 @@ export interface TurnRunnerDeps {
 export interface SessionLeases {
   acquire(name: string): Promise<boolean>;
   release(name: string): Promise<void>;
-  /** Gives the lease up inside the open transaction `tx`; `settled` must follow once it ended. */
-  releaseIn(tx: Pick<Repositories, 'leases'>, name: string): Promise<void>;
-  /** The transaction of `releaseIn` ended: committed (the lease is gone) or rolled back (still held). */
-  settled(name: string, committed: boolean): void;
+  /** Takes the lease through a store call that does more in the same statement (Store.turns.begin). */
+  acquireWith<T extends { acquired: boolean }>(name: string, take: (lease: LeaseClaim) => Promise<T>): Promise<T>;
+  /** Gives the lease up through a store call that writes more with it, and says whether it did (Store.turns.commit). */
+  releaseWith<T>(name: string, give: (lease: { name: string; holder: string }) => Promise<T>, released: (result: T) => boolean): Promise<T>;
 }
+
+/**
+ * How a turn ended: whether its write gave the session's lease up, and what the session's next turn
+ * starts from as that write read it (null when the turn wrote nothing: read again).
+ */
+interface TurnEnd {
+  released: boolean;
+  /** Released, and someone else asked for the lease meanwhile, or the store cannot tell (TurnCommit.contested). */
+  contested: boolean;
+  next: Pick<TurnStart, 'batch' | 'streamIds'> | null;
+}
+
+/** The parts of a turn's one write besides the journal rows, the reply and the lease (TurnRunner.commitTurn). */
+type TurnParts = Pick<TurnWrites, 'append' | 'recordTurn' | 'createApproval' | 'finishApproval'>;
 
 export const sessionLease = (sessionKey: string): string => `session:${sessionKey}`;
 
@@ -193,17 +209,23 @@ export class TurnRunner {
     const key = ctx.sessionKey;
     const lease = sessionLease(key);
     let again = false;
+    // Whether the loop must read the journal once more at its end (see below).
+    let lookAgain = true;
+    let queuedMeanwhile: boolean;
     try {
+      // The lease, the first batch and a stream a crash cut short: one store call (one statement on PostgreSQL).
+      let next: TurnEnd['next'] = await this.start(key);
       // Someone else runs this session: it takes this message from the journal with its next turn.
-      if (!(await this.deps.leases.acquire(lease))) return;
+      if (!next) return;
       let released = false;
       try {
-        for (let batch = firstTurnOf(await this.batchOf(key)); batch.length; batch = firstTurnOf(await this.batchOf(key))) {
+        for (let batch = firstTurnOf(inPlatformOrder(next.batch)); batch.length; batch = firstTurnOf(inPlatformOrder(next.batch))) {
           if (this.stopping) return; // left journaled for the next start (or another instance)
           const release = await this.slots.acquire();
           const began = performance.now();
+          let end: TurnEnd = { released: false, contested: false, next: null };
           try {
-            released = await this.runTurn(ctx, batch);
+            end = await this.runTurn(ctx, batch, next.streamIds);
             this.deps.telemetry?.turn(ctx.address.platform, (performance.now() - began) / 1000);
           } catch (error) {
             if (error instanceof AnsweredElsewhere) this.deps.logger.info('gateway', `turn for ${key} dropped: ${error.message} by another instance`);
@@ -214,7 +236,14 @@ export class TurnRunner {
             release();
           }
           this.queues.reset(key);
-          if (released) break; // its commit saw nothing else pending and gave the lease up
+          released = end.released;
+          if (released) {
+            lookAgain = end.contested;
+            break; // its write saw nothing else pending and gave the lease up
+          }
+          // What the turn's write read is the next batch; a turn that wrote nothing reads again (renewing the lease).
+          next = end.next ?? (await this.start(key));
+          if (!next) return; // the lease went to another instance meanwhile: it answers the rest
         }
       } finally {
         if (!released) await this.deps.leases.release(lease).catch(() => undefined);
@@ -223,25 +252,34 @@ export class TurnRunner {
     } catch (error) {
       this.deps.logger.error('gateway', `session ${key} could not be run: ${oneLine(error)}`);
     } finally {
-      this.queues.finish(key);
+      queuedMeanwhile = this.queues.finish(key);
     }
     if (!again) return;
+    // Messages journaled after the last write read the journal: by another instance, whose attempt at
+    // the lease then failed (the write says so: contested), or here, queued behind the running loop.
+    // Otherwise nothing can have been missed, and the read is left out (one round trip per message).
+    if (!lookAgain && !queuedMeanwhile) return;
     const late = await this.batchOf(key).catch(() => []);
     // A loop started meanwhile (a new local message) reads the journal itself.
     if (late.length && !this.queues.isRunning(key)) await this.offer(nextMessage(ctx, late[0]));
   }
 
+  /** Takes (or renews) the session's lease with its pending batch and stream ids; null when another instance holds it. */
+  private async start(sessionKey: string): Promise<TurnEnd['next']> {
+    const begun = await this.deps.leases.acquireWith(sessionLease(sessionKey), (claim) => this.deps.store.turns.begin(sessionKey, claim));
+    return begun.acquired ? begun : null;
+  }
+
   /**
-   * The session's pending messages in the order they were sent (platform-order.ts; commands are journaled without a session key:
-   * their own step answers them). Read through `inbound` — a transaction's, to see what it has
-   * settled — or the store's, outside one.
+   * The session's pending messages in the order they were sent (platform-order.ts; commands are
+   * journaled without a session key: their own step answers them), read after its loop ended.
    */
-  private batchOf(sessionKey: string, inbound: Repositories['inbound'] = this.deps.store.inbound): Promise<InboundMessage[]> {
-    return inbound.pendingFor(sessionKey).then(inPlatformOrder);
+  private batchOf(sessionKey: string): Promise<InboundMessage[]> {
+    return this.deps.store.inbound.pendingFor(sessionKey).then(inPlatformOrder);
   }
 
   /** The live reply of a turn, when its chat streams (ARCHITECTURE.md §10); null otherwise. */
-  private async liveReply(ctx: TurnContext, target: DeliveryTarget): Promise<LiveReply | null> {
+  private liveReply(ctx: TurnContext, target: DeliveryTarget, resume: string[]): LiveReply | null {
     const capability = this.deps.adapter(target.platform)?.streaming;
     if (!capability) return null;
     const sessionKey = ctx.sessionKey;
@@ -249,7 +287,6 @@ export class TurnRunner {
     const mode = configured === 'off' ? null : capability.resolve(target, configured);
     if (!mode) return null;
     const { store, replies, logger } = this.deps;
-    const resume = await store.streams.get(sessionKey);
     return new LiveReply({
       capability,
       mode,
@@ -263,34 +300,24 @@ export class TurnRunner {
   }
 
   /**
-   * The one transaction that ends a turn: `fn` (history, reply), then the batch's journal rows
-   * settled (AnsweredElsewhere when another instance answered one first: everything rolls back,
-   * the lease's release too); when no other message of the session is pending, the session's
-   * lease is given up in it as well. True when it was, and the transaction committed.
+   * The one write that ends a turn (Store.turns.commit: one statement on PostgreSQL, one transaction on
+   * SQLite): `parts` (history, approvals) and the reply, with the batch's journal rows settled — when
+   * another instance answered one first nothing is written (AnsweredElsewhere) — and, when no other
+   * message of the session is pending, the session's lease given up in it as well. The reply goes to
+   * delivery once it is stored.
    */
-  private async commitTurn(
-    sessionKey: string,
-    batch: InboundMessage[],
-    clearStream: boolean,
-    fn: (tx: Repositories, reply: Reply) => Promise<void>,
-  ): Promise<boolean> {
-    const lease = sessionLease(sessionKey);
-    let releasing = false;
-    let committed = false;
-    try {
-      await this.deps.replies.commit(sessionKey, async (tx, reply) => {
-        await fn(tx, reply);
-        for (const m of batch) if (!(await tx.inbound.mark(m.platform, m.updateId, 'done'))) throw new AnsweredElsewhere(m.updateId);
-        if (clearStream) await tx.streams.clear(sessionKey);
-        if ((await this.batchOf(sessionKey, tx.inbound)).length) return;
-        releasing = true;
-        await this.deps.leases.releaseIn(tx, lease);
-      });
-      committed = true;
-    } finally {
-      if (releasing) this.deps.leases.settled(lease, committed);
-    }
-    return releasing;
+  private async commitTurn(sessionKey: string, batch: InboundMessage[], clearStream: boolean, parts: TurnParts, outgoing: Outgoing | null): Promise<TurnEnd> {
+    const { replies, store, leases } = this.deps;
+    const reply = replies.turnReply(outgoing);
+    const settle = batch.map((m) => ({ platform: m.platform, updateId: m.updateId }));
+    const done = await leases.releaseWith(
+      sessionLease(sessionKey),
+      (releaseLease) => store.turns.commit({ sessionKey, settle, status: 'done', ...parts, reply, clearStream, releaseLease }),
+      (r) => r.settled && r.released,
+    );
+    if (!done.settled) throw new AnsweredElsewhere(batch.map((m) => m.updateId).join(', '));
+    replies.turnStored(reply, done.reply);
+    return { released: done.released, contested: done.contested, next: { batch: done.pending, streamIds: done.streamIds } };
   }
 
   /**
@@ -327,18 +354,20 @@ export class TurnRunner {
     }
   }
 
-  /** One turn; true when its commit gave the session's lease up (nothing else was pending). */
-  private async runTurn(ctx: TurnContext, batch: InboundMessage[]): Promise<boolean> {
+  /** One turn; `streamIds`: the messages of a stream a crash cut short (the session's live stream). */
+  private async runTurn(ctx: TurnContext, batch: InboundMessage[], streamIds: string[]): Promise<TurnEnd> {
     const { agent, logger, replies } = this.deps;
     // The journal rows are settled as they are; the model and the history get the cut text.
     const { batch: cut, notices } = cutOversized(batch, maxMessageChars(this.deps.settings.config));
     // The batch is answered where its last message asks (Telegram groups reply to that message).
     const replyTarget = replyTargetOf(batch[batch.length - 1]);
     const signal = this.queues.signal(ctx.sessionKey);
-    const live = await this.liveReply(ctx, replyTarget).catch((error: unknown) => {
+    let live: LiveReply | null = null;
+    try {
+      live = this.liveReply(ctx, replyTarget, streamIds);
+    } catch (error) {
       logger.warn('streaming', `not streaming the answer for ${ctx.sessionKey}: ${oneLine(error)}`);
-      return null;
-    });
+    }
     // Files the agent sends (send_file, MCP images) go with this turn's reply.
     const files = new TurnFiles(this.deps.store.media);
     // Typing shows while attachments are fetched and read, too.
@@ -375,13 +404,13 @@ export class TurnRunner {
       let result: TurnResult;
       if (resuming) {
         const resumed = await this.resume(resuming, input);
-        if (!resumed) return await this.commitTurn(ctx.sessionKey, batch, false, async () => undefined);
+        if (!resumed) return await this.commitTurn(ctx.sessionKey, batch, false, {}, null);
         userContent = resumed.userContent;
         result = resumed.result;
       } else {
         result = await this.answer(input);
       }
-      if (signal.aborted && this.stopping) return false;
+      if (signal.aborted && this.stopping) return { released: false, contested: false, next: null };
       allNotices.push(...(result.notices ?? []));
       const at = this.deps.now().getTime();
       if (result.pause) {
@@ -389,26 +418,18 @@ export class TurnRunner {
         await finish();
         const opened = this.deps.approvals.open(ctx, result.pause, batch[batch.length - 1], replyTarget);
         const prompt = await replies.prepare(opened.target, withNotices(opened.markdown), { files: files.refs });
-        return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-          await tx.approvals.create(opened.approval);
-          if (resuming) await tx.approvals.finish(resuming);
-          await put(prompt);
-        });
+        return await this.commitTurn(ctx.sessionKey, batch, live !== null, { createApproval: opened.approval, ...finishing(resuming) }, prompt);
       }
       const answer = result.answer.trim() ? result.answer : files.refs.length ? '' : '(The model returned an empty answer.)';
       // Rendered before the transaction, which then only writes.
       const reply = await replies.prepare(await finish(), withNotices(answer), { ...quiet(), files: files.refs });
       this.outcomes.answered++;
-      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-        await agent.commit(tx, result, ctx.person, at, files.refs);
-        if (resuming) await tx.approvals.finish(resuming);
-        await put(reply);
-      });
+      return await this.commitTurn(ctx.sessionKey, batch, live !== null, { ...agent.turnWrites(result, ctx.person, at, files.refs), ...finishing(resuming) }, reply);
     } catch (error) {
       if (error instanceof AnsweredElsewhere) throw error;
       if (signal.aborted && this.stopping) {
         await live?.finish();
-        return false; // journaled; answered after restart (the stream's messages are finished then)
+        return { released: false, contested: false, next: null }; // journaled; answered after restart (the stream's messages are finished then)
       }
       const stopped = signal.aborted;
       if (!stopped) logger.warn('gateway', `turn for ${ctx.sessionKey} failed: ${logLine(error)}`);
@@ -428,11 +449,8 @@ export class TurnRunner {
       const at = this.deps.now().getTime();
       // What the user said, the apology and the journal rows in one transaction: a crash cannot keep
       // the message in the history and leave it journaled, to be answered (and stored) again.
-      return await this.commitTurn(ctx.sessionKey, batch, live !== null, async (tx, put) => {
-        if (session && userContent) await agent.keepFailedTurn(tx, session, ctx.person, userContent, at, resuming ? undefined : input.userMedia, resuming ? undefined : input.userFiles);
-        if (resuming) await tx.approvals.finish(resuming);
-        await put(reply);
-      });
+      const history = session && userContent ? agent.failedTurnWrites(session, ctx.person, userContent, at, resuming ? undefined : input.userMedia, resuming ? undefined : input.userFiles) : {};
+      return await this.commitTurn(ctx.sessionKey, batch, live !== null, { ...history, ...finishing(resuming) }, reply);
     } finally {
       typing.stop();
     }
@@ -480,6 +498,11 @@ export function firstTurnOf(batch: InboundMessage[]): InboundMessage[] {
   if (batch[0].resumesApproval) return batch.slice(0, 1);
   const cut = batch.findIndex((m) => m.resumesApproval);
   return cut < 0 ? batch : batch.slice(0, cut);
+}
+
+/** The approval a resumed turn ends (its commit goes with the turn's write), if it is one. */
+function finishing(resuming: string | undefined): Pick<TurnWrites, 'finishApproval'> {
+  return resuming ? { finishApproval: resuming } : {};
 }
 
 /** A new turn's taint from what its messages carry (§17): quoted or forwarded mail marks it. */

@@ -9,6 +9,7 @@ import type { InboundRepo, OutboxRepo, LiveStreamRepo } from './traffic.js';
 import type { CronRepo } from './scheduling.js';
 import type { PairingRepo, LeaseRepo, InstanceRepo, RetentionRepo } from './operations.js';
 import type { ApprovalRepo } from './approvals.js';
+import type { TurnRepo } from './turns.js';
 import type { MediaStore } from '../media/types.js';
 
 export type * from './conversations.js';
@@ -16,6 +17,7 @@ export type * from './traffic.js';
 export type * from './scheduling.js';
 export type * from './operations.js';
 export type * from './approvals.js';
+export type * from './turns.js';
 
 // ── the store ───────────────────────────────────────────────────────────────────────────────
 
@@ -42,6 +44,11 @@ export interface Store extends Repositories {
   readonly engine: string;
   /** Pruning by the retention policy (src/core/retention.ts) and table sizes; outside transactions. */
   readonly retention: RetentionRepo;
+  /**
+   * A session's turns (ARCHITECTURE.md §9): the lease and the first batch read in one call, and everything a
+   * turn writes in one call (one statement on PostgreSQL, one transaction on SQLite); outside transactions.
+   */
+  readonly turns: TurnRepo;
   /** The instances on this database and their heartbeats. */
   readonly instances: InstanceRepo;
   /** Stored media, content-addressed (ARCHITECTURE.md §15); outside transactions. */

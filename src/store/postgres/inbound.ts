@@ -41,7 +41,7 @@ export class PgInboundRepo implements InboundRepo {
   }
 }
 
-function revive(payload: string): InboundMessage {
+export function revive(payload: string): InboundMessage {
   const m = JSON.parse(payload) as InboundMessage & { receivedAt: string };
   return { ...m, receivedAt: new Date(m.receivedAt) };
 }

@@ -19,6 +19,7 @@ import { TransactionScope } from '../tx-scope.js';
 import { PgLiveStreamRepo } from './streams.js';
 import { PgApprovalRepo } from './approvals.js';
 import { PgMediaStore } from './media.js';
+import { PgTurnRepo } from './turns.js';
 import type { Repositories, Store } from '../../core/store/types.js';
 
 function repositories(run: Runner): Repositories {
@@ -76,6 +77,7 @@ function storeOn(pool: pg.Pool): Store {
     ...repositories(free),
     retention: new PgRetentionRepo(free),
     instances: new PgInstanceRepo(free),
+    turns: new PgTurnRepo(free),
     media: new PgMediaStore(free),
     // Calls on the store's own repositories meanwhile run on other pooled connections and see only
     // what is committed (as a second instance would); `tx` is the transaction. From inside it they

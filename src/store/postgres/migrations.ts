@@ -214,6 +214,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX approvals_pending ON approvals(expires_at) WHERE state = 'pending';
   CREATE INDEX approvals_created ON approvals(created_at);
   `,
+  // 9: a lease someone else tried to take while it was held (issue 42): the turn whose write gives a
+  // session's lease up reads the journal once more only then (src/store/postgres/turns.ts)
+  `
+  ALTER TABLE leases ADD COLUMN wanted BOOLEAN NOT NULL DEFAULT FALSE;
+  `,
 ];
 
 /** Any fixed number: the key of the advisory lock that keeps two starting instances from migrating at once. */

@@ -20,6 +20,7 @@ import { SqliteMediaStore } from './media.js';
 import { WalCheckpointer } from './checkpointer.js';
 import { SqliteApprovalRepo } from './approvals.js';
 import type { Repositories, Store } from '../../core/store/types.js';
+import { turnsInTransaction } from '../turns-in-transaction.js';
 import type { Logger } from '../../core/logger.js';
 
 function repositories(run: Runner, memory: FileMemoryRepo, prompts: PromptCache, fts: FtsIndexer, history?: HistoryCache): Repositories {
@@ -62,13 +63,15 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   fts.catchUp();
   const free = repositories(freeRunner(connection), memory, prompts, fts, history);
   const bound = repositories(transactionRunner(connection), memory, prompts, fts, history);
+  const transaction: Store['transaction'] = (fn) => connection.transaction(() => fn(bound));
   return {
     engine: 'sqlite',
     ...free,
+    turns: turnsInTransaction(free, transaction),
     retention: new SqliteRetentionRepo(freeRunner(connection), options.path === ':memory:' ? null : options.path, () => history.invalidate()),
     instances: new SqliteInstanceRepo(freeRunner(connection)),
     media: new SqliteMediaStore(freeRunner(connection), options.home),
-    transaction: (fn) => connection.transaction(() => fn(bound)),
+    transaction,
     schemaVersion: async () => schemaVersion(connection.db),
     currentSchema: MIGRATIONS.length,
     close: async () => {

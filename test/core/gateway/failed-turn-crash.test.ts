@@ -1,5 +1,5 @@
 /**
- * A failed turn is stored in one transaction (issue 37): what the user said, the apology and the
+ * A failed turn is stored in one write (issue 37; one transaction on SQLite): what the user said, the apology and the
  * journal rows commit together. When they were two writes (the message kept first, the apology and
  * the journal after), a crash between them left the message both in the history and pending in the
  * journal — the restart's sweep answered it again and stored it a second time, so the model saw the
@@ -15,6 +15,7 @@ import { startModelFake, lastUserText, type ModelFake } from '../../fakes/model.
 import { cleanup, inbound, makeCore, until } from '../../helpers/core.js';
 import { openSqliteStore, sqlitePath } from '../../../src/store/sqlite/index.js';
 import type { Repositories, Store } from '../../../src/core/store/types.js';
+import { turnsInTransaction } from '../../../src/store/turns-in-transaction.js';
 
 let model: ModelFake;
 beforeAll(async () => {
@@ -24,17 +25,18 @@ afterAll(async () => {
   await model.close();
 });
 
-/** While `dying()`, every transaction is rolled back at its commit, as if the process died there. */
+/**
+ * While `dying()`, every transaction is rolled back at its commit, as if the process died there — the
+ * turn's one write too (SQLite's store.turns is its repositories in one such transaction).
+ */
 function dyingAtCommit(store: Store, dying: () => boolean): Store {
-  return {
-    ...store,
-    transaction: <T>(fn: (tx: Repositories) => Promise<T>) =>
-      store.transaction(async (tx) => {
-        const value = await fn(tx);
-        if (dying()) throw new Error('killed before the commit');
-        return value;
-      }),
-  };
+  const transaction: Store['transaction'] = <T>(fn: (tx: Repositories) => Promise<T>) =>
+    store.transaction(async (tx) => {
+      const value = await fn(tx);
+      if (dying()) throw new Error('killed before the commit');
+      return value;
+    });
+  return { ...store, transaction, turns: turnsInTransaction(store, transaction) };
 }
 
 describe('a failed turn cut by a crash', () => {

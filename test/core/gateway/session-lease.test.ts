@@ -1,14 +1,15 @@
 /**
- * A session's lease around its turns (ARCHITECTURE.md §7, §9; issue #14) on both engines: what the store
- * is asked for one message to an idle session — the turn's own commit gives the lease up when
- * nothing else of the session is pending, so there is no separate release and no extra read of
- * the journal, and the check for messages journaled meanwhile still follows. A message that
- * arrives during a turn is still answered in a second turn; a turn answered elsewhere rolls its
- * release back with everything else; Presence stops renewing a lease given up in a transaction
- * only once that commits, and never counts it as lost.
+ * A session's lease around its turns (ARCHITECTURE.md §7, §9; issues #14, #42) on both engines: what the
+ * store is asked for one message to an idle session — one call takes the lease with the batch, one
+ * call writes the turn and gives the lease up when nothing else of the session is pending, so there
+ * is no separate release and no extra read of the journal, and the check for messages journaled
+ * meanwhile still follows. A message that arrives during a turn is still answered in a second turn
+ * (the first write's read of the journal is its batch); a turn answered elsewhere writes nothing,
+ * its release included; Presence stops renewing a lease given up in a write only once that
+ * succeeded, and never counts it as lost.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Repositories, Store } from '../../../src/core/store/types.js';
+import type { LeaseClaim, Repositories, Store, TurnCommit, TurnWrites } from '../../../src/core/store/types.js';
 import { leaseTiming, Presence } from '../../../src/core/presence.js';
 import { sessionLease } from '../../../src/core/gateway/turns.js';
 import { formatSessionKey } from '../../../src/platform/address.js';
@@ -19,13 +20,19 @@ import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/eng
 
 reportSkips();
 
-const RECORDED = new Set(['claim', 'mark', 'pending', 'pendingFor', 'acquire', 'release', 'releaseAll']);
+const RECORDED = new Set(['claim', 'mark', 'pending', 'pendingFor', 'acquire', 'release', 'releaseAll', 'begin', 'commit']);
 
 type Fail = (call: string, result: unknown) => void;
 
+/** How a turn's write ended, as recorded: `turns.commit (released)`, `(kept)` (the lease stays) or `(answered elsewhere)`. */
+function commitOutcome(result: unknown): string {
+  const r = result as TurnCommit;
+  return !r.settled ? 'answered elsewhere' : r.released ? 'released' : 'kept';
+}
+
 /**
- * `store`, recording the journal and lease calls made on it (`tx …` inside a transaction) and how
- * each transaction ended. `fail` may throw after a call inside a transaction (a failing commit).
+ * `store`, recording the journal, lease and turn calls made on it (`tx …` inside a transaction) and how
+ * each transaction ended. `fail` may throw before a turn's write (`turns.commit`), which then writes nothing.
  */
 function recording(store: Store, calls: string[], fail: Fail = () => undefined): Store {
   const watch = <T extends object>(repo: T, label: string, inTx: boolean): T =>
@@ -35,9 +42,16 @@ function recording(store: Store, calls: string[], fail: Fail = () => undefined):
         if (typeof value !== 'function' || typeof name !== 'string' || !RECORDED.has(name)) return value;
         return async (...args: unknown[]) => {
           const call = `${inTx ? 'tx ' : ''}${label}.${name}`;
-          calls.push(call);
+          if (call === 'turns.commit') {
+            try {
+              fail(call, undefined);
+            } catch (error) {
+              calls.push(`${call} (failed)`);
+              throw error;
+            }
+          }
           const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (inTx) fail(call, result);
+          calls.push(call === 'turns.commit' ? `${call} (${commitOutcome(result)})` : call);
           return result;
         };
       },
@@ -48,6 +62,7 @@ function recording(store: Store, calls: string[], fail: Fail = () => undefined):
     });
   const inboundRepo = watch(store.inbound, 'inbound', false);
   const leaseRepo = watch(store.leases, 'leases', false);
+  const turnRepo = watch(store.turns, 'turns', false);
   const transaction: Store['transaction'] = async (fn) => {
     calls.push('begin');
     try {
@@ -60,7 +75,8 @@ function recording(store: Store, calls: string[], fail: Fail = () => undefined):
     }
   };
   return new Proxy(store, {
-    get: (target, name, r) => (name === 'inbound' ? inboundRepo : name === 'leases' ? leaseRepo : name === 'transaction' ? transaction : Reflect.get(target, name, r)),
+    get: (target, name, r) =>
+      name === 'inbound' ? inboundRepo : name === 'leases' ? leaseRepo : name === 'turns' ? turnRepo : name === 'transaction' ? transaction : Reflect.get(target, name, r),
   });
 }
 
@@ -68,16 +84,18 @@ const USER = '4242';
 const key = formatSessionKey({ platform: 'telegram', chatId: USER, userId: USER });
 const lease = sessionLease(key);
 
+/**
+ * The read of the journal after a session's loop, for messages journaled meanwhile (another instance, or a
+ * local one that raced): on PostgreSQL only when the write that gave the lease up says another instance
+ * asked for it meanwhile (or a message was queued here); SQLite cannot tell, and always reads.
+ */
+const lateRead = (engine: string, contested = false) => (engine === 'sqlite' || contested ? ['inbound.pendingFor'] : []);
+
 /** The calls of one message to an idle session after its journal row is written, as the gateway makes them now. */
-const ONE_MESSAGE = [
-  'leases.acquire',
-  'inbound.pendingFor', // the batch
-  'begin',
-  'tx inbound.mark',
-  'tx inbound.pendingFor', // nothing else pending:
-  'tx leases.release', // the lease goes with the answer
-  'commit',
-  'inbound.pendingFor', // messages journaled meanwhile (another instance, or a local one that raced)
+const oneMessage = (engine: string) => [
+  'turns.begin', // the lease and the batch
+  'turns.commit (released)', // history, reply, journal row; nothing else pending: the lease goes with the answer
+  ...lateRead(engine),
 ];
 
 for (const engine of ENGINES) {
@@ -87,14 +105,15 @@ for (const engine of ENGINES) {
     const cores: CoreHarness[] = [];
     const stores: Store[] = [];
 
-    async function core(calls: string[], options: { yaml?: string; fail?: Fail } = {}): Promise<CoreHarness> {
-      const c = makeCore({ home: db.home, modelUrl: model.openaiUrl, yaml: options.yaml, store: recording(await db.open(), calls, options.fail) });
+    async function core(calls: string[], options: { yaml?: string; fail?: Fail; wrap?: (store: Store) => Store } = {}): Promise<CoreHarness> {
+      const store = recording(await db.open(), calls, options.fail);
+      const c = makeCore({ home: db.home, modelUrl: model.openaiUrl, yaml: options.yaml, store: options.wrap ? options.wrap(store) : store });
       cores.push(c);
       return c;
     }
 
     /** Calls from the first lease acquisition on (the journal write before it is the intake's). */
-    const fromAcquire = (calls: string[]) => calls.slice(calls.indexOf('leases.acquire'));
+    const fromAcquire = (calls: string[]) => calls.slice(calls.indexOf('turns.begin'));
 
     beforeEach(async () => {
       model = await startModelFake();
@@ -116,7 +135,7 @@ for (const engine of ENGINES) {
       await c.gateway.idle();
       expect(c.door.sent.map((s) => s.text)).toEqual(['got: hello']);
       expect(calls[0]).toBe('inbound.claim');
-      expect(fromAcquire(calls)).toEqual(ONE_MESSAGE);
+      expect(fromAcquire(calls)).toEqual(oneMessage(engine.name));
       expect(await c.store.leases.get(lease)).toBeUndefined();
       expect(c.app.presence.holds(lease)).toBe(false);
       expect(await c.store.inbound.pendingFor(key)).toEqual([]);
@@ -130,11 +149,8 @@ for (const engine of ENGINES) {
       await until(() => c.door.sent.length === 1);
       await c.gateway.idle();
       expect(c.door.sent[0].text).toMatch(/^Sorry, I could not answer that/);
-      // The message kept in the history is the agent's own commit, before the turn's.
-      const turn = fromAcquire(calls);
-      expect(turn.slice(0, 2)).toEqual(ONE_MESSAGE.slice(0, 2));
-      expect(turn.slice(-6)).toEqual(ONE_MESSAGE.slice(2));
-      expect(turn.filter((x) => x.endsWith('leases.release'))).toEqual(['tx leases.release']);
+      expect(fromAcquire(calls)).toEqual(oneMessage(engine.name));
+      expect(calls.filter((x) => x.endsWith('leases.release'))).toEqual([]);
       expect(await c.store.leases.get(lease)).toBeUndefined();
     });
 
@@ -157,22 +173,43 @@ for (const engine of ENGINES) {
       expect(c.door.sent.map((s) => s.text)).toEqual(['got: one', 'got: two']);
       expect(during).toEqual(['held: true']);
       expect(fromAcquire(calls)).toEqual([
-        'leases.acquire',
-        'inbound.pendingFor',
+        'turns.begin',
         'inbound.claim', // "two", journaled while the model writes
-        'begin',
-        'tx inbound.mark',
-        'tx inbound.pendingFor', // finds "two": the lease stays
-        'commit',
-        'inbound.pendingFor', // the second batch
-        'begin',
-        'tx inbound.mark',
-        'tx inbound.pendingFor',
-        'tx leases.release',
-        'commit',
-        'inbound.pendingFor',
+        'turns.commit (kept)', // finds "two" pending: the lease stays, and "two" is the next batch
+        'turns.commit (released)',
+        'inbound.pendingFor', // "two" was queued behind the loop here: read again on both engines
       ]);
       expect(await c.store.leases.get(lease)).toBeUndefined();
+    });
+
+    it('a message another instance journals while this one’s last write is under way, finding the session taken, is answered at the end of the loop, not left to the sweep', async () => {
+      const calls: string[] = [];
+      const other = await db.open();
+      stores.push(other);
+      const late = inbound('meanwhile', { user: USER });
+      model.setScript((req) => ({ text: `got: ${lastUserText(req)}` }));
+      // The other instance's attempt at the lease fails while this one holds it; its message is journaled
+      // only after this one's write read the journal (a claim committed just after that write began).
+      let raced = false;
+      const wrap = (store: Store): Store =>
+        Object.assign(Object.create(store) as Store, {
+          turns: {
+            begin: (k: string, claim: LeaseClaim) => store.turns.begin(k, claim),
+            commit: async (w: TurnWrites) => {
+              if (!raced) expect((await other.turns.begin(key, { name: lease, holder: 'other', now: Date.now(), ttlMs: 30_000 })).acquired).toBe(false);
+              const done = await store.turns.commit(w);
+              if (!raced) expect(await other.inbound.claim(late, key)).toBe(true);
+              raced = true;
+              return done;
+            },
+          },
+        });
+      const c = await core(calls, { wrap });
+      await c.gateway.handle(inbound('first', { user: USER }));
+      await until(() => c.door.sent.length === 2, 5_000, 'the message journaled meanwhile');
+      await c.gateway.idle();
+      expect(c.door.sent.map((s) => s.text)).toEqual(['got: first', 'got: meanwhile']);
+      expect(fromAcquire(calls).slice(0, 3)).toEqual(['turns.begin', 'turns.commit (released)', 'inbound.pendingFor']);
     });
 
     it('a turn another instance answered first commits nothing: no reply, and the lease is given up on its own', async () => {
@@ -193,38 +230,37 @@ for (const engine of ENGINES) {
       expect(c.door.sent).toEqual([]);
       expect(await c.store.outbox.pending()).toEqual([]);
       expect(fromAcquire(calls)).toEqual([
-        'leases.acquire',
-        'inbound.pendingFor',
-        'begin',
-        'tx inbound.mark', // already done: AnsweredElsewhere
-        'rollback',
-        'inbound.pendingFor',
+        'turns.begin',
+        'turns.commit (answered elsewhere)', // its row already done: nothing written
+        'turns.begin', // read again: nothing pending
         'leases.release',
-        'inbound.pendingFor',
+        'inbound.pendingFor', // a loop that did not end with its write's release reads again
       ]);
+      expect(await c.store.messages.count((await c.store.sessions.findOpen({ platform: 'telegram', chatId: USER, userId: USER }))!.id)).toBe(0);
       expect(await c.store.leases.get(lease)).toBeUndefined();
       expect(c.app.presence.holds(lease)).toBe(false);
     });
 
-    it('a commit that fails after giving the lease up rolls the release back with it (the lease is still there for the next commit)', async () => {
+    it('a turn write that fails keeps the lease held (Presence too) for the next write, which gives it up', async () => {
       const calls: string[] = [];
-      const released: unknown[] = [];
+      const held: boolean[] = [];
+      let c!: CoreHarness;
       let failures = 1;
-      const fail: Fail = (call, result) => {
-        if (call !== 'tx leases.release') return;
-        released.push(result);
+      const fail: Fail = () => {
+        held.push(c.app.presence.holds(lease));
         if (failures-- > 0) throw new Error('disk full');
       };
       model.setScript(() => ({ text: 'fine' }));
-      const c = await core(calls, { fail });
+      c = await core(calls, { fail });
       await c.gateway.handle(inbound('hello', { user: USER }));
       await until(() => c.door.sent.length === 1);
       await c.gateway.idle();
-      // The answer's commit failed; the apology's commit found the lease row again and gave it up.
+      // The answer's write failed; the apology's write found the lease row again and gave it up.
       expect(c.door.sent[0].text).toMatch(/^Sorry, I could not answer that/);
-      expect(released).toEqual([true, true]);
-      expect(calls.filter((x) => x === 'rollback' || x.endsWith('leases.release'))).toEqual(['tx leases.release', 'rollback', 'tx leases.release']);
+      expect(held).toEqual([true, true]);
+      expect(fromAcquire(calls)).toEqual(['turns.begin', 'turns.commit (failed)', 'turns.commit (released)', ...lateRead(engine.name)]);
       expect(await c.store.leases.get(lease)).toBeUndefined();
+      expect(c.app.presence.holds(lease)).toBe(false);
     });
 
     it('Presence renews the lease during the turn, forgets it once the turn’s commit gave it up, and never reports it lost', async () => {
