@@ -19,7 +19,7 @@ import { slackStreaming } from './stream.js';
 import { boltLogger, createWebClient, type LogHold, slackApiBase, webClientOptions } from './client.js';
 import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, startCallFailure, toPlatformError } from './errors.js';
 import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
-import { createSender } from './send.js';
+import { createSender, noUnfurl } from './send.js';
 import { createDisplayNames } from './users.js';
 import { APPROVAL_ACTION_IDS, closedPrompt, decodeBlockAction } from './actions.js';
 import { PromptRefs } from '../../core/approvals/prompt-refs.js';
@@ -344,7 +344,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       const ref = prompts.take(approvalId);
       if (!ref) return;
       try {
-        await client.chat.update({ channel: ref.channel, ts: ref.ts, ...closedPrompt(ref.text, line) });
+        await client.chat.update(noUnfurl({ channel: ref.channel, ts: ref.ts, ...closedPrompt(ref.text, line) }));
       } catch (error) {
         throw toPlatformError('chat.update', error);
       }

@@ -14,9 +14,17 @@ import { approvalBlocks } from './actions.js';
 /**
  * On every chat.postMessage and response_url answer: Slack fetches no link or media preview, so a
  * URL in an answer is never requested by Slack when it is posted (ARCHITECTURE.md §17). chat.update
- * takes neither (the posted message's setting stands); ephemeral messages do not unfurl.
+ * documents neither (the posted message's setting should stand) but gets them too, through `noUnfurl`:
+ * Slack ignores arguments a method does not take, and an edit that carries a URL the model wrote (a
+ * streamed chunk, a closed approval prompt) then never depends on that; ephemeral messages do not unfurl.
  */
 export const NO_UNFURL = { unfurl_links: false, unfurl_media: false } as const;
+
+/** chat.update's arguments with NO_UNFURL (not in its type: see above). */
+export function noUnfurl<T extends object>(args: T): T {
+  const withFlags = { ...args, ...NO_UNFURL };
+  return withFlags;
+}
 import { uploadFile } from './send-file.js';
 
 /** Posts Slack accepts on one response_url. */
@@ -139,7 +147,7 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
    */
   async function finishStreamed(target: DeliveryTarget, ts: string, text: string): Promise<boolean> {
     try {
-      await callWithRateLimit('chat.update', () => deps.client.chat.update({ channel: target.chatId, ts, text }));
+      await callWithRateLimit('chat.update', () => deps.client.chat.update(noUnfurl({ channel: target.chatId, ts, text })));
       return true;
     } catch (error) {
       if (error instanceof PlatformApiError && error.message.endsWith('message_not_found')) return false;

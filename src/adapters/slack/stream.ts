@@ -14,7 +14,7 @@ import type { WebClient } from '@slack/web-api';
 import type { DeliveryTarget, LiveMode, StreamingCapability } from '../../core/types.js';
 import type { StreamingMode } from '../../core/config.js';
 import { toPlatformError } from './errors.js';
-import { NO_UNFURL } from './send.js';
+import { NO_UNFURL, noUnfurl } from './send.js';
 
 function streamable(target: DeliveryTarget): boolean {
   return !target.ephemeral && !target.extra?.response_url && target.extra?.response_type !== 'ephemeral';
@@ -50,7 +50,7 @@ export function slackStreaming(client: WebClient, teamId: () => string | undefin
       return res.ts;
     },
     async edit(target, ts, chunk) {
-      await call('chat.update', () => client.chat.update({ channel: target.chatId, ts, text: chunk }));
+      await call('chat.update', () => client.chat.update(noUnfurl({ channel: target.chatId, ts, text: chunk })));
     },
     async startNative(target, markdown) {
       const recipients = isDm(target) ? {} : { recipient_team_id: teamId(), recipient_user_id: target.userId };
