@@ -42,7 +42,8 @@ export interface MediaBench {
   pdf: { pages: number; chars: number; loadMs: number; firstMs: number; warmMs: number };
   /**
    * The first PDF in a fresh process (plain Node on dist/), median of 3 processes each: `coldMs` loading
-   * pdf.js with it (as before the warm-up), `warmedMs` after the gateway's background warm-up (`warmUpMs`).
+   * pdf.js with it (as the gateway does: it loads pdf.js when a turn holds a document), `warmedMs` after
+   * a warm-up beforehand (`warmUpMs`), which the gateway does not do (it would hold pdf.js in every gateway).
    */
   pdfFirst: { coldMs: number; warmedMs: number; warmUpMs: number } | { skipped: string };
   /** The image part of the 1st and of the 3rd request of one session, byte for byte. */

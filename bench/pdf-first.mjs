@@ -1,9 +1,8 @@
 // The first PDF in a fresh process (issue 39, ARCHITECTURE.md §15), for bench/media.ts: plain Node on the bundle
 // in dist/ (what `switchboard start` runs; tsx would add its own transform of pdf.js to the figure).
 // argv: <the dist chunk exporting pdfText and warmPdf> <a PDF file> <cold | warmed>. Prints one JSON line:
-// cold: loading pdf.js and reading the PDF, as a gateway's first PDF did before the warm-up;
-// warmed: warmPdf() first (what the gateway does in the background after its ready line), timed apart,
-// then the PDF.
+// cold: loading pdf.js and reading the PDF, as a gateway's first PDF does;
+// warmed: warmPdf() first (loading pdf.js and reading a small PDF beforehand), timed apart, then the PDF.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
