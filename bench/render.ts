@@ -15,6 +15,7 @@ import { createRenderService, INLINE_MAX_CHARS, sharedRenderPool } from '../src/
 import { validateTelegramMarkdownV2 } from '../src/render/validate-mdv2.js';
 import { missingWords, sourceWords, validateChunk, validateSlackMrkdwn } from '../src/render/validate.js';
 import { commonmarkExamples, LLM_ANSWERS, ordinaryAnswer } from '../test/render/corpus.js';
+import { loopStallMs } from '../test/helpers/loop-stall.js';
 
 export interface RenderBenchRow {
   name: string;
@@ -142,24 +143,6 @@ export interface RenderStallRow {
   maxMs: number;
 }
 
-/** The longest the event loop went without running a 1 ms timer while `work` ran. */
-async function stallMs(work: () => unknown): Promise<number> {
-  let last = performance.now();
-  let worst = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 1);
-  await new Promise((r) => setTimeout(r, 5));
-  last = performance.now();
-  worst = 0;
-  await work();
-  await new Promise((r) => setTimeout(r, 2));
-  worst = Math.max(worst, performance.now() - last);
-  clearInterval(probe);
-  return worst;
-}
 
 /**
  * Event-loop stall p95/max while rendering a 30 KB and a 100 KB ordinary answer per platform: through
@@ -183,9 +166,9 @@ export async function benchRenderStall(renders = 20, inlineRenders = 5): Promise
         const stalls: number[] = [];
         for (let k = 0; k < (mode === 'inline' ? inlineRenders : renders); k++) {
           const start = performance.now();
-          if (mode === 'worker') stalls.push(await stallMs(() => service(platform, md)));
-          else if (mode === 'idle') stalls.push(await stallMs(() => new Promise((r) => setTimeout(r, took.get(`${platform}${chars}`) ?? 1))));
-          else stalls.push(await stallMs(() => renderFor(platform, md)));
+          if (mode === 'worker') stalls.push(await loopStallMs(() => service(platform, md)));
+          else if (mode === 'idle') stalls.push(await loopStallMs(() => new Promise((r) => setTimeout(r, took.get(`${platform}${chars}`) ?? 1))));
+          else stalls.push(await loopStallMs(() => renderFor(platform, md)));
           if (mode === 'worker') took.set(`${platform}${chars}`, Math.max(took.get(`${platform}${chars}`) ?? 0, performance.now() - start));
         }
         rows.push(row(platform, chars, mode, stalls));

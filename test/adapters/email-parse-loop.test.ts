@@ -10,22 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseMail, MIN_INLINE_IMAGE_BYTES } from '../../src/adapters/email/parse.js';
 import { MAX_SOURCE_BYTES } from '../../src/adapters/email/intake.js';
+import { loopStallMs } from '../helpers/loop-stall.js';
 
-/** The longest stretch (ms) the event loop was held while `work` ran: the gaps between 1 ms ticks. */
-async function loopHeld(work: () => Promise<unknown>): Promise<number> {
-  await new Promise((r) => setTimeout(r, 5));
-  let last = performance.now();
-  let longest = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
-  await work();
-  longest = Math.max(longest, performance.now() - last);
-  clearInterval(tick);
-  return longest;
-}
 
 /**
  * The best of up to `runs` runs (a garbage collection, or the machine busy elsewhere, in one is not
@@ -36,7 +22,7 @@ async function bestOf(runs: number, enough: number, raw: Buffer): Promise<number
   let best = Infinity;
   for (let i = 0; i < runs && best >= enough; i++) {
     const copy = Buffer.from(raw);
-    best = Math.min(best, await loopHeld(() => parseMail(copy, { handOver: true })));
+    best = Math.min(best, await loopStallMs(() => parseMail(copy, { handOver: true })));
   }
   return best;
 }

@@ -11,30 +11,10 @@ import { createRenderPool, createRenderService, INLINE_MAX_CHARS, sharedRenderPo
 import { WorkerFailed } from '../../src/core/worker-pool.js';
 import { RENDER_PLATFORMS, renderAsWritten, renderFor } from '../../src/render/index.js';
 import { commonmarkExamples, LLM_ANSWERS, ordinaryAnswer, stressDocs } from './corpus.js';
+import { loopStallMs } from '../helpers/loop-stall.js';
 
 const ordinary = ordinaryAnswer;
 
-/** The longest the event loop went without running a 1 ms timer while `work` ran (and one tick after). */
-async function stallMs(work: () => unknown): Promise<number> {
-  let last = performance.now();
-  let worst = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 1);
-  try {
-    await new Promise((r) => setTimeout(r, 5));
-    last = performance.now();
-    worst = 0;
-    await work();
-    await new Promise((r) => setTimeout(r, 2));
-    worst = Math.max(worst, performance.now() - last);
-  } finally {
-    clearInterval(probe);
-  }
-  return worst;
-}
 
 /**
  * The best of up to five runs, stopping at the first within `goal`: a garbage collection, or a busy
@@ -43,7 +23,7 @@ async function stallMs(work: () => unknown): Promise<number> {
  */
 async function bestStall(work: () => unknown, goal: number): Promise<number> {
   let best = Infinity;
-  for (let k = 0; k < 5 && best > goal; k++) best = Math.min(best, await stallMs(work));
+  for (let k = 0; k < 5 && best > goal; k++) best = Math.min(best, await loopStallMs(work));
   return best;
 }
 
@@ -141,7 +121,7 @@ describe('rendering off the event loop', () => {
       const md = ordinary(30_000);
       let out: unknown;
       const started = performance.now();
-      const stall = await stallMs(async () => (out = await render('email', md)));
+      const stall = await loopStallMs(async () => (out = await render('email', md)));
       expect(performance.now() - started).toBeGreaterThanOrEqual(990);
       expect(stall).toBeLessThan(100);
       expect(out).toEqual(renderAsWritten('email', md));

@@ -9,6 +9,7 @@ import { cleanup, inbound, makeCore, until } from '../../helpers/core.js';
 import { createRenderService, sharedRenderPool } from '../../../src/app-render.js';
 import { renderFor } from '../../../src/render/index.js';
 import { ordinaryAnswer } from '../../render/corpus.js';
+import { loopStallMs } from '../../helpers/loop-stall.js';
 
 let model: ModelFake;
 beforeAll(async () => {
@@ -19,22 +20,6 @@ afterAll(async () => {
   await sharedRenderPool().close();
 });
 
-/** The longest the event loop went without running a 1 ms timer while `work` ran. */
-async function stallMs(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let worst = 0;
-  const probe = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 1);
-  try {
-    await work();
-    return Math.max(worst, performance.now() - last);
-  } finally {
-    clearInterval(probe);
-  }
-}
 
 describe('a long answer through the gateway', () => {
   it('reaches the chat as renderFor writes it, and the event loop never stalls past 100 ms during the turn', async () => {
@@ -48,7 +33,7 @@ describe('a long answer through the gateway', () => {
       for (let k = 0; k < 5 && best > 100; k++) {
         const before = core.door.sent.length;
         model.queue({ text: answer });
-        const ms = await stallMs(async () => {
+        const ms = await loopStallMs(async () => {
           await core.gateway.handle(inbound(`question ${k}`));
           await until(() => core.door.sent.length === before + expected.length, 20_000);
         });
