@@ -16,6 +16,20 @@ export interface PgSearchQuery {
 }
 
 /** Free text → the query: spaced words to the full-text index, CJK (and Thai) words as substrings. */
+/**
+ * One history row's columns (role, content, tool_calls, tool_call_id, tool_name, input_tokens,
+ * output_tokens, cached_tokens, media), for `append` and the turn's one write (turns.ts). `usage`: the
+ * turn's, given for the last row (kept on it when that row is the assistant's).
+ */
+export function historyRow(m: ChatMessage, usage?: Usage): unknown[] {
+  if (m.role === 'tool') return ['tool', m.content, null, m.toolCallId, m.name, null, null, null, null];
+  if (m.role === 'assistant') {
+    return ['assistant', m.content, m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null, null, null,
+      usage?.inputTokens ?? null, usage?.outputTokens ?? null, usage?.cachedTokens ?? null, mediaColumn(m)];
+  }
+  return ['user', m.content, null, null, null, null, null, null, mediaColumn(m)];
+}
+
 export function toPgQuery(text: string): PgSearchQuery {
   const words = [...new Set((text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((w) => w.toLowerCase()))];
   const spaced = words.filter((w) => !UNSPACED.test(w)).flatMap((w) => w.split('_').filter(Boolean));
@@ -115,14 +129,7 @@ export class PgMessageRepo implements MessageRepo {
     if (!messages.length) return;
     const values: unknown[] = [];
     const tuples = messages.map((m, i) => {
-      const last = i === messages.length - 1 && m.role === 'assistant' && usage;
-      const row =
-        m.role === 'tool'
-          ? ['tool', m.content, null, m.toolCallId, m.name, null, null, null, null]
-          : m.role === 'assistant'
-            ? ['assistant', m.content, m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null, null, null,
-               last ? usage.inputTokens : null, last ? usage.outputTokens : null, last ? usage.cachedTokens : null, mediaColumn(m)]
-            : ['user', m.content, null, null, null, null, null, null, mediaColumn(m)];
+      const row = historyRow(m, i === messages.length - 1 ? usage : undefined);
       const base = values.length;
       values.push(...row);
       return `($1, $2, ${row.map((_, k) => `$${base + k + 4}`).join(', ')}, $3)`;

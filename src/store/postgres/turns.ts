@@ -12,7 +12,7 @@
  */
 import type { Runner } from './db.js';
 import { formatAddress } from '../../platform/address.js';
-import { mediaColumn } from '../rows.js';
+import { historyRow } from './messages.js';
 import { revive } from './inbound.js';
 import type { LeaseClaim, TurnCommit, TurnRepo, TurnStart, TurnWrites } from '../../core/store/turns.js';
 import type { ChatMessage, Usage } from '../../core/messages.js';
@@ -108,14 +108,7 @@ interface CommitRow {
 function historyColumns(messages: readonly ChatMessage[], usage: Usage | undefined): unknown[][] {
   const cols: unknown[][] = Array.from({ length: 9 }, () => []);
   messages.forEach((m, i) => {
-    const last = i === messages.length - 1 && m.role === 'assistant' && usage;
-    const row =
-      m.role === 'tool'
-        ? ['tool', m.content, null, m.toolCallId, m.name, null, null, null, null]
-        : m.role === 'assistant'
-          ? ['assistant', m.content, m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null, null, null,
-             last ? usage.inputTokens : null, last ? usage.outputTokens : null, last ? usage.cachedTokens : null, null]
-          : ['user', m.content, null, null, null, null, null, null, mediaColumn(m)];
+    const row = historyRow(m, i === messages.length - 1 ? usage : undefined);
     row.forEach((v, k) => cols[k].push(v));
   });
   return cols;

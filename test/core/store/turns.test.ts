@@ -119,6 +119,22 @@ for (const engine of ENGINES) {
       expect(await store.leases.get(LEASE)).toBeUndefined();
     });
 
+    it('commit keeps the files a reply sent with its message, for the transcript (as messages.append does)', async () => {
+      const id = await session();
+      const batch = [message('u1', 'send me the report', T0 + 1)];
+      await store.inbound.claim(batch[0], KEY);
+      await store.turns.begin(KEY, claim('one'));
+      const file = { kind: 'document', name: 'report.pdf', mime: 'application/pdf', bytes: 1234, id: 'f'.repeat(64) } as const;
+      const writes = answer(id, batch);
+      const done = await store.turns.commit({
+        ...writes,
+        append: { ...writes.append!, messages: [{ role: 'user', content: 'send me the report' }, { role: 'assistant', content: 'here it is', files: [file] }] },
+      });
+      expect(done.settled).toBe(true);
+      const lines = await store.messages.transcript(id, 'telegram:77');
+      expect(lines.map((l) => [l.content, l.files])).toEqual([['send me the report', undefined], ['here it is', [file]]]);
+    });
+
     it('commit says whether another holder asked for the lease while it was held (PostgreSQL; SQLite cannot tell, so always)', async () => {
       const id = await session();
       const first = message('u1', 'one', T0 + 1);
