@@ -12,6 +12,7 @@ import { startModelFake, type ModelFake } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, startCli, until, type Running } from '../helpers/cli.js';
 import { pdf } from '../media/files.js';
+import { doorEnv } from '../helpers/door-env.js';
 
 let model: ModelFake;
 let tg: TelegramFake;
@@ -28,15 +29,7 @@ afterAll(() => cleanUp(...running.map((r) => () => killIfRunning(r)), () => tg?.
 describe('a PDF through switchboard start on Telegram', () => {
   it('reaches the model as its text, marked as data', async () => {
     const gw = startCli(['start'], {
-      env: cleanEnv({
-        SWITCHBOARD_HOME: home,
-        OPENAI_BASE_URL: model.openaiUrl,
-        OPENAI_API_KEY: 'sk-e2e',
-        MODEL: 'fake-model',
-        TELEGRAM_BOT_TOKEN: tg.token,
-        TELEGRAM_API_ROOT: tg.url,
-        TELEGRAM_ALLOWED_USERS: '*',
-      }),
+      env: cleanEnv({ SWITCHBOARD_HOME: home, ...doorEnv.model(model), ...doorEnv.telegram(tg, '*') }),
     });
     running.push(gw);
     await gw.waitFor(/ready \(telegram/);

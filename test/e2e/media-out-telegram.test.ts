@@ -14,6 +14,7 @@ import { startModelFake, type ModelFake } from '../fakes/model.js';
 import { startTelegramFake, type TelegramFake } from '../fakes/telegram.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
 import { opusFile, pdfFile, pngFile } from '../helpers/media-files.js';
+import { doorEnv } from '../helpers/door-env.js';
 
 let model: ModelFake;
 let tg: TelegramFake;
@@ -39,15 +40,7 @@ afterAll(() => cleanUp(...running.map((r) => () => killIfRunning(r)), () => tg?.
 function start(): Running {
   const gw = startCli(['start'], {
     cwd: workspace,
-    env: cleanEnv({
-      SWITCHBOARD_HOME: home,
-      OPENAI_BASE_URL: model.openaiUrl,
-      OPENAI_API_KEY: 'sk-e2e',
-      MODEL: 'fake-model',
-      TELEGRAM_BOT_TOKEN: tg.token,
-      TELEGRAM_API_ROOT: tg.url,
-      TELEGRAM_ALLOWED_USERS: '*',
-    }),
+    env: cleanEnv({ SWITCHBOARD_HOME: home, ...doorEnv.model(model), ...doorEnv.telegram(tg, '*') }),
   });
   running.push(gw);
   return gw;
