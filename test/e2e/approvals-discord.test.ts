@@ -11,6 +11,7 @@ import { startModelFake, type ModelFake } from '../fakes/model.js';
 import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
 import { approvalScript } from '../helpers/approvals.js';
+import { doorEnv } from '../helpers/door-env.js';
 
 const ALICE = '300000000000000001';
 const MALLORY = '300000000000000002';
@@ -39,12 +40,8 @@ describe('approvals on Discord', () => {
     gw = startCli(['start'], {
       env: cleanEnv({
         SWITCHBOARD_HOME: home,
-        OPENAI_BASE_URL: model.openaiUrl,
-        OPENAI_API_KEY: 'sk-e2e',
-        MODEL: 'fake-model',
-        DISCORD_BOT_TOKEN: discord.token,
-        DISCORD_API_URL: discord.apiUrl,
-        DISCORD_ALLOWED_USERS: ALICE,
+        ...doorEnv.model(model),
+        ...doorEnv.discord(discord, ALICE),
       }),
     });
     await gw.waitFor(/ready \(discord/);

@@ -13,6 +13,7 @@ import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, ty
 import { ENGINES, reportSkips, type EngineDb } from '../helpers/engines.js';
 import { freePort } from '../helpers/ports.js';
 import { approvalScript, toolResults } from '../helpers/approvals.js';
+import { doorEnv } from '../helpers/door-env.js';
 
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 reportSkips();
@@ -41,14 +42,8 @@ beforeAll(async () => {
         SWITCHBOARD_CONFIG: config,
         SWITCHBOARD_INSTANCE_ID: id,
         DATABASE_URL: db.location,
-        OPENAI_BASE_URL: model.openaiUrl,
-        OPENAI_API_KEY: 'sk-e2e',
-        MODEL: 'fake-model',
-        SLACK_BOT_TOKEN: slack.token,
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        SLACK_PORT: String(port),
-        SLACK_ALLOWED_USERS: 'U1001',
+        ...doorEnv.model(model),
+        ...doorEnv.slack(slack, { allowed: 'U1001', http: { secret: SECRET, port } }),
       }),
     });
     instances.push({ gw, events: `http://127.0.0.1:${port}/slack/events` });

@@ -13,6 +13,7 @@ import { eventBody, postSigned, startSlackFake, type SlackFake } from '../fakes/
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
 import { pdfFile, pngFile } from '../helpers/media-files.js';
+import { doorEnv } from '../helpers/door-env.js';
 
 const SECRET = 'e2e-signing-secret';
 let model: ModelFake;
@@ -37,14 +38,8 @@ beforeAll(async () => {
     cwd: workspace,
     env: cleanEnv({
       SWITCHBOARD_HOME: home,
-      OPENAI_BASE_URL: model.openaiUrl,
-      OPENAI_API_KEY: 'sk-e2e',
-      MODEL: 'fake-model',
-      SLACK_BOT_TOKEN: slack.token,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      SLACK_PORT: String(port),
-      SLACK_ALLOWED_USERS: 'U1001',
+      ...doorEnv.model(model),
+      ...doorEnv.slack(slack, { allowed: 'U1001', http: { secret: SECRET, port } }),
     }),
   });
   await gw.waitFor(/ready \(slack/);

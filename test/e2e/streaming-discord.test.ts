@@ -12,6 +12,7 @@ import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js'
 import { startDiscordFake, type DiscordFake } from '../fakes/discord.js';
 import type { VisibleChange } from '../fakes/discord/state.js';
 import { cleanEnv, cleanUp, killIfRunning, removeDir, sleep, startCli, until, type Running } from '../helpers/cli.js';
+import { doorEnv } from '../helpers/door-env.js';
 
 const ALICE = '300000000000000001';
 let model: ModelFake;
@@ -40,12 +41,8 @@ beforeAll(async () => {
   gw = startCli(['start'], {
     env: cleanEnv({
       SWITCHBOARD_HOME: home,
-      OPENAI_BASE_URL: model.openaiUrl,
-      OPENAI_API_KEY: 'sk-e2e',
-      MODEL: 'fake-model',
-      DISCORD_BOT_TOKEN: discord.token,
-      DISCORD_API_URL: discord.apiUrl,
-      DISCORD_ALLOWED_USERS: ALICE,
+      ...doorEnv.model(model),
+      ...doorEnv.discord(discord, ALICE),
     }),
   });
   await gw.waitFor(/ready \(discord/);
