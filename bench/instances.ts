@@ -168,37 +168,77 @@ async function scaleRun(pgServer: BenchPostgres, slack: SlackFake, model: Instan
   }
 }
 
-async function failover(pgServer: BenchPostgres, tg: TelegramFake, model: InstantModel, log: (l: string) => void): Promise<InstancesBench['failover']> {
-  const url = await pgServer.database('bench_failover');
-  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-failover-'));
+/**
+ * Two instances on one PostgreSQL database behind the Telegram fake (failover and hand-over below):
+ * `holder()` reads the door's live lease, `add()` starts one more standby, `warmUp` sends a message and
+ * waits for its answer, `waitHolder()` the instance holding the door (polling until there is one).
+ */
+interface TelegramDoorPair {
+  instances: Started[];
+  holder(): Promise<string | null>;
+  waitHolder(): Promise<string | null>;
+  add(): Promise<Started>;
+  warmUp(userId: number, text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function telegramDoorPair(pgServer: BenchPostgres, tg: TelegramFake, model: InstantModel, name: string, configYaml: string): Promise<TelegramDoorPair> {
+  const url = await pgServer.database(`bench_${name}`);
+  const dir = mkdtempSync(join(tmpdir(), `sb-bench-${name}-`));
   const config = join(dir, 'config.yaml');
-  writeFileSync(config, '{}\n'); // default gateway.lease_seconds (15)
+  writeFileSync(config, configYaml);
   const vars = { DATABASE_URL: url, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'sk-bench', MODEL: 'bench-model', TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' };
   const store = await openPostgresStore({ url, maxConnections: 2 });
   const instances: Started[] = [];
-  const trialsMs: number[] = [];
-  const doorTakenOverMs: number[] = [];
+  let n = 0;
   const holder = async () => {
     const lease = await store.leases.get('door:telegram');
     return lease && lease.expiresAt > Date.now() ? lease.holder : null;
   };
-  try {
-    let n = 0;
-    const add = async () => {
-      const s = await startInstance(`failover-${n++}`, vars, config);
-      instances.push(s);
-      return s;
-    };
-    await add();
-    await sleep(1500);
-    await add();
-    for (let trial = 0; trial < FAILOVER_TRIALS; trial++) {
-      // The door is held and answering.
+  const pair: TelegramDoorPair = {
+    instances,
+    holder,
+    async waitHolder() {
       let current: string | null = null;
       for (let i = 0; i < 300 && !(current = await holder()); i++) await sleep(100);
-      const warm = 5000 + trial;
-      tg.pushText({ text: `warm-up ${trial}`, userId: warm });
-      for (let i = 0; i < 300 && !tg.sent.some((m) => m.chatId === String(warm)); i++) await sleep(50);
+      return current;
+    },
+    async add() {
+      const s = await startInstance(`${name}-${n++}`, vars, config);
+      instances.push(s);
+      return s;
+    },
+    async warmUp(userId, text) {
+      tg.pushText({ text, userId });
+      for (let i = 0; i < 300 && !tg.sent.some((m) => m.chatId === String(userId)); i++) await sleep(50);
+    },
+    async close() {
+      await store.close();
+      await stopAll(instances);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await pair.add();
+    await sleep(1500);
+    await pair.add();
+  } catch (error) {
+    await pair.close();
+    throw error;
+  }
+  return pair;
+}
+
+async function failover(pgServer: BenchPostgres, tg: TelegramFake, model: InstantModel, log: (l: string) => void): Promise<InstancesBench['failover']> {
+  const pair = await telegramDoorPair(pgServer, tg, model, 'failover', '{}\n'); // default gateway.lease_seconds (15)
+  const { instances, holder, add } = pair;
+  const trialsMs: number[] = [];
+  const doorTakenOverMs: number[] = [];
+  try {
+    for (let trial = 0; trial < FAILOVER_TRIALS; trial++) {
+      // The door is held and answering.
+      const current = await pair.waitHolder();
+      await pair.warmUp(5000 + trial, `warm-up ${trial}`);
       const victim = instances.find((i) => i.id === current && i.gw.child.exitCode === null);
       if (!victim) throw new Error(`no live door holder (${current})`);
       victim.gw.child.kill('SIGKILL');
@@ -222,9 +262,7 @@ async function failover(pgServer: BenchPostgres, tg: TelegramFake, model: Instan
       await sleep(1500);
     }
   } finally {
-    await store.close();
-    await stopAll(instances);
-    rmSync(dir, { recursive: true, force: true });
+    await pair.close();
   }
   const sorted = [...trialsMs].sort((a, b) => a - b);
   return { leaseSeconds: 15, trialsMs, p50Ms: sorted[Math.floor(sorted.length / 2)], doorTakenOverMs };
@@ -236,35 +274,14 @@ async function failover(pgServer: BenchPostgres, tg: TelegramFake, model: Instan
  * its next heartbeat (a third of the lease), so the goal is one heartbeat.
  */
 export async function sigtermHandover(pgServer: BenchPostgres, tg: TelegramFake, model: InstantModel, log: (l: string) => void): Promise<NonNullable<InstancesBench['handover']>> {
-  const url = await pgServer.database('bench_handover');
-  const dir = mkdtempSync(join(tmpdir(), 'sb-bench-handover-'));
-  const config = join(dir, 'config.yaml');
-  writeFileSync(config, `gateway:\n  lease_seconds: ${HANDOVER_LEASE_S}\n`);
-  const vars = { DATABASE_URL: url, OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'sk-bench', MODEL: 'bench-model', TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.url, TELEGRAM_ALLOWED_USERS: '*' };
-  const store = await openPostgresStore({ url, maxConnections: 2 });
-  const instances: Started[] = [];
+  const pair = await telegramDoorPair(pgServer, tg, model, 'handover', `gateway:\n  lease_seconds: ${HANDOVER_LEASE_S}\n`);
+  const { instances, holder, add } = pair;
   const trialsMs: number[] = [];
   const polledMs: number[] = [];
-  const holder = async () => {
-    const lease = await store.leases.get('door:telegram');
-    return lease && lease.expiresAt > Date.now() ? lease.holder : null;
-  };
   try {
-    let n = 0;
-    const add = async () => {
-      const s = await startInstance(`handover-${n++}`, vars, config);
-      instances.push(s);
-      return s;
-    };
-    await add();
-    await sleep(1500);
-    await add();
     for (let trial = 0; trial < HANDOVER_TRIALS; trial++) {
-      let current: string | null = null;
-      for (let i = 0; i < 300 && !(current = await holder()); i++) await sleep(100);
-      const warm = 7000 + trial;
-      tg.pushText({ text: `warm-up ${trial}`, userId: warm });
-      for (let i = 0; i < 300 && !tg.sent.some((m) => m.chatId === String(warm)); i++) await sleep(50);
+      const current = await pair.waitHolder();
+      await pair.warmUp(7000 + trial, `warm-up ${trial}`);
       // The standby has seen the holder renew at least once: it waits for its next heartbeat.
       await sleep(HANDOVER_LEASE_S * 1000 / 3 + 200);
       const victim = instances.find((i) => i.id === current && i.gw.child.exitCode === null);
@@ -297,9 +314,7 @@ export async function sigtermHandover(pgServer: BenchPostgres, tg: TelegramFake,
       await sleep(1500);
     }
   } finally {
-    await store.close();
-    await stopAll(instances);
-    rmSync(dir, { recursive: true, force: true });
+    await pair.close();
   }
   return { leaseSeconds: HANDOVER_LEASE_S, heartbeatMs: Math.round((HANDOVER_LEASE_S * 1000) / 3), trialsMs, maxMs: Math.max(...polledMs), polledMs };
 }
