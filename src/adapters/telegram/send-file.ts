@@ -4,13 +4,20 @@
  * through grammY's InputFile. The caption goes as plain text, cut to Telegram's 1,024 characters.
  * 429s are waited out as for text chunks; anything else is a PlatformApiError for the outbox.
  */
-import { InputFile } from 'grammy/web';
-import type { SendContext } from './send.js';
+import { InputFile, type Api } from 'grammy/web';
+import type { Logger } from '../../core/logger.js';
 import type { OutboundAttachment } from '../../core/types.js';
 import { retryAfterSeconds, toPlatformError } from './errors.js';
 
-/** What sending a file needs of the sender's context. */
-export type FileSendContext = Pick<SendContext, 'api' | 'token' | 'logger' | 'sleep' | 'maxRetryAfterSeconds' | 'maxRateLimitWaits'>;
+/** What sending a file needs of the sender's context (send.ts's SendContext has it all). */
+export interface FileSendContext {
+  api: Api;
+  token: string;
+  logger: Logger;
+  sleep: (ms: number) => Promise<void>;
+  maxRetryAfterSeconds: number;
+  maxRateLimitWaits: number;
+}
 
 /** Telegram's caption limit, in characters after entity parsing. */
 export const CAPTION_LIMIT = 1024;
