@@ -95,10 +95,10 @@ afterAll(() =>
 
 describe.skipIf(Boolean(postgres.skip))(`three instances on one PostgreSQL${postgres.skip ? ` (skipped: ${postgres.skip})` : ''}`, () => {
   it('keeps each session in order when its first messages reach instances that never saw the sender (no warm-up)', async () => {
-    // Slack acknowledges an event before the door hands it over, and the instances race: message j+1 of a
-    // session may reach its instance before message j is journaled by another. The door journals at
-    // once (the sender's name is looked up for the turn, not before the journal), and a turn takes its
-    // session's pending messages in Slack's order (the messages' ts), not in the order they were journaled.
+    // Each event is posted once the previous one was answered 200, as Slack does for one conversation. The
+    // door answers 200 only once the event is journaled (it does not wait for the sender's name, which is
+    // looked up for the turn), so message j is in the journal before message j+1 reaches any instance; and a
+    // turn takes its session's pending messages in Slack's order (the messages' ts).
     // users.info answers in 10 ms to 1 s, as it may at Slack on a bad day.
     slack.delay('users.info', 10, 1000);
     onTestFinished(() => slack.delay('users.info', 0));
@@ -125,11 +125,8 @@ describe.skipIf(Boolean(postgres.skip))(`three instances on one PostgreSQL${post
   it('answers a burst of messages spread over the instances exactly once each, every session in order', async () => {
     let ts = 0;
     const sent: string[] = [];
-    // Slack acknowledges an event before the door hands it over, and a door looks a sender's name up
-    // (users.info) the first time it sees them. A message whose instance is still looking the name up
-    // can then reach the journal after the next one, posted to another instance on the ack — the order
-    // two instances journal near-simultaneous events in, not the gateway's. So each instance meets each
-    // sender once first; the burst then measures what the gateway does with what was journaled in order.
+    // Each instance meets each sender once first (the test above covers senders no instance has seen), so
+    // the burst measures turns, leases and the outbox with every name known.
     for (let s = 0; s < SESSIONS; s++) {
       for (const target of instances) {
         const body = eventBody({ type: 'message', channel_type: 'im', channel: `D0S${s}`, user: `U0S${s}`, text: 'hello', ts: `1710000${String(++ts).padStart(3, '0')}.000100` });

@@ -8,6 +8,7 @@ import { slackFetcher } from './attachments.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from './bolt.js';
+import type { RespondFn } from '@slack/bolt';
 import { type SocketModeWatch, watchSocketMode } from './socket-state.js';
 import { refuseFutureTimestamps } from './timestamp.js';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
@@ -30,6 +31,8 @@ export const SLACK_EVENTS_PATH = '/slack/events';
 export const WORKING_NOTE = '_Working on it…_';
 /** A slash command is acknowledged within this, whatever the hand-over is doing (Slack allows 3 s). */
 const ACK_WITHIN_MS = 500;
+/** An event is answered 200 once journaled, or after this at the latest (Slack allows 3 s, then redelivers). */
+const EVENT_ACK_WITHIN_MS = 2_500;
 /** How long stop() waits for open HTTP requests before cutting them. */
 const STOP_GRACE_MS = 2_000;
 /** How long start() waits for a Socket Mode connection. */
@@ -92,6 +95,24 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     }
   }
 
+  /** Keeps work that goes on after Slack's answer in flight (stop waits for it); its failure is logged. */
+  function track(work: Promise<unknown>): void {
+    const run = work
+      .catch((error: unknown) => logger.error('slack', oneLine(error)))
+      .finally(() => inFlight.delete(run));
+    inFlight.add(run);
+  }
+
+  /** Waits for `handed` (the event journaled) but not past EVENT_ACK_WITHIN_MS; `dispatch` keeps it in flight. */
+  async function answerWithin(handed: Promise<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, EVENT_ACK_WITHIN_MS);
+    });
+    await Promise.race([handed, late]);
+    clearTimeout(timer);
+  }
+
   function dispatch(decoded: Decoded, handler: InboundHandler, lookupName: boolean): Promise<InboundVerdict | void> {
     if (!decoded.ok) {
       const log = decoded.reason.startsWith('malformed') ? logger.warn : logger.debug;
@@ -132,12 +153,15 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         ? new App({ ...common, socketMode: true, receiver: socketReceiver })
         : new App({
             ...common,
-            // processBeforeResponse false: Bolt answers 200 (events) and ack() (commands) before any slow work.
+            // processBeforeResponse true: the HTTP answer goes out when the listener returns, so an event is
+            // answered 200 only once it is journaled (ARCHITECTURE.md §2), as Telegram's offset is confirmed.
+            // Two instances then journal a session's messages in the order Slack had them answered. The
+            // listeners return within Slack's 3 s whatever the hand-over does (`answerWithin`).
             receiver: refuseFutureTimestamps(new HTTPReceiver({
               signingSecret: settings.signingSecret ?? '',
               endpoints: SLACK_EVENTS_PATH,
               logger: bolt,
-              processBeforeResponse: false,
+              processBeforeResponse: true,
               // A signed request Bolt cannot process (malformed payload) is logged and answered 200:
               // a 500 or 404 would only make Slack deliver the same junk again.
               processEventErrorHandler: async ({ error, response }) => {
@@ -178,7 +202,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       const verdict = await Promise.race([handed, new Promise<'slow'>((r) => setTimeout(() => r('slow'), ACK_WITHIN_MS).unref())]);
       if (verdict === 'refused') await ack();
       else await ack({ response_type: 'ephemeral', text: WORKING_NOTE });
-      await handed;
+      // Not awaited: the answer goes out when this listener returns; `dispatch` keeps the hand-over in flight.
     });
     // Another command routed to this app (e.g. renamed in Slack but not in config): say so at once
     // instead of letting Slack show "dispatch_failed" after 3 s.
@@ -189,17 +213,21 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     });
     instance.event('message', async ({ body, context }) => {
       if (context.retryNum) logger.debug('slack', `redelivery ${context.retryNum} of ${String((body as { event_id?: unknown }).event_id)}`);
-      await dispatch(decodeMessageEvent(body, ctx()), handler, true);
+      await answerWithin(dispatch(decodeMessageEvent(body, ctx()), handler, true));
     });
     instance.event('app_mention', async ({ body, context }) => {
       if (context.retryNum) logger.debug('slack', `redelivery ${context.retryNum} of ${String((body as { event_id?: unknown }).event_id)}`);
-      await dispatch(decodeMentionEvent(body, ctx()), handler, true);
+      await answerWithin(dispatch(decodeMentionEvent(body, ctx()), handler, true));
     });
     // Approval buttons (ARCHITECTURE.md §16): acknowledged at once; the core decides; the presser sees one
     // ephemeral line, and a press that decided the approval replaces the prompt (buttons gone) through
     // the interaction's response_url.
     instance.action({ type: 'block_actions', action_id: APPROVAL_ACTION_IDS }, async ({ ack, body, respond }) => {
       await ack();
+      // The answer is decided after the press is acknowledged (the 200 goes out when the listener returns).
+      track(answerPress(body, respond));
+    });
+    async function answerPress(body: Parameters<typeof decodeBlockAction>[0], respond: RespondFn): Promise<void> {
       const decoded = decodeBlockAction(body);
       if (!decoded.ok) {
         logger.warn('slack', `ignored: ${decoded.reason}`);
@@ -218,7 +246,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       } catch (error) {
         logger.warn('slack', `could not update the approval prompt: ${oneLine(error)}`);
       }
-    });
+    }
     // Listener errors are logged; they never take the process down or leak to Slack.
     instance.error(async (error) => {
       logger.error('slack', oneLine(error));
