@@ -154,7 +154,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
         : new App({
             ...common,
             // processBeforeResponse true: the HTTP answer goes out when the listener returns, so an event is
-            // answered 200 only once it is journaled (ARCHITECTURE.md §2), as Telegram's offset is confirmed.
+            // answered 200 only once it is journaled (ARCHITECTURE.md §1), as Telegram's offset is confirmed.
             // Two instances then journal a session's messages in the order Slack had them answered. The
             // listeners return within Slack's 3 s whatever the hand-over does (`answerWithin`).
             receiver: refuseFutureTimestamps(new HTTPReceiver({
