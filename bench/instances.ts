@@ -28,6 +28,7 @@ import { startInstantModel, type InstantModel } from './instant-model.js';
 import { startBenchPostgres, type BenchPostgres } from './postgres-server.js';
 import { benchSearchLatency } from './search.js';
 import { openPostgresStore } from '../src/store/postgres/index.js';
+import type { Lease } from '../src/core/store/types.js';
 import { freePort } from '../test/helpers/ports.js';
 
 export const USERS = 30;
@@ -170,11 +171,12 @@ async function scaleRun(pgServer: BenchPostgres, slack: SlackFake, model: Instan
 
 /**
  * Two instances on one PostgreSQL database behind the Telegram fake (failover and hand-over below):
- * `holder()` reads the door's live lease, `add()` starts one more standby, `warmUp` sends a message and
+ * `lease()` reads the door's live lease and `holder()` its holder, `add()` starts one more standby, `warmUp` sends a message and
  * waits for its answer, `waitHolder()` the instance holding the door (polling until there is one).
  */
 interface TelegramDoorPair {
   instances: Started[];
+  lease(): Promise<Lease | null>;
   holder(): Promise<string | null>;
   waitHolder(): Promise<string | null>;
   add(): Promise<Started>;
@@ -191,12 +193,14 @@ async function telegramDoorPair(pgServer: BenchPostgres, tg: TelegramFake, model
   const store = await openPostgresStore({ url, maxConnections: 2 });
   const instances: Started[] = [];
   let n = 0;
-  const holder = async () => {
-    const lease = await store.leases.get('door:telegram');
-    return lease && lease.expiresAt > Date.now() ? lease.holder : null;
+  const lease = async () => {
+    const live = await store.leases.get('door:telegram');
+    return live && live.expiresAt > Date.now() ? live : null;
   };
+  const holder = async () => (await lease())?.holder ?? null;
   const pair: TelegramDoorPair = {
     instances,
+    lease,
     holder,
     async waitHolder() {
       let current: string | null = null;
@@ -275,7 +279,7 @@ async function failover(pgServer: BenchPostgres, tg: TelegramFake, model: Instan
  */
 export async function sigtermHandover(pgServer: BenchPostgres, tg: TelegramFake, model: InstantModel, log: (l: string) => void): Promise<NonNullable<InstancesBench['handover']>> {
   const pair = await telegramDoorPair(pgServer, tg, model, 'handover', `gateway:\n  lease_seconds: ${HANDOVER_LEASE_S}\n`);
-  const { instances, holder, add } = pair;
+  const { instances, add } = pair;
   const trialsMs: number[] = [];
   const polledMs: number[] = [];
   try {
@@ -287,23 +291,27 @@ export async function sigtermHandover(pgServer: BenchPostgres, tg: TelegramFake,
       const victim = instances.find((i) => i.id === current && i.gw.child.exitCode === null);
       if (!victim) throw new Error(`no live door holder (${current})`);
       const wall0 = Date.now();
-      const t0 = performance.now();
       const exited = victim.gw.stop('SIGTERM');
-      let took = 0;
+      // The lease row keeps when its holder took it (`acquiredAt`, the taker's clock; one machine here).
+      let taken: Lease | null = null;
       for (;;) {
-        const h = await holder();
-        if (h && h !== current) {
-          took = performance.now() - t0;
+        const l = await pair.lease();
+        if (l && l.holder !== current) {
+          taken = l;
           break;
         }
-        if (performance.now() - t0 > 60_000) throw new Error('no hand-over within 60 s');
+        if (Date.now() - wall0 > 60_000) throw new Error('no hand-over within 60 s');
         await sleep(20);
       }
-      // The new holder's first getUpdates after it took the door (the stopping one's last polls came before).
+      const took = Math.max(0, taken.acquiredAt - wall0);
+      // The new holder's first getUpdates: the first one at or after it took the door. The stopping instance
+      // makes its last poll before it gives the door up, so every poll from then on is the new holder's —
+      // including one made before this loop read the lease (a search from the moment it was read would miss
+      // that poll and find the next one, a long-poll hold later).
       let polled = 0;
       for (let i = 0; i < 500 && !polled; i++) {
-        const first = tg.requests.find((r) => r.method === 'getUpdates' && r.at >= wall0 + took);
-        if (first) polled = Math.max(took, first.at - wall0);
+        const first = tg.requests.find((r) => r.method === 'getUpdates' && r.at >= taken.acquiredAt);
+        if (first) polled = first.at - wall0;
         else await sleep(10);
       }
       if (await exited !== 0) throw new Error(`${victim.id} did not exit 0 on SIGTERM: ${victim.gw.stderr().slice(-500)}`);
