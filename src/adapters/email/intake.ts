@@ -5,7 +5,8 @@
  * Each mail is parsed, screened (screen.ts), handed to the gateway, and flagged `\Seen` only once the
  * handler resolved (journaled). The first connection must open the mailbox, or the start fails
  * with one line naming IMAP_URL (an unreachable host, a closed port, a silent server, a refused
- * login, a missing mailbox); a connection that drops after that is opened again with backoff.
+ * login, a missing mailbox); a connection that drops after that, or stops answering (imap-liveness.ts),
+ * is opened again with backoff.
  */
 import { ImapFlow, type FetchMessageObject } from 'imapflow';
 import type { InboundHandler, InboundVerdict } from '../../core/types.js';
@@ -17,6 +18,7 @@ import { screenMail } from './screen.js';
 import { toInboundMessage } from './inbound.js';
 import type { MailAttachments } from './attachments.js';
 import { IMAP_CONNECT_TIMEOUT_MS, imapProblem, toImapError } from './imap-errors.js';
+import { IMAP_LIVENESS, type LivenessOptions, watchLiveness } from './imap-liveness.js';
 
 export interface IntakeOptions {
   imap: ImapSettings;
@@ -32,6 +34,8 @@ export interface IntakeOptions {
   attachments?: MailAttachments;
   /** Reconnect waits (ms) after the n-th failure in a row; default 0.5 s doubling to 60 s. */
   backoffMs?: (attempt: number) => number;
+  /** How a connection that stopped answering is noticed (imap-liveness.ts); default IMAP_LIVENESS. */
+  liveness?: LivenessOptions;
 }
 
 /** What a stop waits for a mail being handed over before it leaves it for the next start. */
@@ -150,6 +154,9 @@ export class MailboxIntake {
       const client = clientFor(imap);
       this.client = client;
       let closed = false;
+      /** Why this connection was given up as hung (no answer to a NOOP), if it was. */
+      let hung: string | null = null;
+      let stopWatching = (): void => undefined;
       client.on('error', (error: Error) => logger.debug('email', `IMAP connection error: ${oneLine(error)}`));
       client.on('close', () => {
         closed = true;
@@ -170,6 +177,13 @@ export class MailboxIntake {
         failures = 0;
         this.down = null;
         onOpen();
+        const liveness = this.options.liveness ?? IMAP_LIVENESS;
+        stopWatching = watchLiveness(client, liveness, () => {
+          hung = `IMAP server ${imap.host}:${imap.port} stopped answering (a NOOP went unanswered for ${liveness.deadlineMs / 1000} s); reconnecting`;
+          this.down = hung;
+          logger.warn('email', hung);
+          client.close(); // the close handler wakes the loop, which connects again
+        });
         method = 'scan';
         while (!this.stopping && !closed) {
           await this.scan(client);
@@ -181,16 +195,18 @@ export class MailboxIntake {
         const e = toImapError(error, imap, method);
         if (fatal(e)) break;
         failures += 1;
-        this.down = `${e.message}; reconnecting`;
-        logger.warn('email', `${e.message}; trying again in ${Math.round(this.backoff(failures) / 100) / 10} s`);
+        // A command cut short by giving a hung connection up fails too: the reason stays that it hung.
+        this.down = hung ?? `${e.message}; reconnecting`;
+        if (!hung) logger.warn('email', `${e.message}; trying again in ${Math.round(this.backoff(failures) / 100) / 10} s`);
       } finally {
+        stopWatching();
         if (this.client === client) this.client = null;
         if (!this.stopping) client.close();
       }
       if (this.stopping) break;
       if (closed && failures === 0) {
         failures = 1;
-        logger.warn('email', `IMAP connection to ${imap.host}:${imap.port} dropped; reconnecting`);
+        if (!hung) logger.warn('email', `IMAP connection to ${imap.host}:${imap.port} dropped; reconnecting`);
       }
       await this.sleep(this.backoff(Math.max(1, failures)));
     }
