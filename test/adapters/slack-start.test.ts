@@ -139,10 +139,14 @@ describe('Slack Socket Mode', () => {
   let adapter: SlackAdapter;
   const got: InboundMessage[] = [];
 
+  /** While set, the handler waits for it before it returns (the journal is slow). */
+  let gate: Promise<void> | undefined;
+
   beforeAll(async () => {
     adapter = build({ signingSecret: undefined, appToken: slack.appToken });
     await adapter.start(async (m) => {
       got.push(m);
+      if (gate) await gate;
     });
     await slack.socketConnected();
   });
@@ -164,6 +168,23 @@ describe('Slack Socket Mode', () => {
     expect(ack.envelope_id).toBeTruthy();
     await expect.poll(() => got.length).toBe(1);
     expect(got[0]).toMatchObject({ chatId: 'D0009', text: 'over the socket', updateId: 'Ev0SOCK1', isDirect: true });
+  });
+
+  it('acknowledges an event envelope only once the handler took it (journaled), as HTTP mode answers 200', async () => {
+    let release!: () => void;
+    gate = new Promise<void>((r) => (release = r));
+    const timer = setTimeout(() => release(), 400);
+    try {
+      const body = JSON.parse(eventBody({ type: 'message', channel: 'D0009', channel_type: 'im', user: 'U1001', text: 'journal me first', ts: '1700000101.000100' }, { eventId: 'Ev0SOCK2' }));
+      const sent = Date.now();
+      const ack = await slack.sendSocketEnvelope('events_api', body);
+      expect(ack.envelope_id).toBeTruthy();
+      expect(Date.now() - sent).toBeGreaterThanOrEqual(350);
+      expect(got.map((m) => m.updateId)).toContain('Ev0SOCK2');
+    } finally {
+      clearTimeout(timer);
+      gate = undefined;
+    }
   });
 
   it('acknowledges a slash command with the working note', async () => {

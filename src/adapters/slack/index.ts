@@ -11,6 +11,7 @@ import { App, HTTPReceiver, SocketModeReceiver } from './bolt.js';
 import type { RespondFn } from '@slack/bolt';
 import { type SocketModeWatch, watchSocketMode } from './socket-state.js';
 import { refuseFutureTimestamps } from './timestamp.js';
+import { ackAfterHandOver, type SlackEventEmitter } from './socket-ack.js';
 import { ConfigError, CredentialsError, oneLine, PlatformApiError, SwitchboardError } from '../../core/errors.js';
 import { PLATFORM_HINTS } from '../../core/prompt/hints.js';
 import type { SlackSettings } from '../../core/settings.js';
@@ -148,6 +149,9 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     // The Socket Mode receiver as App would build it (same client options), kept to watch its client.
     const socketReceiver = mode === 'socket' ? new SocketModeReceiver({ appToken: settings.appToken ?? '', logger: bolt, installerOptions: { clientOptions: options } }) : undefined;
     socketClient = socketReceiver?.client;
+    if (socketClient && !ackAfterHandOver(socketClient as unknown as SlackEventEmitter)) {
+      logger.warn('slack', 'Socket Mode: envelopes are acknowledged on receipt (this Bolt version registers its listener differently)');
+    }
     const instance =
       socketReceiver
         ? new App({ ...common, socketMode: true, receiver: socketReceiver })
