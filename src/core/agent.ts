@@ -120,8 +120,14 @@ export interface TurnResult {
   notices?: string[];
 }
 
-/** How the call a paused turn waited on ends: run it now (approved) or this text is its result. */
-export type ApprovalVerdict = { run: (call: () => Promise<string>) => Promise<string> } | { result: string };
+/**
+ * How the call a paused turn waited on ends: run it now (approved), or this text is its result, or the
+ * turn was stopped (`/stop`): every call it waited on gets this text and the turn ends without a request.
+ */
+export type ApprovalVerdict = { run: (call: () => Promise<string>) => Promise<string> } | { result: string } | { stopped: string };
+
+/** A stopped turn's answer (as a running turn cancelled by /stop says). */
+export const STOPPED_ANSWER = 'Stopped.';
 
 /** A turn's running state between model requests (turn and resume share the loop). */
 interface LoopState {
@@ -369,6 +375,12 @@ export class Agent {
     for (const m of paused.taint) taint.mark(m.kind, m.source);
     const ctx = this.toolContext(input, session, taint);
     const media = await this.imagesOf(session.id, messages);
+    if ('stopped' in verdict) {
+      // Each call the model made gets its result, so the history stays a valid exchange for the next request.
+      for (const c of paused.calls) messages.push({ role: 'tool', toolCallId: c.id, name: c.name, content: verdict.stopped });
+      messages.push({ role: 'assistant', content: STOPPED_ANSWER });
+      return { answer: STOPPED_ANSWER, session, newMessages: messages.slice(stored), usage: paused.usage, requests: paused.requests };
+    }
     const [call, ...rest] = paused.calls;
     const content = 'result' in verdict ? verdict.result : await verdict.run(() => this.runTool(registry, call.name, call.arguments, ctx, false).then((r) => ('content' in r ? r.content : r.reason)));
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });

@@ -104,3 +104,82 @@ describe('approvals in the core', () => {
     expect(result.answer).toContain("Not done: `crm__update_contact` needs a person's approval, and a scheduled run cannot ask for one.");
   });
 });
+
+function dm(text: string, command?: string): InboundMessage {
+  seq++;
+  return {
+    platform: 'telegram',
+    chatId: '4242',
+    userId: '4242',
+    text,
+    isDirect: true,
+    mentionsBot: false,
+    isReplyToBot: false,
+    messageId: `tg${seq}`,
+    updateId: `tg${seq}`,
+    receivedAt: new Date(),
+    replyTarget: { platform: 'telegram', chatId: '4242' },
+    ...(command ? { command: { name: command, forBot: true } } : {}),
+  };
+}
+
+describe('/stop and /new while a turn waits for a yes', () => {
+  let core: CoreHarness;
+  beforeAll(() => {
+    core = makeCore({ modelUrl: model.openaiUrl, tools: [probe], door: recordingAdapter('telegram') });
+  });
+  afterAll(() => core?.close());
+
+  async function paused(text: string): Promise<string> {
+    const before = core.door.sent.length;
+    await core.gateway.handle(dm(text));
+    await until(() => core.door.sent.length > before, 10_000, 'the approval prompt');
+    await core.gateway.idle();
+    const pending = await core.store.approvals.pendingOf('telegram:4242:4242');
+    expect(pending).not.toBeNull();
+    return pending!.id;
+  }
+
+  it('/stop ends the waiting turn with "Stopped.", no model request, the call never made; a later press says so', async () => {
+    const id = await paused('please UPDATE the contact');
+    const requests = model.completions().length;
+    const sent = core.door.sent.length;
+    await core.gateway.handle(dm('/stop', 'stop'));
+    await until(() => core.door.sent.length > sent, 10_000, 'the stop');
+    await core.gateway.idle();
+    expect(core.door.sent.slice(sent).map((m) => m.text)).toEqual(['Stopped.']);
+    expect(model.completions().length).toBe(requests);
+    const outcome = await core.gateway.handle.action({ platform: 'telegram', approvalId: id, decision: 'approve', userId: '4242', chatId: '4242', actionId: 'cb1' });
+    expect(outcome.text).toBe('This was stopped (/stop), so the call was not made.');
+    await core.gateway.idle();
+    expect(runs).toHaveLength(1); // the e-mail test's one run, no more
+
+    // The stopped exchange is in the history, each call with its result: the next request is a valid one.
+    await core.gateway.handle(dm('and now?'));
+    await until(() => model.completions().length > requests, 10_000, 'the next answer');
+    await core.gateway.idle();
+    expect(toolResults(model.completions().at(-1)!, 'crm__update_contact')).toEqual(['stopped by the user (/stop): the call was not made']);
+    expect(core.door.sent.at(-1)?.text).toBe('ok');
+  });
+
+  it('/new closes the waiting call with the old conversation: not made, and not carried into the new one', async () => {
+    const id = await paused('UPDATE it again please');
+    const sent = core.door.sent.length;
+    await core.gateway.handle(dm('/new', 'new'));
+    await until(() => core.door.sent.length > sent, 10_000, 'the reply to /new');
+    await core.gateway.idle();
+    expect(core.door.sent.slice(sent).map((m) => m.text)).toEqual(['Started a new conversation. The call that waited for your yes was not made.']);
+    const outcome = await core.gateway.handle.action({ platform: 'telegram', approvalId: id, decision: 'approve', userId: '4242', chatId: '4242', actionId: 'cb2' });
+    expect(outcome.text).toBe('A new conversation was started (/new), so the call was not made.');
+    await core.gateway.idle();
+    expect(runs).toHaveLength(1);
+    expect((await core.store.approvals.get(id))?.state).toBe('done');
+
+    const requests = model.completions().length;
+    await core.gateway.handle(dm('hello again'));
+    await until(() => model.completions().length > requests, 10_000, 'the first answer of the new conversation');
+    const body = JSON.stringify(model.completions().at(-1)!.body.messages);
+    expect(body).not.toContain('UPDATE it again');
+    expect(body).not.toContain('crm__update_contact');
+  });
+});

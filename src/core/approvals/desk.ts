@@ -13,7 +13,7 @@ import type { ActionOutcome, DeliveryTarget, InboundAction, InboundMessage } fro
 import type { ApprovalRequest, PausedTurn } from '../agent.js';
 import type { TurnContext } from '../gateway/context.js';
 import { personKey } from '../identity.js';
-import { serverOf, SUPERSEDED, SUPERSEDED_TEXT } from './policy.js';
+import { NEW_CONVERSATION, NEW_CONVERSATION_TEXT, serverOf, STOPPED, STOPPED_TEXT, SUPERSEDED, SUPERSEDED_TEXT } from './policy.js';
 import { approvalPrompt } from './prompt.js';
 
 /** What an approval row's `turn` holds: the paused turn and the message the resume stands in for. */
@@ -202,6 +202,50 @@ export class ApprovalDesk {
     return true;
   }
 
+  /**
+   * `/stop` in a session whose turn waits for a yes: the approval is closed (its prompt says so) and its
+   * resume row journaled, so the paused turn ends with "Stopped." (TurnRunner.resume, no model request).
+   * False when none was pending.
+   */
+  async stop(sessionKey: string, resume: (message: InboundMessage) => Promise<void>): Promise<boolean> {
+    const record = await this.deps.store.approvals.pendingOf(sessionKey);
+    if (!record) return false;
+    const at = this.deps.now().getTime();
+    const decided = await this.deps.store.transaction(async (tx) => {
+      const answered = await tx.approvals.decide(record.id, 'denied', STOPPED, at);
+      if (!answered) return null;
+      const message = resumeMessage(answered, at);
+      await tx.inbound.claim(message, answered.sessionKey);
+      return { record: answered, message };
+    });
+    if (!decided) return false;
+    this.deps.logger.info('approvals', `approval ${record.id} (${record.tool}) not made: /stop`);
+    this.forget(decided.record);
+    await this.close(decided.record, STOPPED_TEXT);
+    await resume(decided.message);
+    return true;
+  }
+
+  /**
+   * `/new` in a session whose turn waits for a yes: the approval is closed and done, the paused turn dropped
+   * with the conversation it belonged to (resuming it would put it in the new one). False when none was pending.
+   */
+  async drop(sessionKey: string): Promise<boolean> {
+    const { store, logger } = this.deps;
+    const record = await store.approvals.pendingOf(sessionKey);
+    if (!record) return false;
+    const decided = await store.transaction(async (tx) => {
+      const answered = await tx.approvals.decide(record.id, 'denied', NEW_CONVERSATION, this.deps.now().getTime());
+      if (answered) await tx.approvals.finish(answered.id);
+      return answered;
+    });
+    if (!decided) return false;
+    logger.info('approvals', `approval ${record.id} (${record.tool}) not made: /new started a new conversation`);
+    this.forget(decided);
+    await this.close(decided, NEW_CONVERSATION_TEXT);
+    return true;
+  }
+
   private forget(record: ApprovalRecord): void {
     if (this.pendingBySession.get(record.sessionKey) === record.id) this.pendingBySession.delete(record.sessionKey);
   }
@@ -227,6 +271,8 @@ function alreadyAnswered(r: ApprovalRecord, at: number): string {
   if (r.state === 'pending' && r.expiresAt <= at) return 'This approval has expired; the call was not made.';
   if (r.decision === 'expired') return 'This approval has expired; the call was not made.';
   if (r.answeredBy === SUPERSEDED) return 'This was not answered: a new message came, so the call was not made.';
+  if (r.answeredBy === STOPPED) return 'This was stopped (/stop), so the call was not made.';
+  if (r.answeredBy === NEW_CONVERSATION) return 'A new conversation was started (/new), so the call was not made.';
   const who = r.answeredBy === 'console' ? 'in the console' : r.answeredBy ? `by ${r.answeredBy}` : '';
   return `This was already ${r.decision ?? 'answered'}${who ? ` ${who}` : ''}.`;
 }

@@ -40,3 +40,13 @@ export const NOT_ANSWERED = 'not answered: the user sent a new message instead, 
 export const SUPERSEDED = 'new-message';
 /** What the prompt then says instead of its buttons. */
 export const SUPERSEDED_TEXT = 'Not answered: a new message came, so the call was not made.';
+/**
+ * `/stop` while the session's turn waits for a yes: the approval is closed, the call not made, and the
+ * paused turn ends at once with "Stopped." and no model request (the model's calls are told this).
+ */
+export const STOPPED = 'stop-command';
+export const STOPPED_TEXT = 'Stopped: the call was not made.';
+export const STOPPED_RESULT = 'stopped by the user (/stop): the call was not made';
+/** `/new` while a turn waits for a yes: the approval is closed and the paused turn dropped with its conversation. */
+export const NEW_CONVERSATION = 'new-command';
+export const NEW_CONVERSATION_TEXT = 'Not made: a new conversation was started.';

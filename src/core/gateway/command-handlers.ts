@@ -18,6 +18,8 @@ export interface CommandDeps {
   modelStatus(ctx: TurnContext, session?: Pick<SessionRecord, 'model'>): Promise<{ ok: boolean; label: string }>;
   /** Whether the session's turn is running, and a way to cancel it. */
   turns: { isRunning(sessionKey: string): boolean; cancel(sessionKey: string): boolean };
+  /** A turn waiting for a yes (ARCHITECTURE.md §16): `stop` ends it ("Stopped."), `drop` closes it with its conversation. */
+  approvals: { stop(sessionKey: string): Promise<boolean>; drop(sessionKey: string): Promise<boolean> };
 }
 
 export type CommandHandler = (ctx: TurnContext, deps: CommandDeps) => Promise<string | null>;
@@ -33,14 +35,16 @@ const help: CommandHandler = async (ctx) => helpText(ctx.message.platform);
 export const COMMAND_HANDLERS: Readonly<Record<ChatCommand, CommandHandler>> = {
   start: help,
   help,
-  async new(ctx, { store, now }) {
+  async new(ctx, { store, now, approvals }) {
+    const dropped = await approvals.drop(ctx.sessionKey);
     const open = await store.sessions.findOpen(ctx.address);
     if (open) await store.sessions.end(open.id, 'new', now().getTime());
-    return 'Started a new conversation.';
+    return dropped ? 'Started a new conversation. The call that waited for your yes was not made.' : 'Started a new conversation.';
   },
-  // The cancelled turn itself answers "Stopped."; only an idle session gets a reply here.
-  async stop(ctx, { turns }) {
-    return turns.cancel(ctx.sessionKey) ? null : 'Nothing is running.';
+  // The cancelled turn itself answers "Stopped." (a turn waiting for a yes too); only an idle session gets a reply here.
+  async stop(ctx, { turns, approvals }) {
+    if (turns.cancel(ctx.sessionKey)) return null;
+    return (await approvals.stop(ctx.sessionKey)) ? null : 'Nothing is running.';
   },
   async status(ctx, { store, modelStatus, turns }) {
     const s = await store.sessions.findOpen(ctx.address);

@@ -247,6 +247,7 @@ export class Gateway {
       store: this.deps.store,
       now: this.now,
       turns: this.turns,
+      approvals: { stop: (key: string) => this.approvals.stop(key, this.resume), drop: (key: string) => this.approvals.drop(key) },
       modelStatus: (c: TurnContext, session?: Pick<SessionRecord, 'model'>) => agent.modelStatus(agent.modelOf(session, c.model)),
     };
     const text = 'unknown' in parsed ? unknownCommandText(parsed.unknown) : await COMMAND_HANDLERS[parsed.command](ctx, deps);

@@ -40,7 +40,7 @@ import { cutOversized, maxMessageChars } from './oversized.js';
 import { TurnTaint } from '../taint.js';
 import type { ApprovalVerdict } from '../agent.js';
 import type { ApprovalDesk, StoredTurn } from '../approvals/desk.js';
-import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER, NOT_ANSWERED, SUPERSEDED } from '../approvals/policy.js';
+import { DENIED_BY_USER, INTERRUPTED, NO_ANSWER, NOT_ANSWERED, STOPPED, STOPPED_RESULT, SUPERSEDED } from '../approvals/policy.js';
 import type { MediaIntake, PreparedMessage } from '../media/intake.js';
 
 export interface TurnRunnerDeps {
@@ -470,7 +470,8 @@ export class TurnRunner {
     const first = paused.messages[0];
     const userContent = first?.role === 'user' ? first.content : '';
     let verdict: ApprovalVerdict;
-    if (record.decision === 'denied') verdict = { result: record.answeredBy === SUPERSEDED ? NOT_ANSWERED : DENIED_BY_USER };
+    if (record.decision === 'denied' && record.answeredBy === STOPPED) verdict = { stopped: STOPPED_RESULT };
+    else if (record.decision === 'denied') verdict = { result: record.answeredBy === SUPERSEDED ? NOT_ANSWERED : DENIED_BY_USER };
     else if (record.decision === 'expired') verdict = { result: NO_ANSWER };
     else if (record.state === 'ran') verdict = { result: record.result ?? '' };
     else if (record.state === 'running') verdict = { result: INTERRUPTED };

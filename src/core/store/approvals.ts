@@ -60,6 +60,8 @@ export interface ApprovalRepo {
   recordResult(id: string, result: string): Promise<void>;
   /** → done (the resumed turn committed). */
   finish(id: string): Promise<void>;
+  /** The session's pending approval (a session's turn waits on one at most), or null. */
+  pendingOf(sessionKey: string): Promise<ApprovalRecord | null>;
   /** Pending first, then the most recent, at most `limit`. */
   list(limit: number): Promise<ApprovalRecord[]>;
 }

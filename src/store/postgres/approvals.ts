@@ -27,6 +27,11 @@ export class PgApprovalRepo implements ApprovalRepo {
     return row ? approvalFromRow(row) : null;
   }
 
+  async pendingOf(sessionKey: string): Promise<ApprovalRecord | null> {
+    const [row] = await this.run.rows<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE session_key = $1 AND state = 'pending' ORDER BY created_at DESC LIMIT 1`, [sessionKey]);
+    return row ? approvalFromRow(row) : null;
+  }
+
   async decide(id: string, decision: 'approved' | 'denied', by: string, at: number): Promise<ApprovalRecord | null> {
     const [row] = await this.run.rows<ApprovalRow>(
       `UPDATE approvals SET state = 'answered', decision = $1, answered_by = $2, answered_at = $3

@@ -35,6 +35,12 @@ export class SqliteApprovalRepo implements ApprovalRepo {
     return row ? approvalFromRow(row) : null;
   }
 
+  async pendingOf(sessionKey: string): Promise<ApprovalRecord | null> {
+    await this.ready();
+    const row = prepare(this.db, `SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE session_key = ? AND state = 'pending' ORDER BY created_at DESC LIMIT 1`).get(sessionKey) as ApprovalRow | undefined;
+    return row ? approvalFromRow(row) : null;
+  }
+
   async decide(id: string, decision: 'approved' | 'denied', by: string, at: number): Promise<ApprovalRecord | null> {
     await this.ready();
     const row = prepare(
