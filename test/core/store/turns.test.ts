@@ -263,7 +263,11 @@ for (const engine of ENGINES) {
       const paused = await store.turns.commit({ ...answer(id, [asking]), append: undefined, recordTurn: undefined, createApproval: approval });
       expect(paused.settled).toBe(true);
       expect(await store.approvals.get('ap-2')).toMatchObject({ state: 'pending', tool: 'web_fetch', args: '{"url":"https://example.org"}', expiresAt: T0 + 60_000, server: null });
+      // The session's pending approval (what /stop and /new close), and none once it is answered.
+      expect((await store.approvals.pendingOf(KEY))?.id).toBe('ap-2');
+      expect(await store.approvals.pendingOf(`${KEY}:other`)).toBeNull();
       expect(await store.approvals.decide('ap-2', 'approved', 'telegram:77', T0 + 5)).not.toBeNull();
+      expect(await store.approvals.pendingOf(KEY)).toBeNull();
       const resume = { ...message('u2', '', T0 + 6), resumesApproval: 'ap-2' };
       await store.inbound.claim(resume, KEY);
       expect((await store.turns.commit(answer(id, [resume], { finishApproval: 'ap-2' }))).settled).toBe(true);
