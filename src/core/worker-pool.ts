@@ -38,8 +38,17 @@ export interface WorkerPoolOptions {
   startTimeoutMs?: number;
 }
 
+/** What one job may set for itself. */
+export interface JobOptions {
+  /** This job's timeout instead of the pool's. */
+  timeoutMs?: number;
+  /** Buffers moved to the thread with the request, not copied (they are empty here afterwards). */
+  transfer?: ArrayBuffer[];
+}
+
 interface Job<Req, Res> {
   request: Req;
+  options: JobOptions;
   resolve: (result: Res) => void;
   reject: (error: Error) => void;
 }
@@ -65,10 +74,10 @@ export class WorkerPool<Req, Res> {
   constructor(private readonly options: WorkerPoolOptions) {}
 
   /** Runs one job on a thread; rejects with WorkerTimeout or WorkerFailed. */
-  run(request: Req): Promise<Res> {
+  run(request: Req, options: JobOptions = {}): Promise<Res> {
     if (this.closed) return Promise.reject(new WorkerFailed('the worker pool is closed'));
     return new Promise<Res>((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
+      this.queue.push({ request, options, resolve, reject });
       this.dispatch();
     });
   }
@@ -144,7 +153,7 @@ export class WorkerPool<Req, Res> {
     slot.worker.ref();
     if (slot.ready) this.startClock(slot, job);
     try {
-      slot.worker.postMessage({ id: slot.jobId, request: job.request });
+      slot.worker.postMessage({ id: slot.jobId, request: job.request }, job.options.transfer);
     } catch (error) {
       this.release(slot);
       job.reject(new WorkerFailed(`the job could not be sent: ${error instanceof Error ? error.message : String(error)}`));
@@ -153,14 +162,15 @@ export class WorkerPool<Req, Res> {
 
   /** The job's timeout, from now (its thread is ready). */
   private startClock(slot: Slot<Req, Res>, job: Job<Req, Res>): void {
+    const timeoutMs = job.options.timeoutMs ?? this.options.timeoutMs;
     slot.timer = setTimeout(() => {
       // Busy with this job for who knows how long: the thread is ended; the next job starts another.
       this.slots.delete(slot);
       this.release(slot);
       void slot.worker.terminate();
-      job.reject(new WorkerTimeout(this.options.timeoutMs));
+      job.reject(new WorkerTimeout(timeoutMs));
       this.dispatch();
-    }, this.options.timeoutMs);
+    }, timeoutMs);
     slot.timer.unref();
   }
 

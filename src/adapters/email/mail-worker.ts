@@ -2,7 +2,7 @@
  * Reading mail off the event loop (ARCHITECTURE.md §11): mailparser's decoding of a raw mail (an
  * 850 KB HTML body took 120–160 ms of the event loop; base64 attachments of megabytes more) and
  * html-to-text (about 1 ms a KB on an idle machine, several times that on a busy one) run in one
- * worker thread, started on the first mail and not keeping the process alive. Every door shares the
+ * worker thread (core/worker-pool.ts), started on the first mail and not keeping the process alive. Every door shares the
  * event loop: what is left on it is bounded work on text already cut (parse.ts, reply-cut.ts).
  *
  * A job that takes longer than its timeout ends that worker (the next mail gets a new one) and the
@@ -15,6 +15,7 @@
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { QUOTE_MARK } from './reply-cut.js';
+import { WorkerPool, WorkerTimeout } from '../../core/worker-pool.js';
 
 /** An HTML conversion still running after this is abandoned (its worker ended). */
 export const HTML_WORKER_TIMEOUT_MS = 5_000;
@@ -122,83 +123,45 @@ async function parse(raw, maxPartBytes) {
   };
   return { result, transfer };
 }
-parentPort.on('message', async (job) => {
+parentPort.on('message', async ({ id, request: job }) => {
   try {
-    if (job.op === 'html') parentPort.postMessage({ id: job.id, result: toText(job.html) });
+    if (job.op === 'html') parentPort.postMessage({ id, result: toText(job.html) });
     else {
       const { result, transfer } = await parse(job.raw, job.maxPartBytes);
-      parentPort.postMessage({ id: job.id, result }, transfer);
+      parentPort.postMessage({ id, result }, transfer);
     }
   } catch (error) {
-    parentPort.postMessage({ id: job.id, error: String((error && error.message) || error) });
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
   }
 });
+parentPort.postMessage({ ready: true });
 `;
 
-interface Pending {
-  worker: Worker;
-  resolve: (result: unknown) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
+type MailJob = { op: 'html'; html: string } | { op: 'parse'; raw: Uint8Array; maxPartBytes: number };
 
-let worker: Worker | null = null;
-let nextId = 0;
-const pending = new Map<number, Pending>();
+/** One thread (WorkerPool: started on the first mail, not keeping the process alive while idle). */
+let pool: WorkerPool<MailJob, unknown> | null = null;
 
-/** Rejects the jobs of worker `w` (an ended worker's; a newer worker's jobs go on). */
-function failAll(w: Worker, error: Error): void {
-  for (const [id, p] of pending) {
-    if (p.worker !== w) continue;
-    pending.delete(id);
-    clearTimeout(p.timer);
-    p.reject(error);
-  }
-}
-
-function started(): Worker {
-  if (worker) return worker;
+function mailPool(): WorkerPool<MailJob, unknown> {
+  if (pool) return pool;
   const require = createRequire(import.meta.url);
   const workerData = { htmlToText: require.resolve('html-to-text'), mailparser: require.resolve('mailparser'), mark: QUOTE_MARK, headerKeys: HEADER_KEYS };
-  const w = new Worker(WORKER_CODE, { eval: true, workerData, stdout: false, stderr: false });
-  w.unref();
-  w.on('message', (m: { id: number; result?: unknown; error?: string }) => {
-    const p = pending.get(m.id);
-    if (!p) return;
-    pending.delete(m.id);
-    if (![...pending.values()].some((q) => q.worker === w)) w.unref();
-    clearTimeout(p.timer);
-    if (m.error === undefined) p.resolve(m.result);
-    else p.reject(new Error(m.error));
+  pool = new WorkerPool<MailJob, unknown>({
+    spawn: () => new Worker(WORKER_CODE, { eval: true, workerData, stdout: false, stderr: false }),
+    size: 1,
+    timeoutMs: PARSE_WORKER_TIMEOUT_MS,
   });
-  w.on('error', (error) => {
-    if (worker === w) worker = null;
-    failAll(w, error);
-  });
-  w.on('exit', () => {
-    if (worker === w) worker = null;
-    failAll(w, new Error('the mail worker stopped'));
-  });
-  worker = w;
-  return w;
+  return pool;
 }
 
-function run<T>(job: Record<string, unknown>, timeoutMs: number, what: string, transfer: ArrayBuffer[] = []): Promise<T> {
-  const w = started();
-  const id = nextId++;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      pending.delete(id);
-      // The worker is busy with this one for who knows how long: end it; the next mail starts another.
-      if (worker === w) worker = null;
-      void w.terminate();
-      reject(new Error(`${what} took longer than ${timeoutMs / 1000} s to read`));
-    }, timeoutMs);
-    pending.set(id, { worker: w, resolve: resolve as (r: unknown) => void, reject, timer });
-    // Held open while it has work (the answer is awaited), let go when idle.
-    w.ref();
-    w.postMessage({ ...job, id }, transfer);
-  });
+/** Runs `job`; a timeout is said as "`what` took longer than N s to read" (the caller falls back). */
+async function run<T>(job: MailJob, timeoutMs: number, what: string, transfer: ArrayBuffer[] = []): Promise<T> {
+  try {
+    return (await mailPool().run(job, { timeoutMs, transfer })) as T;
+  } catch (error) {
+    if (error instanceof WorkerTimeout) throw new Error(`${what} took longer than ${timeoutMs / 1000} s to read`, { cause: error });
+    throw error;
+  }
 }
 
 /** HTML as text (blockquote lines marked), converted in the worker thread; rejects after HTML_WORKER_TIMEOUT_MS. */
