@@ -129,6 +129,11 @@ export function outboxFromRow(r: OutboxRow): OutboxItem {
   };
 }
 
+/** A reply just written and taken for delivery by its writer (enqueueTaken, a turn's commit): a new row, as read back. */
+export function takenOutboxItem(id: number, sessionKey: string | null, target: DeliveryTarget, message: OutboundMessage, createdAt: number, nextAttemptAt: number): OutboxItem {
+  return { id, sessionKey, target, message, nextChunk: 0, attempts: 0, lastError: null, status: 'pending', createdAt, nextAttemptAt };
+}
+
 /** A job's row: the job's own columns as the job has them, the rest in the tables' snake case. */
 export interface CronJobRow extends Pick<CronJob, 'id' | 'source' | 'owner' | 'schedule' | 'timezone' | 'prompt'> {
   [column: string]: unknown;

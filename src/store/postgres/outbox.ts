@@ -2,7 +2,7 @@ import type { Runner } from './db.js';
 import type { DeliveryTarget, OutboundMessage } from '../../core/types.js';
 import { formatAddress, type Address } from '../../platform/address.js';
 import type { OutboxItem, OutboxRepo, OutboxStatus } from '../../core/store/types.js';
-import { outboxFromRow, type OutboxRow } from '../rows.js';
+import { outboxFromRow, takenOutboxItem, type OutboxRow } from '../rows.js';
 
 
 
@@ -33,7 +33,7 @@ export class PgOutboxRepo implements OutboxRepo {
     );
     const nextAttemptAt = Number(r.next_attempt_at);
     if (nextAttemptAt === at) return { id: r.id, taken: null };
-    return { id: r.id, taken: { id: r.id, sessionKey, target, message, nextChunk: 0, attempts: 0, lastError: null, status: 'pending', createdAt: at, nextAttemptAt } };
+    return { id: r.id, taken: takenOutboxItem(r.id, sessionKey, target, message, at, nextAttemptAt) };
   }
 
   async get(id: number): Promise<OutboxItem | undefined> {

@@ -18,6 +18,7 @@ import type { LeaseClaim, TurnCommit, TurnRepo, TurnStart, TurnWrites } from '..
 import type { ChatMessage, Usage } from '../../core/messages.js';
 import type { NewApproval } from '../../core/store/approvals.js';
 import type { OutboxItem } from '../../core/store/traffic.js';
+import { takenOutboxItem } from '../rows.js';
 
 /**
  * The lease as LeaseRepo.acquire takes it (free, expired, or the holder's own: renewed), except that an
@@ -181,9 +182,7 @@ export class PgTurnRepo implements TurnRepo {
       const taken = take !== null && next !== r.at;
       reply = {
         id: row.reply_id,
-        taken: taken
-          ? { id: row.reply_id, sessionKey: w.sessionKey, target: r.target, message: r.message, nextChunk: 0, attempts: 0, lastError: null, status: 'pending', createdAt: r.at, nextAttemptAt: next }
-          : null,
+        taken: taken ? takenOutboxItem(row.reply_id, w.sessionKey, r.target, r.message, r.at, next) : null,
       };
     }
     return {

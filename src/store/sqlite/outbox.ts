@@ -2,7 +2,7 @@ import { prepare, type Runner } from './db.js';
 import type { DeliveryTarget, OutboundMessage } from '../../core/types.js';
 import { formatAddress, type Address } from '../../platform/address.js';
 import type { OutboxItem, OutboxRepo, OutboxStatus } from '../../core/store/types.js';
-import { outboxFromRow, type OutboxRow } from '../rows.js';
+import { outboxFromRow, takenOutboxItem, type OutboxRow } from '../rows.js';
 
 /** The columns outboxFromRow reads, in the order `item` takes them. */
 const COLUMNS = 'id, session_key, platform, chat_id, thread_id, target, message, next_chunk, attempts, last_error, status, created_at, next_attempt_at';
@@ -68,7 +68,7 @@ export class SqliteOutboxRepo implements OutboxRepo {
     const nextAttemptAt = free ? at + leaseMs : at;
     const id = this.insert(target, message, at, sessionKey, nextAttemptAt);
     if (!free) return { id, taken: null };
-    return { id, taken: { id, sessionKey, target, message, nextChunk: 0, attempts: 0, lastError: null, status: 'pending', createdAt: at, nextAttemptAt } };
+    return { id, taken: takenOutboxItem(id, sessionKey, target, message, at, nextAttemptAt) };
   }
 
   private insert(target: DeliveryTarget, message: OutboundMessage, at: number, sessionKey: string | null, nextAttemptAt: number): number {
