@@ -214,17 +214,28 @@ export class DeliveryService {
       progress = progress.then(() => record(Math.min(confirmed, chunks - 1)));
       return progress;
     };
+    // An approval prompt's place, kept with the approval for whichever instance closes the prompt (§16).
+    const approvalId = item.target.approvalId;
+    let promptKept: Promise<void> = Promise.resolve();
+    const onPromptPosted = (ref: object): void => {
+      if (!approvalId) return;
+      promptKept = store.approvals.setPromptRef(approvalId, JSON.stringify(ref)).catch((error: unknown) => {
+        logger.warn('outbox', `where the prompt of approval ${approvalId} went could not be kept: ${oneLine(error)}`);
+      });
+    };
     try {
       const files = await this.filesOf(item);
       await this.holdingLease(item.id, () =>
-        adapter.deliver({ id: item.id, target: item.target, message: item.message, firstChunk: item.nextChunk, onChunkSent, ...(files ? { files } : {}) }),
+        adapter.deliver({ id: item.id, target: item.target, message: item.message, firstChunk: item.nextChunk, onChunkSent, onPromptPosted, ...(files ? { files } : {}) }),
       );
+      await promptKept;
       await progress;
       await store.outbox.sent(item.id, this.now(), chunks);
       this.options.telemetry?.sent(item.target.platform);
       this.resolveWaiters(item.id, true);
       return true;
     } catch (error) {
+      await promptKept;
       await progress.catch(() => undefined);
       // The adapter failed after the platform accepted the last chunk: keep that, so a retry does not send it again.
       if (confirmed >= chunks) await record(chunks).catch(() => undefined);

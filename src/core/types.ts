@@ -221,6 +221,12 @@ export interface Delivery {
    * outbox records confirmations in call order; awaiting it is optional.
    */
   onChunkSent(index: number): Promise<void> | void;
+  /**
+   * An approval prompt's buttons were posted (`target.approvalId`): where, as the door needs it to close the
+   * prompt (plain JSON). The core keeps it with the approval, so any instance, and this one after a restart,
+   * can close that prompt (closeApprovalPrompt's `posted`).
+   */
+  onPromptPosted?(ref: object): void;
 }
 
 /**
@@ -316,10 +322,11 @@ export interface Adapter {
   /**
    * Optional capability (ARCHITECTURE.md §16): an approval prompt this door posted was closed without a
    * press on it — it expired, was answered in the console or on another door, or the person wrote a new
-   * message meanwhile. The door shows `text` in place of the prompt's buttons (where it still knows the
-   * prompt's message: the process that posted it). A press on the prompt is handled by the door itself.
+   * message meanwhile. The door shows `text` in place of the prompt's buttons: the prompt's place is what
+   * it reported when it posted it (`posted`, from the store), or what it remembers itself. A press on the
+   * prompt is handled by the door itself.
    */
-  closeApprovalPrompt?(approvalId: string, text: string): Promise<void>;
+  closeApprovalPrompt?(approvalId: string, text: string, posted?: unknown): Promise<void>;
   /** Optional capability: show "typing…" in the chat while a turn runs. */
   sendTyping?(target: DeliveryTarget): Promise<void>;
   /** Optional capability: show the answer while it is written (ARCHITECTURE.md §10). */

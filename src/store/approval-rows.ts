@@ -3,7 +3,7 @@ import type { PlatformId } from '../platform/ids.js';
 
 /** The columns of `approvals`, as both engines select them. */
 export const APPROVAL_COLUMNS =
-  'id, code, session_key, person_key, platform, chat_id, user_id, tool, server, args, reason, turn, created_at, expires_at, state, decision, answered_by, answered_at, result';
+  'id, code, session_key, person_key, platform, chat_id, user_id, tool, server, args, reason, turn, created_at, expires_at, state, decision, answered_by, answered_at, result, prompt_ref';
 
 export interface ApprovalRow {
   id: string;
@@ -25,6 +25,7 @@ export interface ApprovalRow {
   answered_by: string | null;
   answered_at: number | null;
   result: string | null;
+  prompt_ref: string | null;
 }
 
 export function approvalFromRow(r: ApprovalRow): ApprovalRecord {
@@ -48,5 +49,6 @@ export function approvalFromRow(r: ApprovalRow): ApprovalRecord {
     answeredBy: r.answered_by,
     answeredAt: r.answered_at === null ? null : Number(r.answered_at),
     result: r.result,
+    promptRef: r.prompt_ref,
   };
 }

@@ -158,6 +158,25 @@ describe('approvals through switchboard start with Telegram', () => {
     expect(await gw.stop('SIGTERM')).toBe(0);
   });
 
+  it('/stop after a restart: the prompt posted before it loses its buttons and says why; the turn ends "Stopped." with no model request', async () => {
+    gw = startCli(['start'], { env: env() });
+    await gw.waitFor(/ready \(telegram/);
+    const prompt = await say('SAVE heron');
+    await sleep(300); // the prompt's delivery confirmed, and where it went kept with the approval
+    expect(await gw.stop('SIGTERM')).toBe(0);
+    gw = startCli(['start'], { env: env() });
+    await gw.waitFor(/ready \(telegram/);
+    const requests = model.completions().length;
+    const stopped = await say('/stop');
+    expect(stopped.plain).toBe('Stopped.');
+    // this process never posted the prompt: it closed it from the place the store kept
+    expect(prompt.plain).toMatch(/\n\nStopped: the call was not made\.$/);
+    expect(JSON.stringify(prompt.params.reply_markup)).toBe('{"inline_keyboard":[]}');
+    expect(model.completions().length).toBe(requests);
+    expect(memoryText()).not.toContain('heron');
+    expect(await gw.stop('SIGTERM')).toBe(0);
+  });
+
   it('no answer in time: the approval is denied and the model is told "no answer in time"', async () => {
     writeFileSync(join(home, 'config.yaml'), 'streaming:\n  telegram: off\ngateway:\n  lease_seconds: 1.5\napprovals:\n  timeout_minutes: 0.02\n');
     gw = startCli(['start'], { env: env() });

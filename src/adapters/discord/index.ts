@@ -18,7 +18,7 @@ import { toPlatformError, toStartError } from './errors.js';
 import { parseDispatch, type RawInteraction } from './guard.js';
 import { toInbound } from './inbound.js';
 import { createStreamingRest, discordStreaming } from './stream.js';
-import { closeDiscordPrompt, createRest, deliverChunks, DEFAULT_API_URL, sendTyping, type DiscordPromptRef } from './send.js';
+import { closeDiscordPrompt, createRest, deliverChunks, DEFAULT_API_URL, discordPromptRef, sendTyping } from './send.js';
 import { PromptRefs } from '../../core/approvals/prompt-refs.js';
 import { completeInteraction, deferInteraction, interactionToInbound, isChatInputCommand, registerAskCommand } from './slash.js';
 import { answerPress, isComponentInteraction, toInboundAction } from './actions.js';
@@ -57,7 +57,7 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
   const apiUrl = settings.apiUrl ?? DEFAULT_API_URL;
   const token = bareToken(settings.token);
   const rest = createRest(token, settings.apiUrl);
-  const prompts = new PromptRefs<DiscordPromptRef>();
+  const prompts = new PromptRefs(discordPromptRef);
   const streamingRest = createStreamingRest(token, settings.apiUrl);
   const channels = new ChannelDirectory();
   const channel = (id: string) => channels.get(id);
@@ -239,8 +239,8 @@ export function createDiscordAdapter(settings: DiscordSettings, deps: AdapterDep
       await deliverChunks(rest, delivery, (id, ref) => prompts.set(id, ref));
     },
 
-    async closeApprovalPrompt(approvalId: string, line: string) {
-      const ref = prompts.take(approvalId);
+    async closeApprovalPrompt(approvalId: string, line: string, posted?: unknown) {
+      const ref = prompts.take(approvalId, posted);
       if (!ref) return;
       rest.setToken(token);
       await closeDiscordPrompt(rest, ref, line);

@@ -9,6 +9,7 @@
  * response (PATCH …/messages/@original, idempotent if retried), later chunks are followups. When the
  * interaction token has expired (15 minutes) they fall back to plain channel messages.
  */
+import { z } from 'zod';
 import { DiscordAPIError, REST, type RateLimitData } from './rest.js';
 import { Routes } from 'discord-api-types/v10';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
@@ -76,7 +77,11 @@ export function messageBody(content: string, replyTo: string | undefined) {
  * Where an approval prompt's buttons are (ARCHITECTURE.md §16): a channel message (edited with the bot's
  * token) or an interaction's message (edited through its webhook while the interaction token lives, 15 min).
  */
-export type DiscordPromptRef = { content: string; messageId: string } & ({ channelId: string } | { applicationId: string; interactionToken: string });
+export const discordPromptRef = z.union([
+  z.object({ content: z.string(), messageId: z.string(), channelId: z.string() }),
+  z.object({ content: z.string(), messageId: z.string(), applicationId: z.string(), interactionToken: z.string() }),
+]);
+export type DiscordPromptRef = z.infer<typeof discordPromptRef>;
 
 /** `approvalId`: the chunk is an approval prompt's last, with its Approve / Deny buttons (ARCHITECTURE.md §16). */
 async function postChannel(rest: REST, channelId: string, content: string, replyTo: string | undefined, approvalId?: string): Promise<DiscordPromptRef> {
@@ -156,7 +161,10 @@ export async function deliverChunks(rest: REST, delivery: Delivery, promptSent?:
       const ref = viaInteraction
         ? await postInteraction(rest, target, i, chunk, approvalId)
         : await postChannel(rest, channelId, chunk, i === 0 ? target.replyToMessageId : undefined, approvalId);
-      if (approvalId && ref.messageId) promptSent?.(approvalId, ref);
+      if (approvalId && ref.messageId) {
+        promptSent?.(approvalId, ref);
+        delivery.onPromptPosted?.(ref);
+      }
     }
     delivery.onChunkSent(i);
   }

@@ -21,7 +21,7 @@ import { slackStreaming } from './stream.js';
 import { boltLogger, createWebClient, type LogHold, slackApiBase, webClientOptions } from './client.js';
 import { AUTH_ERRORS, credentialsError, isEndpointFailure, slackErrorCode, startCallFailure, toPlatformError } from './errors.js';
 import { type Decoded, decodeCommand, decodeMentionEvent, decodeMessageEvent } from './inbound.js';
-import { createSender, noUnfurl } from './send.js';
+import { createSender, noUnfurl, slackPromptRef } from './send.js';
 import { createDisplayNames } from './users.js';
 import { APPROVAL_ACTION_IDS, closedPrompt, decodeBlockAction } from './actions.js';
 import { PromptRefs } from '../../core/approvals/prompt-refs.js';
@@ -64,7 +64,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
   // Name look-ups are best effort: no retries, short timeout.
   const lookupClient = createWebClient(settings.botToken, { ...clientOpts, retries: 0, timeoutMs: 3_000 });
   const names = createDisplayNames(lookupClient, logger, now);
-  const prompts = new PromptRefs<{ channel: string; ts: string; text: string }>();
+  const prompts = new PromptRefs(slackPromptRef);
   const deliver = createSender({ client, logger, now, promptSent: (id, ref) => prompts.set(id, ref) });
   const command = deps.config.slack.command;
   const responseType = deps.config.slack.command_response;
@@ -372,8 +372,8 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
 
     deliver,
     /** The prompt closed without a press (expired, answered elsewhere): chat.update with its closing line, buttons gone. */
-    async closeApprovalPrompt(approvalId: string, line: string): Promise<void> {
-      const ref = prompts.take(approvalId);
+    async closeApprovalPrompt(approvalId: string, line: string, posted?: unknown): Promise<void> {
+      const ref = prompts.take(approvalId, posted);
       if (!ref) return;
       try {
         await client.chat.update(noUnfurl({ channel: ref.channel, ts: ref.ts, ...closedPrompt(ref.text, line) }));

@@ -3,6 +3,7 @@
  * `response_url` (Slack allows 5 posts within 30 minutes) and fall back to the Web API beyond that;
  * everything else uses chat.postMessage (in the thread) or chat.postEphemeral.
  */
+import { z } from 'zod';
 import { type WebClient, WebAPIRateLimitedError } from '@slack/web-api';
 import { PlatformApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -18,6 +19,10 @@ import { approvalBlocks } from './actions.js';
  * Slack ignores arguments a method does not take, and an edit that carries a URL the model wrote (a
  * streamed chunk, a closed approval prompt) then never depends on that; ephemeral messages do not unfurl.
  */
+/** Where an approval prompt is (chat.postMessage's answer) and the text it shows (also as the store keeps it). */
+export const slackPromptRef = z.object({ channel: z.string(), ts: z.string(), text: z.string() });
+export type SlackPromptRef = z.infer<typeof slackPromptRef>;
+
 export const NO_UNFURL = { unfurl_links: false, unfurl_media: false } as const;
 
 /** chat.update's arguments with NO_UNFURL (not in its type: see above). */
@@ -42,7 +47,7 @@ export interface SenderDeps {
   /** Replaceable in tests; waits out a Retry-After. */
   sleep?: (ms: number) => Promise<void>;
   /** An approval prompt was posted (chat.postMessage): where, for closeApprovalPrompt (ARCHITECTURE.md §16). */
-  promptSent?: (approvalId: string, ref: { channel: string; ts: string; text: string }) => void;
+  promptSent?: (approvalId: string, ref: SlackPromptRef) => void;
 }
 
 type ResponseType = 'in_channel' | 'ephemeral';
@@ -118,7 +123,7 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
   }
 
   /** `approvalId`: this chunk carries an approval prompt's buttons (ARCHITECTURE.md §16), posted through the Web API. */
-  async function sendChunk(target: DeliveryTarget, text: string, approvalId?: string): Promise<void> {
+  async function sendChunk(target: DeliveryTarget, text: string, approvalId?: string, promptPosted?: (ref: SlackPromptRef) => void): Promise<void> {
     const responseType: ResponseType = target.ephemeral ? 'ephemeral' : target.extra?.response_type === 'ephemeral' ? 'ephemeral' : 'in_channel';
     const url = approvalId ? undefined : usableResponseUrl(target);
     if (url && (await postToResponseUrl(target, url, text, responseType))) return;
@@ -138,7 +143,11 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
     const posted = await callWithRateLimit('chat.postMessage', () =>
       deps.client.chat.postMessage({ channel: target.chatId, text, thread_ts: target.threadId, mrkdwn: true, ...NO_UNFURL, ...blocks }),
     );
-    if (approvalId && posted.ts) deps.promptSent?.(approvalId, { channel: posted.channel ?? target.chatId, ts: posted.ts, text });
+    if (approvalId && posted.ts) {
+      const ref: SlackPromptRef = { channel: posted.channel ?? target.chatId, ts: posted.ts, text };
+      deps.promptSent?.(approvalId, ref);
+      promptPosted?.(ref);
+    }
   }
 
   /**
@@ -162,7 +171,7 @@ export function createSender(deps: SenderDeps): (delivery: Delivery) => Promise<
       // Slack refuses an empty text (no_text); an empty chunk has nothing to show anyway.
       const streamed = target.streamedMessageIds?.[i];
       const approvalId = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
-      if (chunk.trim() !== '' && !(streamed !== undefined && (await finishStreamed(target, streamed, chunk)))) await sendChunk(target, chunk, approvalId);
+      if (chunk.trim() !== '' && !(streamed !== undefined && (await finishStreamed(target, streamed, chunk)))) await sendChunk(target, chunk, approvalId, (ref) => delivery.onPromptPosted?.(ref));
       delivery.onChunkSent(i);
     }
     // Then the files, each by the external upload (ARCHITECTURE.md §15).

@@ -22,7 +22,7 @@ import { closeTelegramPrompt, isCallbackQuery, toInboundAction } from './actions
 import { PromptRefs } from '../../core/approvals/prompt-refs.js';
 import { telegramHtmlToPlain } from '../../render/index.js';
 import { Poller, type AllowedUpdate } from './polling.js';
-import { deliverChunks, sendTyping, type SendContext, type TelegramPromptRef } from './send.js';
+import { deliverChunks, sendTyping, type SendContext, telegramPromptRef } from './send.js';
 import { telegramStreaming } from './stream.js';
 import { startWebhookServer, type WebhookServer } from './webhook.js';
 
@@ -62,7 +62,7 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
   const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
   const bot = new Bot(settings.token, { client: { apiRoot, fetch: createHttpFetch(agents) }, botInfo: deps.botInfo });
   const now = deps.now ?? (() => new Date());
-  const prompts = new PromptRefs<TelegramPromptRef>();
+  const prompts = new PromptRefs(telegramPromptRef);
   const sendContext: SendContext = {
     api: bot.api,
     token: settings.token,
@@ -244,8 +244,8 @@ export function createTelegramAdapter(settings: TelegramSettings, deps: Telegram
       return deliverChunks(sendContext, delivery);
     },
 
-    async closeApprovalPrompt(approvalId: string, text: string): Promise<void> {
-      const ref = prompts.take(approvalId);
+    async closeApprovalPrompt(approvalId: string, text: string, posted?: unknown): Promise<void> {
+      const ref = prompts.take(approvalId, posted);
       if (!ref) return;
       try {
         await closeTelegramPrompt(bot.api, ref, text);

@@ -6,6 +6,7 @@
  * supergroup is followed to its new id. Anything else becomes a PlatformApiError (network and 5xx
  * retryable, so the outbox tries again later from the first unconfirmed chunk).
  */
+import { z } from 'zod';
 import type { Api } from 'grammy/web';
 import type { Logger } from '../../core/logger.js';
 import type { Delivery, DeliveryTarget } from '../../core/types.js';
@@ -41,12 +42,9 @@ export interface SendContext {
   promptSent?: (approvalId: string, ref: TelegramPromptRef) => void;
 }
 
-/** Where an approval prompt's buttons are: its last chunk's message and the HTML it shows. */
-export interface TelegramPromptRef {
-  chatId: number | string;
-  messageId: number;
-  html: string;
-}
+/** Where an approval prompt's buttons are: its last chunk's message and the HTML it shows (also as the store keeps it). */
+export const telegramPromptRef = z.object({ chatId: z.union([z.number(), z.string()]), messageId: z.number(), html: z.string() });
+export type TelegramPromptRef = z.infer<typeof telegramPromptRef>;
 
 /** Telegram ids are numbers; other Bot API servers may use `@channel` names, which pass through. */
 export function chatIdParam(chatId: string): number | string {
@@ -174,7 +172,11 @@ export async function deliverChunks(ctx: SendContext, delivery: Delivery): Promi
     // An approval prompt's buttons go under its last chunk.
     const buttons = target.approvalId && i === message.chunks.length - 1 ? target.approvalId : undefined;
     const messageId = await sendChunk(ctx, chat, chunk, i === 0 ? replyTo : undefined, buttons);
-    if (buttons) ctx.promptSent?.(buttons, { chatId: chat.chatId, messageId, html: chunk });
+    if (buttons) {
+      const ref: TelegramPromptRef = { chatId: chat.chatId, messageId, html: chunk };
+      ctx.promptSent?.(buttons, ref);
+      delivery.onPromptPosted?.(ref);
+    }
     delivery.onChunkSent(i);
   }
   const files = message.files ?? [];

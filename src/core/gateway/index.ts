@@ -71,7 +71,7 @@ export class Gateway {
       store: deps.store,
       logger: deps.logger,
       now: this.now,
-      closePrompt: async (record, text) => deps.adapter(record.platform)?.closeApprovalPrompt?.(record.id, text),
+      closePrompt: async (record, text) => deps.adapter(record.platform)?.closeApprovalPrompt?.(record.id, text, storedPromptRef(record.promptRef)),
     });
     this.turns = new TurnRunner({ ...deps, now: this.now, approvals: this.approvals });
     this.intake = compose([this.addressed, this.journal, this.authorize, this.deferWhileStopping, this.command, this.enqueue]);
@@ -272,4 +272,14 @@ export function approvalByMail(text: string): { code: string; decision: 'approve
   const first = text.split('\n').find((l) => l.trim())?.trim() ?? '';
   const m = /^(approve|deny)\s+([A-Z0-9]{6})\b/i.exec(first);
   return m ? { code: m[2].toUpperCase(), decision: m[1].toLowerCase() === 'approve' ? 'approve' : 'deny' } : null;
+}
+
+/** The prompt's place as the store keeps it (JSON its door reported); the door checks its shape. */
+function storedPromptRef(json: string | null): unknown {
+  if (json === null) return undefined;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
 }

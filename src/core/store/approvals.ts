@@ -41,6 +41,8 @@ export interface ApprovalRecord extends NewApproval {
   answeredAt: number | null;
   /** The approved call's result, once it ran. */
   result: string | null;
+  /** Where the prompt was posted, as its door reported it (Delivery.onPromptPosted, JSON); null until then. */
+  promptRef: string | null;
 }
 
 export interface ApprovalRepo {
@@ -60,6 +62,8 @@ export interface ApprovalRepo {
   recordResult(id: string, result: string): Promise<void>;
   /** → done (the resumed turn committed). */
   finish(id: string): Promise<void>;
+  /** Keeps where the prompt was posted (`ref` JSON), for whichever instance closes it. */
+  setPromptRef(id: string, ref: string): Promise<void>;
   /** The session's pending approval (a session's turn waits on one at most), or null. */
   pendingOf(sessionKey: string): Promise<ApprovalRecord | null>;
   /** Pending first, then the most recent, at most `limit`. */

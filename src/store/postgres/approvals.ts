@@ -58,6 +58,10 @@ export class PgApprovalRepo implements ApprovalRepo {
     await this.run.exec("UPDATE approvals SET state = 'ran', result = $1 WHERE id = $2 AND state = 'running'", [result, id]);
   }
 
+  async setPromptRef(id: string, ref: string): Promise<void> {
+    await this.run.exec('UPDATE approvals SET prompt_ref = $1 WHERE id = $2', [ref, id]);
+  }
+
   async finish(id: string): Promise<void> {
     await this.run.exec("UPDATE approvals SET state = 'done' WHERE id = $1", [id]);
   }

@@ -219,6 +219,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE leases ADD COLUMN wanted BOOLEAN NOT NULL DEFAULT FALSE;
   `,
+  // 10: where each approval prompt was posted, as its door reported it, so any instance (and this one after a
+  // restart) can close the prompt (ARCHITECTURE.md §16)
+  `
+  ALTER TABLE approvals ADD COLUMN prompt_ref TEXT;
+  `,
 ];
 
 /** Any fixed number: the key of the advisory lock that keeps two starting instances from migrating at once. */

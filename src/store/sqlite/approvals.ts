@@ -71,6 +71,11 @@ export class SqliteApprovalRepo implements ApprovalRepo {
     prepare(this.db, "UPDATE approvals SET state = 'ran', result = ? WHERE id = ? AND state = 'running'").run(result, id);
   }
 
+  async setPromptRef(id: string, ref: string): Promise<void> {
+    await this.ready();
+    prepare(this.db, 'UPDATE approvals SET prompt_ref = ? WHERE id = ?').run(ref, id);
+  }
+
   async finish(id: string): Promise<void> {
     await this.ready();
     prepare(this.db, "UPDATE approvals SET state = 'done' WHERE id = ?").run(id);

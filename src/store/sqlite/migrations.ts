@@ -244,6 +244,11 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX approvals_pending ON approvals(expires_at) WHERE state = 'pending';
   CREATE INDEX approvals_created ON approvals(created_at);
   `,
+  // 12: where each approval prompt was posted, as its door reported it, so any instance (and this one after a
+  // restart) can close the prompt (ARCHITECTURE.md §16)
+  `
+  ALTER TABLE approvals ADD COLUMN prompt_ref TEXT;
+  `,
 ];
 
 /**
