@@ -9,8 +9,9 @@ export default defineConfig({
     // a 2-core machine — 565–580 s for the suite there, against about 320 s with two.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     include: ['test/**/*.test.ts'],
-    // One real PostgreSQL server for the run (the store suite runs on both engines).
-    globalSetup: ['test/setup/postgres.ts'],
+    // dist/ built once, the commands run from it (see the file); one real PostgreSQL server for the run
+    // (the store suite runs on both engines).
+    globalSetup: ['test/setup/compiled.ts', 'test/setup/postgres.ts'],
     // No test reads the developer's settings from the environment (issue 38): see the file.
     setupFiles: ['test/setup/hermetic.ts'],
     testTimeout: 30_000,

@@ -34,8 +34,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 
 describe('packaging', () => {
   beforeAll(() => {
-    // What `prepare` runs during `npm ci`.
-    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'pipe' });
+    // What `prepare` runs during `npm ci`: done once for the run by test/setup/compiled.ts (a build here
+    // would replace dist/ while other files' commands load it), or here when the run uses the sources.
+    if (process.env.SWITCHBOARD_TEST_COMPILED !== '1') execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'pipe' });
   }, 120_000);
 
   it('builds at install and runs the compiled code', () => {

@@ -1,6 +1,7 @@
 /**
- * Runs the real `switchboard` command as a child process: the sources through tsx
- * (bin/switchboard-dev.js), so tests need no build; `COMPILED_BIN` is what `npm start` runs.
+ * Runs the real `switchboard` command as a child process: in the test run, the bundle in dist/ that
+ * `npm start` runs (test/setup/compiled.ts builds it first); elsewhere (the bench, a script) or with
+ * SWITCHBOARD_TEST_COMPILED=0, the sources through tsx (bin/switchboard-dev.js), needing no build.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const COMPILED_BIN = join(ROOT, 'bin', 'switchboard.js');
 /** The sources through tsx, whatever SWITCHBOARD_TEST_COMPILED says (tests of the source modules' own graph). */
 export const DEV_BIN = join(ROOT, 'bin', 'switchboard-dev.js');
-/** SWITCHBOARD_TEST_COMPILED=1 runs these tests against the bundle in dist/ instead (build it first). */
+/** The bundle when SWITCHBOARD_TEST_COMPILED=1 (set by the test run's setup after it built dist/), else the sources. */
 export const BIN = process.env.SWITCHBOARD_TEST_COMPILED === '1' ? COMPILED_BIN : DEV_BIN;
 
 let hermetic: { root: string; cwd: string; home: string } | undefined;
