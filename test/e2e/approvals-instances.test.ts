@@ -53,15 +53,17 @@ beforeAll(async () => {
 
 afterAll(() => cleanUp(...instances.map((i) => () => killIfRunning(i.gw)), () => slack?.close(), () => model?.close(), () => db?.cleanup(), ...homes.map((h) => () => removeDir(h))));
 
+let ts = 0;
+/** A DM from U1001 through instance `via`; resolves with the first bot message after it (or the first `count`). */
+async function dm(text: string, via: number, count = 1) {
+  const n = slack.messages.length;
+  await postSigned(instances[via].events, SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text, ts: `17300${String(++ts).padStart(5, '0')}.000100` }));
+  await until(() => slack.messages.length >= n + count, 15_000, `an answer to ${text}`, instances[via].gw);
+  return slack.messages[n];
+}
+
 describe.skipIf(Boolean(postgres.skip))(`approvals on two instances on one PostgreSQL${postgres.skip ? ` (skipped: ${postgres.skip})` : ''}`, () => {
   it('the press reaches the other instance: the call runs once there and the answer arrives once', async () => {
-    let ts = 0;
-    const dm = async (text: string, via: number) => {
-      const n = slack.messages.length;
-      await postSigned(instances[via].events, SECRET, eventBody({ type: 'message', channel_type: 'im', channel: 'D0DM', user: 'U1001', text, ts: `17300${String(++ts).padStart(5, '0')}.000100` }));
-      await until(() => slack.messages.length > n, 15_000, `an answer to ${text}`, instances[via].gw);
-      return slack.messages[n];
-    };
     await dm('the code word is zebra', 0);
     await dm('/new', 0);
     const prompt = await dm('SAVE zebra', 0);
@@ -86,5 +88,22 @@ describe.skipIf(Boolean(postgres.skip))(`approvals on two instances on one Postg
     expect(after.filter((r) => toolResults(r, 'memory').length === 1)).toHaveLength(1);
     expect(instances[1].gw.stderr()).toMatch(/approval \w+: running memory/);
     expect(instances[0].gw.stderr()).not.toMatch(/running memory/);
+  });
+
+  it('a message to the other instance while a call waits: that instance closes the approval as not answered, then answers the message', async () => {
+    // Instance b answers this session first, so it has met it before the approval exists: only the journal
+    // can tell b that a call now waits (a process's own memory of pending approvals would not).
+    await dm('hello from b', 1);
+    const prompt = await dm('SAVE yak', 0);
+    expect(prompt.text).toContain('Approval needed');
+    const n = slack.messages.length;
+    await dm('actually, never mind', 1, 2);
+    const [ended, answered] = slack.messages.slice(n, n + 2);
+    expect(ended.text).toMatch(/^Memory tool said: not answered: the user sent a new message/);
+    expect(answered.text).toBe('Noted: actually, never mind');
+    // the prompt, posted by instance a, is closed by b: buttons gone, saying why
+    const update = slack.callsTo('chat.update').find((c) => c.params.ts === prompt.ts);
+    expect(String(update?.params.text)).toMatch(/Not answered: a new message came, so the call was not made\./);
+    expect(instances[1].gw.stderr()).toMatch(/not answered: a new message came in its chat/);
   });
 });

@@ -37,17 +37,7 @@ export interface ApprovalDeskDeps {
 /** What a prompt says once nobody answered it in time. */
 export const EXPIRED_TEXT = 'No answer in time: the call was not made.';
 
-/** Pending approvals read at the first message after a start (pending ones come first in `list`). */
-const PENDING_LOAD_LIMIT = 1000;
-
 export class ApprovalDesk {
-  /**
-   * The pending approval of each session, as this process knows it: opened here, or pending at its
-   * first message (loaded once). A new message in such a session closes it first (supersede()).
-   */
-  private readonly pendingBySession = new Map<string, string>();
-  private loading: Promise<void> | null = null;
-
   constructor(private readonly deps: ApprovalDeskDeps) {}
 
   get timeoutMinutes(): number {
@@ -77,7 +67,6 @@ export class ApprovalDesk {
       expiresAt: now + Math.round(this.timeoutMinutes * 60_000),
     };
     const markdown = approvalPrompt({ ...approval, timeoutMinutes: this.timeoutMinutes, platform: target.platform });
-    this.pendingBySession.set(ctx.sessionKey, id);
     const { streamedMessageIds: _streamed, ...rest } = target;
     return { approval, markdown, target: { ...rest, approvalId: id } };
   }
@@ -141,7 +130,6 @@ export class ApprovalDesk {
       return { status: 'answered', text: alreadyAnswered(current, at) };
     }
     logger.info('approvals', `approval ${id} (${decided.record.tool}) ${decision} by ${by}`);
-    this.forget(decided.record);
     const resolved = `${decision === 'approved' ? 'Approved' : 'Denied'} ${label === 'the console' ? 'in' : 'by'} ${label}.`;
     if (closePrompt) await this.close(decided.record, resolved);
     await resume(decided.message);
@@ -163,29 +151,20 @@ export class ApprovalDesk {
       return { records, messages };
     });
     for (const r of expired.records) logger.info('approvals', `approval ${r.id} (${r.tool}) expired: denied`);
-    for (const r of expired.records) this.forget(r);
     for (const r of expired.records) await this.close(r, EXPIRED_TEXT);
     for (const m of expired.messages) await resume(m);
     return expired.records.length;
   }
 
   /**
-   * A new message came in a session whose turn waits for a yes (ARCHITECTURE.md §16): the approval is
-   * closed as not answered (its prompt says so, buttons gone) and its resume row journaled just before
-   * the message (`before` − 1 ms), so the paused turn ends first (the model told NOT_ANSWERED) and the new
-   * message is answered next with that exchange in history. Nothing runs; false when none was pending.
+   * A new message came in a session whose turn waits for a yes (ARCHITECTURE.md §16): approval `id`, which
+   * the journal found pending for the session as it recorded the message (InboundRepo.journal, on any
+   * instance), is closed as not answered (its prompt says so, buttons gone) and its resume row journaled
+   * just before the message (`before` − 1 ms), so the paused turn ends first (the model told NOT_ANSWERED)
+   * and the new message is answered next with that exchange in history. Nothing runs; false when it was
+   * answered, expired or closed meanwhile.
    */
-  async supersede(sessionKey: string, before: Date, resume: (message: InboundMessage) => Promise<void>): Promise<boolean> {
-    this.loading ??= this.deps.store.approvals.list(PENDING_LOAD_LIMIT).then(
-      (records) => {
-        for (const r of records) if (r.state === 'pending' && !this.pendingBySession.has(r.sessionKey)) this.pendingBySession.set(r.sessionKey, r.id);
-      },
-      () => undefined,
-    );
-    await this.loading;
-    const id = this.pendingBySession.get(sessionKey);
-    if (!id) return false;
-    this.pendingBySession.delete(sessionKey);
+  async supersede(id: string, before: Date, resume: (message: InboundMessage) => Promise<void>): Promise<boolean> {
     const { store, logger } = this.deps;
     const at = this.deps.now().getTime();
     const decided = await store.transaction(async (tx) => {
@@ -220,7 +199,6 @@ export class ApprovalDesk {
     });
     if (!decided) return false;
     this.deps.logger.info('approvals', `approval ${record.id} (${record.tool}) not made: /stop`);
-    this.forget(decided.record);
     await this.close(decided.record, STOPPED_TEXT);
     await resume(decided.message);
     return true;
@@ -241,13 +219,8 @@ export class ApprovalDesk {
     });
     if (!decided) return false;
     logger.info('approvals', `approval ${record.id} (${record.tool}) not made: /new started a new conversation`);
-    this.forget(decided);
     await this.close(decided, NEW_CONVERSATION_TEXT);
     return true;
-  }
-
-  private forget(record: ApprovalRecord): void {
-    if (this.pendingBySession.get(record.sessionKey) === record.id) this.pendingBySession.delete(record.sessionKey);
   }
 
   /** The prompt shows `text` instead of its buttons; a door that cannot is logged, the decision stands. */

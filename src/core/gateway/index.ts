@@ -62,6 +62,8 @@ export class Gateway {
   /** Events in this process's intake right now (`platform:update id`): the sweep leaves them alone. */
   private readonly inFlight = new Set<string>();
   private sweeping: Promise<number> | null = null;
+  /** The approval the journal found waiting in a message's session as it recorded the message (enqueue closes it). */
+  private readonly waitingApproval = new WeakMap<TurnContext, string>();
 
   constructor(private readonly deps: GatewayDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -163,6 +165,9 @@ export class Gateway {
       if (lease && lease.expiresAt > now) continue; // a live instance runs the session
       taken++;
       try {
+        // Taken over without the journal step: the session's waiting approval is looked up here (a rare path).
+        const waiting = ctx.message.resumesApproval ? null : await store.approvals.pendingOf(ctx.sessionKey);
+        if (waiting) this.waitingApproval.set(ctx, waiting.id);
         await this.sweepSteps(ctx);
       } catch (error) {
         if (!(error instanceof AnsweredElsewhere)) throw error;
@@ -211,10 +216,12 @@ export class Gateway {
    * part of a turn's batch, which is read by session key.
    */
   private readonly journal: Step = async (ctx, next) => {
-    if (!(await this.deps.store.inbound.claim(ctx.message, ctx.command ? null : ctx.sessionKey))) {
+    const { claimed, pendingApproval } = await this.deps.store.inbound.journal(ctx.message, ctx.command ? null : ctx.sessionKey);
+    if (!claimed) {
       this.deps.logger.debug('gateway', `duplicate ${ctx.message.platform} update ${ctx.message.updateId} ignored`);
       return 'duplicate';
     }
+    if (pendingApproval) this.waitingApproval.set(ctx, pendingApproval);
     return next();
   };
 
@@ -261,7 +268,8 @@ export class Gateway {
 
   private readonly enqueue: Step = async (ctx) => {
     // A message while the session's turn waits for a yes closes that approval first (ARCHITECTURE.md §16).
-    if (!ctx.message.resumesApproval) await this.approvals.supersede(ctx.sessionKey, ctx.message.receivedAt, this.resume);
+    const waiting = this.waitingApproval.get(ctx);
+    if (waiting && !ctx.message.resumesApproval) await this.approvals.supersede(waiting, ctx.message.receivedAt, this.resume);
     await this.turns.offer(ctx);
     return 'accepted';
   };

@@ -14,6 +14,11 @@ export interface InboundRepo {
   /** Records the event; false if this (platform, update id) was seen before. */
   claim(message: InboundMessage, sessionKey: string | null): Promise<boolean>;
   /**
+   * `claim`, and in the same statement the id of the session's approval still pending, if any (a turn of
+   * `sessionKey` waits for a yes: the message closes it, ARCHITECTURE.md §16) — whichever instance paused it.
+   */
+  journal(message: InboundMessage, sessionKey: string | null): Promise<{ claimed: boolean; pendingApproval: string | null }>;
+  /**
    * Settles a pending event. True when this call settled it; false when it was no longer pending
    * (another instance answered it first): inside a transaction, the caller rolls back its reply.
    */

@@ -19,6 +19,20 @@ export class PgInboundRepo implements InboundRepo {
     return n === 1;
   }
 
+  async journal(message: InboundMessage, sessionKey: string | null): Promise<{ claimed: boolean; pendingApproval: string | null }> {
+    // One round trip: the insert, and the session's pending approval (few rows: the partial index on pending ones).
+    const [row] = await this.run.rows<{ claimed: number; pending: string | null }>(
+      `WITH added AS (
+         INSERT INTO inbound (platform, update_id, received_at, session_key, payload) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (platform, update_id) DO NOTHING RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM added)::int AS claimed,
+         (SELECT id FROM approvals WHERE $4::text IS NOT NULL AND state = 'pending' AND session_key = $4::text ORDER BY created_at DESC LIMIT 1) AS pending`,
+      [message.platform, message.updateId, message.receivedAt.getTime(), sessionKey, JSON.stringify(message)],
+    );
+    return { claimed: row.claimed === 1, pendingApproval: row.pending };
+  }
+
   /** Only a pending row changes: of two instances settling one event, the row lock makes one win. */
   async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<boolean> {
     return (await this.run.exec("UPDATE inbound SET status = $1 WHERE platform = $2 AND update_id = $3 AND status = 'pending'", [status, platform, updateId])) === 1;

@@ -23,6 +23,12 @@ export class SqliteInboundRepo implements InboundRepo {
     return result.changes === 1;
   }
 
+  async journal(message: InboundMessage, sessionKey: string | null): Promise<{ claimed: boolean; pendingApproval: string | null }> {
+    const claimed = await this.claim(message, sessionKey);
+    const pending = sessionKey === null ? undefined : (prepare(this.db, "SELECT id FROM approvals WHERE state = 'pending' AND session_key = ? ORDER BY created_at DESC LIMIT 1").pluck().get(sessionKey) as string | undefined);
+    return { claimed, pendingApproval: pending ?? null };
+  }
+
   async mark(platform: PlatformId, updateId: string, status: InboundStatus): Promise<boolean> {
     for (let wait = this.run.ready(); wait; wait = this.run.ready()) await wait;
     return prepare(this.db, "UPDATE inbound SET status = ? WHERE platform = ? AND update_id = ? AND status = 'pending'").run(status, platform, updateId).changes === 1;

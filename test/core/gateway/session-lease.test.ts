@@ -20,7 +20,7 @@ import { ENGINES, reportSkips, skipNote, type EngineDb } from '../../helpers/eng
 
 reportSkips();
 
-const RECORDED = new Set(['claim', 'mark', 'pending', 'pendingFor', 'acquire', 'release', 'releaseAll', 'begin', 'commit']);
+const RECORDED = new Set(['claim', 'journal', 'mark', 'pending', 'pendingFor', 'acquire', 'release', 'releaseAll', 'begin', 'commit']);
 
 type Fail = (call: string, result: unknown) => void;
 
@@ -134,7 +134,7 @@ for (const engine of ENGINES) {
       await until(() => c.door.sent.length === 1);
       await c.gateway.idle();
       expect(c.door.sent.map((s) => s.text)).toEqual(['got: hello']);
-      expect(calls[0]).toBe('inbound.claim');
+      expect(calls[0]).toBe('inbound.journal');
       expect(fromAcquire(calls)).toEqual(oneMessage(engine.name));
       expect(await c.store.leases.get(lease)).toBeUndefined();
       expect(c.app.presence.holds(lease)).toBe(false);
@@ -174,7 +174,7 @@ for (const engine of ENGINES) {
       expect(during).toEqual(['held: true']);
       expect(fromAcquire(calls)).toEqual([
         'turns.begin',
-        'inbound.claim', // "two", journaled while the model writes
+        'inbound.journal', // "two", journaled while the model writes
         'turns.commit (kept)', // finds "two" pending: the lease stays, and "two" is the next batch
         'turns.commit (released)',
         'inbound.pendingFor', // "two" was queued behind the loop here: read again on both engines
