@@ -368,6 +368,13 @@ export class Agent {
    */
   async resume(input: TurnInput, paused: PausedTurn, verdict: ApprovalVerdict): Promise<TurnResult> {
     const { registry, tools, session } = await this.openSession(input);
+    if ('stopped' in verdict) {
+      // No request, so neither the history nor its images are read. Each call the model made gets its
+      // result, so the history stays a valid exchange for the next request.
+      const results: ChatMessage[] = paused.calls.map((c) => ({ role: 'tool', toolCallId: c.id, name: c.name, content: verdict.stopped }));
+      const newMessages: ChatMessage[] = [...paused.messages, ...results, { role: 'assistant', content: STOPPED_ANSWER }];
+      return { answer: STOPPED_ANSWER, session, newMessages, usage: paused.usage, requests: paused.requests };
+    }
     const messages: ChatMessage[] = await this.deps.store.messages.history(session.id);
     const stored = messages.length;
     messages.push(...paused.messages);
@@ -375,12 +382,6 @@ export class Agent {
     for (const m of paused.taint) taint.mark(m.kind, m.source);
     const ctx = this.toolContext(input, session, taint);
     const media = await this.imagesOf(session.id, messages);
-    if ('stopped' in verdict) {
-      // Each call the model made gets its result, so the history stays a valid exchange for the next request.
-      for (const c of paused.calls) messages.push({ role: 'tool', toolCallId: c.id, name: c.name, content: verdict.stopped });
-      messages.push({ role: 'assistant', content: STOPPED_ANSWER });
-      return { answer: STOPPED_ANSWER, session, newMessages: messages.slice(stored), usage: paused.usage, requests: paused.requests };
-    }
     const [call, ...rest] = paused.calls;
     const content = 'result' in verdict ? verdict.result : await verdict.run(() => this.runTool(registry, call.name, call.arguments, ctx, false).then((r) => ('content' in r ? r.content : r.reason)));
     messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });

@@ -17,7 +17,7 @@
  */
 import type { Settings } from '../settings.js';
 import type { Logger } from '../logger.js';
-import type { Agent, TurnInput, TurnResult } from '../agent.js';
+import { STOPPED_ANSWER, type Agent, type TurnInput, type TurnResult } from '../agent.js';
 import type { Adapter, DeliveryTarget, InboundMessage } from '../types.js';
 import type { LeaseClaim, Store, TurnStart, TurnWrites } from '../store/types.js';
 import { TurnFiles } from '../outbound-files.js';
@@ -441,7 +441,7 @@ export class TurnRunner {
       const tooLong = !stopped && error instanceof ModelError && error.kind === 'too_long';
       const session = tooLong ? null : await agent.failedTurnSession(input);
       const kept = session !== null;
-      let text = stopped ? (kept ? 'Stopped.' : 'Stopped. Your message could not be stored; please send it again.') : failureReply(error, target.platform, kept);
+      let text = stopped ? (kept ? STOPPED_ANSWER : `${STOPPED_ANSWER} Your message could not be stored; please send it again.`) : failureReply(error, target.platform, kept);
       // What the chat already showed stays; a stop marks it, a failure says so under it.
       if (partial) text = stopped && kept ? `${partial}\n\n${STOPPED_MARK}` : `${partial}\n\n${stopped ? STOPPED_MARK + ' ' : ''}${text}`;
       // Files already attached were reported sent to the model: they go with the apology.
