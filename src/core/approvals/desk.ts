@@ -117,13 +117,7 @@ export class ApprovalDesk {
   ): Promise<ActionOutcome> {
     const { store, logger } = this.deps;
     const at = this.deps.now().getTime();
-    const decided = await store.transaction(async (tx) => {
-      const record = await tx.approvals.decide(id, decision, by, at);
-      if (!record) return null;
-      const message = resumeMessage(record, at);
-      await tx.inbound.claim(message, record.sessionKey);
-      return { record, message };
-    });
+    const decided = await this.answerAndJournal(id, decision, by, at, at);
     if (!decided) {
       const current = await store.approvals.get(id);
       if (!current) return { status: 'unknown', text: 'This approval is not known here.' };
@@ -165,20 +159,9 @@ export class ApprovalDesk {
    * answered, expired or closed meanwhile.
    */
   async supersede(id: string, before: Date, resume: (message: InboundMessage) => Promise<void>): Promise<boolean> {
-    const { store, logger } = this.deps;
     const at = this.deps.now().getTime();
-    const decided = await store.transaction(async (tx) => {
-      const record = await tx.approvals.decide(id, 'denied', SUPERSEDED, at);
-      if (!record) return null;
-      const message = { ...resumeMessage(record, at), receivedAt: new Date(Math.min(at, before.getTime() - 1)) };
-      await tx.inbound.claim(message, record.sessionKey);
-      return { record, message };
-    });
-    if (!decided) return false; // answered, expired or closed meanwhile: the message is answered as it is
-    logger.info('approvals', `approval ${id} (${decided.record.tool}) not answered: a new message came in its chat`);
-    await this.close(decided.record, SUPERSEDED_TEXT);
-    await resume(decided.message);
-    return true;
+    // False: answered, expired or closed meanwhile; the message is answered as it is.
+    return this.closeUnanswered(id, SUPERSEDED, Math.min(at, before.getTime() - 1), 'not answered: a new message came in its chat', SUPERSEDED_TEXT, resume);
   }
 
   /**
@@ -189,19 +172,34 @@ export class ApprovalDesk {
   async stop(sessionKey: string, resume: (message: InboundMessage) => Promise<void>): Promise<boolean> {
     const record = await this.deps.store.approvals.pendingOf(sessionKey);
     if (!record) return false;
-    const at = this.deps.now().getTime();
-    const decided = await this.deps.store.transaction(async (tx) => {
-      const answered = await tx.approvals.decide(record.id, 'denied', STOPPED, at);
-      if (!answered) return null;
-      const message = resumeMessage(answered, at);
-      await tx.inbound.claim(message, answered.sessionKey);
-      return { record: answered, message };
-    });
+    return this.closeUnanswered(record.id, STOPPED, this.deps.now().getTime(), 'not made: /stop', STOPPED_TEXT, resume);
+  }
+
+  /**
+   * Closes pending approval `id` as denied by `by` (a new message, /stop), its prompt showing `text`, and
+   * resumes its turn from a row journaled at `resumeAt`. False when it was no longer pending.
+   */
+  private async closeUnanswered(id: string, by: string, resumeAt: number, why: string, text: string, resume: (message: InboundMessage) => Promise<void>): Promise<boolean> {
+    const decided = await this.answerAndJournal(id, 'denied', by, this.deps.now().getTime(), resumeAt);
     if (!decided) return false;
-    this.deps.logger.info('approvals', `approval ${record.id} (${record.tool}) not made: /stop`);
-    await this.close(decided.record, STOPPED_TEXT);
+    this.deps.logger.info('approvals', `approval ${id} (${decided.record.tool}) ${why}`);
+    await this.close(decided.record, text);
     await resume(decided.message);
     return true;
+  }
+
+  /**
+   * pending → answered with `decision` by `by` at `at`, and in the same transaction the row that resumes its
+   * turn journaled at `resumeAt` — so the resume survives a crash and runs once. Null when it was no longer pending.
+   */
+  private answerAndJournal(id: string, decision: 'approved' | 'denied', by: string, at: number, resumeAt: number): Promise<{ record: ApprovalRecord; message: InboundMessage } | null> {
+    return this.deps.store.transaction(async (tx) => {
+      const record = await tx.approvals.decide(id, decision, by, at);
+      if (!record) return null;
+      const message = { ...resumeMessage(record, at), receivedAt: new Date(resumeAt) };
+      await tx.inbound.claim(message, record.sessionKey);
+      return { record, message };
+    });
   }
 
   /**
