@@ -39,6 +39,19 @@ const STOP_GRACE_MS = 2_000;
 /** How long start() waits for a Socket Mode connection. */
 const SOCKET_CONNECT_TIMEOUT_MS = 30_000;
 
+/** `work`'s outcome, or 'late' once `ms` passed first (the work goes on; the timer does not outlive the race). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The Slack adapter, plus what the gateway may want to log. */
 export interface SlackAdapter extends Adapter {
   /** `http` (signed requests on SLACK_PORT) or `socket` (SLACK_APP_TOKEN set). */
@@ -96,22 +109,13 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     }
   }
 
-  /** Keeps work that goes on after Slack's answer in flight (stop waits for it); its failure is logged. */
-  function track(work: Promise<unknown>): void {
-    const run = work
-      .catch((error: unknown) => logger.error('slack', oneLine(error)))
+  /** Keeps work that may go on after Slack's answer in flight (stop waits for it); a failure is logged as `failed`. */
+  function track<T>(work: Promise<T>, failed: string): Promise<T | void> {
+    const run: Promise<T | void> = work
+      .catch((error: unknown) => logger.error('slack', `${failed}: ${oneLine(error)}`))
       .finally(() => inFlight.delete(run));
     inFlight.add(run);
-  }
-
-  /** Waits for `handed` (the event journaled) but not past EVENT_ACK_WITHIN_MS; `dispatch` keeps it in flight. */
-  async function answerWithin(handed: Promise<unknown>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, EVENT_ACK_WITHIN_MS);
-    });
-    await Promise.race([handed, late]);
-    clearTimeout(timer);
+    return run;
   }
 
   function dispatch(decoded: Decoded, handler: InboundHandler, lookupName: boolean): Promise<InboundVerdict | void> {
@@ -131,13 +135,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       if (known) message.displayName = known.name;
       else if (!message.isDirect) names.prefetch(message.userId);
     }
-    const run = handler(message)
-      .catch((error: unknown) => {
-        logger.error('slack', `handing over ${message.updateId} failed: ${oneLine(error)}`);
-      })
-      .finally(() => inFlight.delete(run));
-    inFlight.add(run);
-    return run;
+    return track(handler(message), `handing over ${message.updateId} failed`);
   }
 
   function buildApp(handler: InboundHandler): App {
@@ -160,7 +158,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
             // processBeforeResponse true: the HTTP answer goes out when the listener returns, so an event is
             // answered 200 only once it is journaled (ARCHITECTURE.md §1), as Telegram's offset is confirmed.
             // Two instances then journal a session's messages in the order Slack had them answered. The
-            // listeners return within Slack's 3 s whatever the hand-over does (`answerWithin`).
+            // listeners return within Slack's 3 s whatever the hand-over does (`within`).
             receiver: refuseFutureTimestamps(new HTTPReceiver({
               signingSecret: settings.signingSecret ?? '',
               endpoints: SLACK_EVENTS_PATH,
@@ -203,7 +201,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
       // knowing whether it was taken: a refused sender then sees the one refusal line, not a
       // "working on it" too. If handing over is slow for once, ack anyway before the deadline.
       const handed = dispatch(decoded, handler, false);
-      const verdict = await Promise.race([handed, new Promise<'slow'>((r) => setTimeout(() => r('slow'), ACK_WITHIN_MS).unref())]);
+      const verdict = await within(handed, ACK_WITHIN_MS);
       if (verdict === 'refused') await ack();
       else await ack({ response_type: 'ephemeral', text: WORKING_NOTE });
       // Not awaited: the answer goes out when this listener returns; `dispatch` keeps the hand-over in flight.
@@ -217,11 +215,11 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     });
     instance.event('message', async ({ body, context }) => {
       if (context.retryNum) logger.debug('slack', `redelivery ${context.retryNum} of ${String((body as { event_id?: unknown }).event_id)}`);
-      await answerWithin(dispatch(decodeMessageEvent(body, ctx()), handler, true));
+      await within(dispatch(decodeMessageEvent(body, ctx()), handler, true), EVENT_ACK_WITHIN_MS);
     });
     instance.event('app_mention', async ({ body, context }) => {
       if (context.retryNum) logger.debug('slack', `redelivery ${context.retryNum} of ${String((body as { event_id?: unknown }).event_id)}`);
-      await answerWithin(dispatch(decodeMentionEvent(body, ctx()), handler, true));
+      await within(dispatch(decodeMentionEvent(body, ctx()), handler, true), EVENT_ACK_WITHIN_MS);
     });
     // Approval buttons (ARCHITECTURE.md §16): acknowledged at once; the core decides; the presser sees one
     // ephemeral line, and a press that decided the approval replaces the prompt (buttons gone) through
@@ -229,7 +227,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     instance.action({ type: 'block_actions', action_id: APPROVAL_ACTION_IDS }, async ({ ack, body, respond }) => {
       await ack();
       // The answer is decided after the press is acknowledged (the 200 goes out when the listener returns).
-      track(answerPress(body, respond));
+      void track(answerPress(body, respond), 'answering an approval press failed');
     });
     async function answerPress(body: Parameters<typeof decodeBlockAction>[0], respond: RespondFn): Promise<void> {
       const decoded = decodeBlockAction(body);
@@ -315,12 +313,7 @@ export function createSlackAdapter(settings: SlackSettings, deps: AdapterDeps): 
     }
     // Messages already being handed over may finish (nothing acknowledged is lost), within bounds.
     if (inFlight.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => {
-        timer = setTimeout(() => resolve('late'), STOP_GRACE_MS);
-      });
-      const outcome = await Promise.race([Promise.allSettled([...inFlight]), late]);
-      clearTimeout(timer);
+      const outcome = await within(Promise.allSettled([...inFlight]), STOP_GRACE_MS);
       if (outcome === 'late') logger.warn('slack', `${inFlight.size} message(s) were still being handed over at stop`);
     }
   }
