@@ -8,6 +8,7 @@ import { startModelFake, lastUserText, type ModelFake } from '../fakes/model.js'
 import { makeCore, recordingAdapter, until, type CoreHarness } from '../helpers/core.js';
 import { lastMessage, toolResults } from '../helpers/approvals.js';
 import { parseAllowList } from '../../src/core/settings.js';
+import { storedInbound } from '../helpers/inbound.js';
 import type { Tool } from '../../src/core/tools/types.js';
 import type { InboundMessage } from '../../src/core/types.js';
 
@@ -107,20 +108,7 @@ describe('approvals in the core', () => {
 
 function dm(text: string, command?: string): InboundMessage {
   seq++;
-  return {
-    platform: 'telegram',
-    chatId: '4242',
-    userId: '4242',
-    text,
-    isDirect: true,
-    mentionsBot: false,
-    isReplyToBot: false,
-    messageId: `tg${seq}`,
-    updateId: `tg${seq}`,
-    receivedAt: new Date(),
-    replyTarget: { platform: 'telegram', chatId: '4242' },
-    ...(command ? { command: { name: command, forBot: true } } : {}),
-  };
+  return { ...storedInbound(`tg${seq}`, '4242', Date.now()), text, ...(command ? { command: { name: command, forBot: true } } : {}) };
 }
 
 describe('/stop and /new while a turn waits for a yes', () => {

@@ -1,4 +1,4 @@
-/** An inbound Telegram DM as the store journals it, for the store tests (fixed ids and time). */
+/** An inbound Telegram DM as the store journals it (fixed ids and time), for the store and core tests. */
 import type { InboundMessage } from '../../src/core/types.js';
 
 export function storedInbound(updateId: string, userId = '1001', at: number): InboundMessage {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewApproval, Store, TurnWrites } from '../../../src/core/store/types.js';
 import type { InboundMessage } from '../../../src/core/types.js';
 import { ENGINES, reportSkips, skipNote, storeForEachTest, type EngineDb } from '../../helpers/engines.js';
+import { storedInbound } from '../../helpers/inbound.js';
 
 reportSkips();
 
@@ -17,19 +18,7 @@ const T0 = 1_700_000_000_000;
 const USAGE = { inputTokens: 120, outputTokens: 30, cachedTokens: 100, cacheWriteTokens: 0 };
 
 function message(id: string, text: string, at: number): InboundMessage {
-  return {
-    platform: 'telegram',
-    chatId: '77',
-    userId: '77',
-    text,
-    isDirect: true,
-    mentionsBot: false,
-    isReplyToBot: false,
-    messageId: id,
-    updateId: id,
-    receivedAt: new Date(at),
-    replyTarget: { platform: 'telegram', chatId: '77' },
-  };
+  return { ...storedInbound(id, '77', at), text };
 }
 
 const claim = (holder: string, now = T0) => ({ name: LEASE, holder, now, ttlMs: 30_000 });
@@ -39,6 +28,21 @@ for (const engine of ENGINES) {
     let store: Store;
     let db: EngineDb;
     storeForEachTest(engine, (opened) => ({ store, db } = opened));
+
+    /** Two messages of the session journaled, in arrival order. */
+    async function journaledTwo(): Promise<InboundMessage[]> {
+      const batch = [message('u1', 'hello', T0 + 1), message('u2', 'there', T0 + 2)];
+      for (const m of batch) await store.inbound.claim(m, KEY);
+      return batch;
+    }
+
+    /** journaledTwo, a stream saved for the session, and its turn begun by holder `one`. */
+    async function streamingTurnOfTwo(): Promise<InboundMessage[]> {
+      const batch = await journaledTwo();
+      await store.streams.save(KEY, ['501'], T0);
+      await store.turns.begin(KEY, claim('one'));
+      return batch;
+    }
 
     async function session(): Promise<string> {
       const s = await store.sessions.create({
@@ -97,10 +101,7 @@ for (const engine of ENGINES) {
 
     it('commit: history, usage, the reply taken for delivery, journal rows done, stream cleared and the lease given up, in one call', async () => {
       const id = await session();
-      const batch = [message('u1', 'hello', T0 + 1), message('u2', 'there', T0 + 2)];
-      for (const m of batch) await store.inbound.claim(m, KEY);
-      await store.streams.save(KEY, ['501'], T0);
-      await store.turns.begin(KEY, claim('one'));
+      const batch = await streamingTurnOfTwo();
       const done = await store.turns.commit(answer(id, batch));
       if (!done.settled) throw new Error('not settled');
       expect(done.released).toBe(true);
@@ -187,10 +188,7 @@ for (const engine of ENGINES) {
 
     it('commit of a batch one row of which was answered elsewhere writes nothing: no history, no reply, rows and lease as they were', async () => {
       const id = await session();
-      const batch = [message('u1', 'hello', T0 + 1), message('u2', 'there', T0 + 2)];
-      for (const m of batch) await store.inbound.claim(m, KEY);
-      await store.streams.save(KEY, ['501'], T0);
-      await store.turns.begin(KEY, claim('one'));
+      const batch = await streamingTurnOfTwo();
       expect(await store.inbound.mark('telegram', 'u2', 'done')).toBe(true); // another instance answered it
       const approval: NewApproval = {
         id: 'ap-1', code: 'ABC123', sessionKey: KEY, personKey: 'telegram:77', platform: 'telegram', chatId: '77', userId: '77',
@@ -209,8 +207,7 @@ for (const engine of ENGINES) {
     // Many instances share PostgreSQL only (ARCHITECTURE.md §9); SQLite's one connection serializes its callers.
     it.skipIf(engine.name !== 'postgres')('two stores committing the same batch at once (two instances): exactly one writes, once', async () => {
       const id = await session();
-      const batch = [message('u1', 'hello', T0 + 1), message('u2', 'there', T0 + 2)];
-      for (const m of batch) await store.inbound.claim(m, KEY);
+      const batch = await journaledTwo();
       const other = await db.open();
       try {
         const results = await Promise.all([store.turns.commit(answer(id, batch)), other.turns.commit(answer(id, batch))]);
